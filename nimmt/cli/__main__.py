@@ -1,0 +1,3 @@
+from nimmt.cli.main import main
+
+main()

@@ -1,0 +1,35 @@
+"""Entry point of the ``nimmt`` command: finds the command modules of this package and runs Typer."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import typer
+
+import nimmt.cli
+
+app = typer.Typer(
+    name="nimmt",
+    help="6 nimmt! (classic edition) for 2 to 10 players: play, simulate, replay, read the rules.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _register_commands() -> None:
+    for module in sorted(pkgutil.iter_modules(nimmt.cli.__path__), key=lambda m: m.name):
+        if module.name in {"main", "__main__"} or module.name.startswith("_"):
+            continue
+        loaded = importlib.import_module(f"nimmt.cli.{module.name}")
+        register = getattr(loaded, "register", None)
+        if register is not None:
+            register(app)
+
+
+_register_commands()
+
+
+def main() -> None:
+    app()
