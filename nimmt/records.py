@@ -8,7 +8,7 @@ record through the rules core checks it and scores it. Reading never raises anyt
 >>> recorder = Recorder(GameRecord(players=("Ana", "Bruno")))
 >>> hands = (tuple(range(1, 10)) + (11,), tuple(range(21, 30)) + (31,))
 >>> for action in (Deal((10, 20, 30, 40), hands), PlayCard(1, 21), PlayCard(0, 1), ChooseRow(0, 2)):
-...     state = recorder.add(action)
+...     step = recorder.add(action)
 >>> score(recorder.record).rounds
 ((3, 0),)
 >>> recorder.record.to_json()["rounds"][0]["turns"]
@@ -33,6 +33,7 @@ from .core import (
     Phase,
     PlayCard,
     Rules,
+    Step,
     apply,
     new_game,
 )
@@ -178,8 +179,8 @@ class Recorder:
         self._cards: dict[int, int] = {}
         self._rows: dict[int, int] = {}
 
-    def add(self, action: Deal | PlayCard | ChooseRow) -> GameState:
-        """Apply ``action`` (raising the core's error if it is wrong) and record it."""
+    def add(self, action: Deal | PlayCard | ChooseRow) -> Step:
+        """Apply ``action`` (raising the core's error if it is wrong), record it, return the step."""
         step = apply(self.state, action)
         self.state = step.state
         if isinstance(action, Deal):
@@ -199,7 +200,7 @@ class Recorder:
             self.record = replace(self.record, rounds=(*self.record.rounds[:-1], last))
             self._cards.clear()
             self._rows.clear()
-        return self.state
+        return step
 
 
 # -- reading -------------------------------------------------------------------------------------

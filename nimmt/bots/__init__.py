@@ -1,0 +1,31 @@
+"""Bots: programs that play a seat from its view only.
+
+Add a bot by subclassing :class:`Bot` and listing it in ``_BOT_CLASSES``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .base import Bot
+from .random_bot import RandomBot
+
+_BOT_CLASSES: tuple[type[Bot], ...] = (RandomBot,)
+BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in _BOT_CLASSES}
+
+
+class UnknownBot(ValueError):
+    pass
+
+
+def make_bot(name: str, rng: random.Random | None = None) -> Bot:
+    """A new bot by its name (see :data:`BOTS`)."""
+    try:
+        cls = BOTS[name]
+    except KeyError:
+        known = ", ".join(sorted(BOTS))
+        raise UnknownBot(f"unknown bot {name!r}: the bots are {known}") from None
+    return cls(rng)
+
+
+__all__ = ["BOTS", "Bot", "RandomBot", "UnknownBot", "make_bot"]

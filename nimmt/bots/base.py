@@ -1,0 +1,33 @@
+"""The one small interface every bot implements. A bot sees only its player's view."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import ClassVar
+
+from nimmt.core import ChooseRow, PlayCard, View
+
+
+class Bot(ABC):
+    """A player program. ``choose_card`` picks a card of ``view.hand``; ``choose_row`` picks the
+    row (0 to 3) to take when this bot's card is below every row."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng if rng is not None else random.Random()
+
+    @abstractmethod
+    def choose_card(self, view: View) -> int: ...
+
+    @abstractmethod
+    def choose_row(self, view: View) -> int: ...
+
+    def act(self, view: View) -> PlayCard | ChooseRow:
+        """The action this bot takes in ``view``, which must be waiting for this bot."""
+        assert view.player is not None
+        if view.must_choose_row:
+            return ChooseRow(view.player, self.choose_row(view))
+        return PlayCard(view.player, self.choose_card(view))
