@@ -18,6 +18,23 @@ app = typer.Typer(
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from nimmt import __version__
+
+        typer.echo(f"nimmt {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _nimmt(
+    version: bool = typer.Option(
+        False, "--version", help="Print the version and stop.", is_eager=True, callback=_print_version
+    ),
+) -> None:
+    """6 nimmt! (classic edition) for 2 to 10 players."""
+
+
 def _register_commands() -> None:
     for module in sorted(pkgutil.iter_modules(nimmt.cli.__path__), key=lambda m: m.name):
         if module.name in {"main", "__main__"} or module.name.startswith("_"):
