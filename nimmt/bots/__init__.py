@@ -8,9 +8,10 @@ from __future__ import annotations
 import random
 
 from .base import Bot
+from .heuristic import HeuristicBot
 from .random_bot import RandomBot
 
-_BOT_CLASSES: tuple[type[Bot], ...] = (RandomBot,)
+_BOT_CLASSES: tuple[type[Bot], ...] = (RandomBot, HeuristicBot)
 BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in _BOT_CLASSES}
 
 

@@ -1,0 +1,145 @@
+"""The ``heuristic`` bot: plays the card with the lowest expected penalty, from its view only.
+
+The idea, card by card
+----------------------
+For every card of its hand the bot estimates the bullheads it would take this turn:
+
+* **Where it lands.** The card goes to the row whose last card is the highest one below it.
+* **What can land first.** Only an unseen card lying between that row's last card and this card
+  can reach the same row earlier in the turn (cards resolve lowest first). With ``u`` unseen
+  cards (the other hands and the cards not dealt) and ``g`` of them in that gap, each opponent's
+  card falls in the gap with chance about ``g / u``; the number ``k`` of cards arriving first is
+  taken as binomial over the opponents.
+* **Sixth card or not.** A row holding ``L`` cards is taken by the card that finds it with 5. For
+  each ``k`` the bot follows the row's length (``L``, then 5 -> 1 when somebody else takes it)
+  and, when the row would hold 5 cards on arrival, counts the bullheads then in it: the row's
+  bullheads now plus ``k`` times the average bullheads of the gap cards (or five gap cards if
+  somebody else took the row in between).
+* **Below every row.** Then the bot must take a row: the cost is the cheapest row's bullheads,
+  unless an opponent plays an even lower card first, takes a row, and leaves the bot's card to
+  land on it (counted with its probability).
+
+It plays the card with the lowest expected cost; on a near tie (within ``TIE``) it plays the
+higher card, since high cards find a row later more often than low ones and it keeps the low
+cards, which can take a cheap row on purpose.
+
+Choosing a row
+--------------
+When its card is below every row, the bot looks at each of the four rows: the bullheads it takes
+now, plus what the table would look like afterwards. The cards still to resolve in this turn are
+already face up, so it plays them out on the rows that choice would leave (an opponent with a
+low card is assumed to take the cheapest row), then estimates, as above, the cost of each card
+still in its hand on the rows that result. The score is ``now + LATER * mean(later costs)``:
+taking a slightly dearer row can be right when it leaves the bot's next cards safe.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+from math import comb
+
+from nimmt.core import BULLHEADS, ROW_COUNT, ROW_LIMIT, View, target_row
+
+from .base import Bot
+
+
+def _binomial(n: int, p: float) -> list[float]:
+    """P(K = k) for k = 0..n, K ~ Binomial(n, p)."""
+    q = 1.0 - p
+    return [comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)]
+
+
+def card_cost(
+    rows: Sequence[Sequence[int]], card: int, unseen: Sequence[int], opponents: int
+) -> float:
+    """Expected bullheads ``card`` takes if played now on ``rows`` (``unseen`` sorted).
+
+    >>> card_cost(((10,), (20,), (30,), (40, 41, 42, 43, 44)), 45, (), 3)  # sixth card, no gap
+    5.0
+    >>> card_cost(((10,), (20,), (30,), (40,)), 41, (), 3)
+    0.0
+    """
+    total = len(unseen)
+    row = target_row(rows, card)
+    if row is None:
+        cheapest = min(sum(BULLHEADS[c] for c in r) for r in rows)
+        if total == 0:
+            return float(cheapest)
+        lower = bisect_left(unseen, card)
+        # Chance that nobody plays an even lower card (which would take a row and catch this one).
+        alone = (1.0 - lower / total) ** opponents
+        return alone * cheapest
+    cards = rows[row]
+    length = len(cards)
+    heads = sum(BULLHEADS[c] for c in cards)
+    start = bisect_left(unseen, cards[-1])
+    stop = bisect_left(unseen, card)
+    gap = stop - start
+    if gap == 0 or total == 0:
+        return float(heads) if length >= ROW_LIMIT else 0.0
+    mean_gap = sum(BULLHEADS[unseen[i]] for i in range(start, stop)) / gap
+    expected = 0.0
+    for k, chance in enumerate(_binomial(opponents, min(1.0, gap / total))):
+        if chance == 0.0 or (length - 1 + k) % ROW_LIMIT + 1 != ROW_LIMIT:
+            continue
+        if length + k <= ROW_LIMIT:
+            expected += chance * (heads + k * mean_gap)
+        else:
+            expected += chance * ROW_LIMIT * mean_gap
+    return expected
+
+
+def play_out(
+    rows: Sequence[Sequence[int]], cards: Sequence[int]
+) -> tuple[tuple[int, ...], ...]:
+    """The rows after ``cards`` (lowest first) are placed; a card below every row takes the
+    cheapest row (what an opponent is assumed to do)."""
+    table = [tuple(r) for r in rows]
+    for card in cards:
+        row = target_row(table, card)
+        if row is None:
+            row = min(range(ROW_COUNT), key=lambda r: sum(BULLHEADS[c] for c in table[r]))
+            table[row] = (card,)
+        elif len(table[row]) >= ROW_LIMIT:
+            table[row] = (card,)
+        else:
+            table[row] = (*table[row], card)
+    return tuple(table)
+
+
+class HeuristicBot(Bot):
+    name = "heuristic"
+    description = (
+        "Plays the card with the lowest expected penalty (where it lands, how many unseen cards "
+        "can land first, sixth card, bullheads at stake); picks a row by its bullheads now and "
+        "what it leaves for its next cards."
+    )
+
+    TIE = 0.05  # expected bullheads under which two cards count as equally safe
+    LATER = 1.0  # weight of the hand's later risk when choosing a row
+
+    def choose_card(self, view: View) -> int:
+        unseen = view.unseen_cards()
+        opponents = view.players - 1
+        costs = [(card_cost(view.rows, card, unseen, opponents), card) for card in view.hand]
+        best = min(cost for cost, _ in costs)
+        return max(card for cost, card in costs if cost <= best + self.TIE)
+
+    def choose_row(self, view: View) -> int:
+        unseen = view.unseen_cards()
+        opponents = view.players - 1
+        card = view.row_choice_card
+        assert card is not None
+        still = [c for c, _ in view.revealed[view.resolved + 1 :]]
+        scores = []
+        for row in range(ROW_COUNT):
+            now = sum(BULLHEADS[c] for c in view.rows[row])
+            rows = list(view.rows)
+            rows[row] = (card,)
+            after = play_out(rows, still)
+            later = 0.0
+            if view.hand:
+                later = sum(card_cost(after, c, unseen, opponents) for c in view.hand) / len(view.hand)
+            scores.append((now + self.LATER * later, now, row))
+        return min(scores)[2]

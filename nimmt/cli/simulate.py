@@ -1,0 +1,250 @@
+"""``nimmt simulate``: bots against bots, with the real step engine, and statistics per seat."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from nimmt.core import Event, GameEnded, GameState, RoundEnded, Rules
+from nimmt.match import play_game
+
+from ._common import check_players, deal_rng, fresh_seed, make_bots, make_rules, parse_bots
+
+Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    index: int
+    rounds: tuple[tuple[int, ...], ...]  # penalties of every round, by seat
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    seed: int
+    first: int
+    count: int
+    bots: tuple[str, ...]
+    end_above: int
+    rounds: int | None
+    records: str | None
+
+
+def play_one(seed: int, index: int, bots: Sequence[str], rules: Rules, records: Path | None) -> GameResult:
+    """Play game ``index`` of a run: its chance comes from ``seed`` and ``index`` alone."""
+    rounds: list[tuple[int, ...]] = []
+    ended: list[GameEnded] = []
+
+    def observe(_state: GameState, events: tuple[Event, ...]) -> None:
+        for event in events:
+            if isinstance(event, RoundEnded):
+                rounds.append(event.penalties)
+            elif isinstance(event, GameEnded):
+                ended.append(event)
+
+    players = make_bots(list(bots), seed, index)
+    names = [f"{name} {seat + 1}" for seat, name in enumerate(bots)]
+    record = play_game(players, deal_rng(seed, index), rules, names, observe)
+    if records is not None:
+        record.save(records / f"game-{index + 1:06d}.json")
+    return GameResult(index, tuple(rounds), ended[0].totals, ended[0].winners)
+
+
+def run_job(job: Job) -> list[GameResult]:
+    """A batch of consecutive games (the unit of work sent to a process)."""
+    rules = Rules(end_above=job.end_above, rounds=job.rounds)
+    folder = Path(job.records) if job.records is not None else None
+    return [play_one(job.seed, i, job.bots, rules, folder) for i in range(job.first, job.first + job.count)]
+
+
+def split(games: int, jobs: int) -> Iterator[tuple[int, int]]:
+    """(first, count) batches: several per process so that the progress bar moves.
+
+    >>> list(split(10, 1))
+    [(0, 4), (4, 4), (8, 2)]
+    """
+    size = max(1, min(500, math.ceil(games / (jobs * 8 if jobs > 1 else 3))))
+    for first in range(0, games, size):
+        yield first, min(size, games - first)
+
+
+def mean_ci(samples: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and its 95 % confidence interval (normal approximation).
+
+    >>> mean_ci([1.0, 3.0])  # doctest: +ELLIPSIS
+    (2.0, -0.7718..., 4.7718...)
+    """
+    n = len(samples)
+    mean = math.fsum(samples) / n
+    if n < 2:
+        return mean, math.nan, math.nan
+    variance = math.fsum((x - mean) ** 2 for x in samples) / (n - 1)
+    half = Z95 * math.sqrt(variance / n)
+    return mean, mean - half, mean + half
+
+
+def summarize(results: Sequence[GameResult], bots: Sequence[str], seconds: float, seed: int,
+              rules: Rules) -> dict[str, Any]:
+    seats = range(len(bots))
+    per_round = [mean_ci([float(r[s]) for g in results for r in g.rounds]) for s in seats]
+    per_game = [mean_ci([float(g.totals[s]) for g in results]) for s in seats]
+    wins = [0.0] * len(bots)
+    for game in results:
+        for winner in game.winners:
+            wins[winner] += 1.0 / len(game.winners)
+
+    def tidy(x: float) -> float | None:
+        return None if math.isnan(x) else round(x, 6)
+
+    return {
+        "games": len(results),
+        "players": len(bots),
+        "bots": list(bots),
+        "mean_penalty_per_round": [tidy(m) for m, _, _ in per_round],
+        "win_share": [tidy(w / len(results)) for w in wins],
+        "games_per_second": round(len(results) / seconds, 3) if seconds > 0 else None,
+        "mean_penalty_per_round_ci95": [[tidy(lo), tidy(hi)] for _, lo, hi in per_round],
+        "mean_penalty_per_game": [tidy(m) for m, _, _ in per_game],
+        "mean_penalty_per_game_ci95": [[tidy(lo), tidy(hi)] for _, lo, hi in per_game],
+        "rounds": sum(len(g.rounds) for g in results),
+        "seed": seed,
+        "rules": {"end_above": rules.end_above, "rounds": rules.rounds},
+    }
+
+
+def simulate(
+    games: int,
+    bots: Sequence[str],
+    seed: int,
+    rules: Rules,
+    jobs: int = 1,
+    records: Path | None = None,
+    progress: Progress | None = None,
+) -> tuple[list[GameResult], float]:
+    """Play ``games`` games; the results (in game order) do not depend on ``jobs``."""
+    batches = [
+        Job(seed, first, count, tuple(bots), rules.end_above, rules.rounds,
+            str(records) if records is not None else None)
+        for first, count in split(games, jobs)
+    ]
+    task = progress.add_task("games", total=games) if progress is not None else None
+    results: list[GameResult] = []
+    started = time.perf_counter()
+    if jobs == 1:
+        for batch in batches:
+            results.extend(run_job(batch))
+            if progress is not None and task is not None:
+                progress.advance(task, batch.count)
+    else:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(batches))) as pool:
+            futures = [pool.submit(run_job, batch) for batch in batches]
+            for future in as_completed(futures):
+                done = future.result()
+                results.extend(done)
+                if progress is not None and task is not None:
+                    progress.advance(task, len(done))
+    seconds = time.perf_counter() - started
+    results.sort(key=lambda g: g.index)
+    return results, seconds
+
+
+def _table(summary: dict[str, Any]) -> Table:
+    table = Table(title=f"{summary['games']} games, {summary['rounds']} rounds, seed {summary['seed']}")
+    table.add_column("seat", justify="right")
+    table.add_column("bot")
+    table.add_column("penalty / round (95 % CI)", justify="right")
+    table.add_column("penalty / game (95 % CI)", justify="right")
+    table.add_column("win share", justify="right")
+
+    def shown(mean: float, pair: list[float | None]) -> str:
+        low, high = pair
+        if low is None or high is None:
+            return f"{mean:.2f}"
+        return f"{mean:.2f} ± {(high - low) / 2:.2f}"
+
+    for seat, bot in enumerate(summary["bots"]):
+        table.add_row(
+            str(seat + 1),
+            bot,
+            shown(summary["mean_penalty_per_round"][seat], summary["mean_penalty_per_round_ci95"][seat]),
+            shown(summary["mean_penalty_per_game"][seat], summary["mean_penalty_per_game_ci95"][seat]),
+            f"{100 * summary['win_share'][seat]:.1f} %",
+        )
+    return table
+
+
+def command(
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="How many games to play.")] = 100,
+    players: Annotated[int, typer.Option("--players", "-p", help="Players per game, 2 to 10.")] = 4,
+    bots: Annotated[
+        str, typer.Option("--bots", "-b", help="Bots in seat order, comma separated; one name fills every seat.")
+    ] = "random",
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, max=256, help="Processes to use.")] = 1,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Base seed: the same seed gives the same games, whatever --jobs.")
+    ] = None,
+    end_above: Annotated[
+        int, typer.Option("--end-above", min=0, help="A game ends after a round with a total above this.")
+    ] = 66,
+    rounds: Annotated[
+        int | None, typer.Option("--rounds", min=1, help="Play exactly this many rounds instead.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
+    records: Annotated[
+        Path | None, typer.Option("--records", help="Write every game as a nimmt/1 record in this folder.")
+    ] = None,
+) -> None:
+    """Play bots against bots and show each seat's mean penalty and share of wins."""
+    check_players(players)
+    names = parse_bots(bots, players)
+    rules = make_rules(end_above, rounds)
+    if records is not None:
+        if records.exists() and not records.is_dir():
+            raise typer.BadParameter(f"{records} is a file, not a folder", param_hint="--records")
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise typer.BadParameter(f"cannot create {records}: {error.strerror}", param_hint="--records") from None
+    base = seed if seed is not None else fresh_seed()
+    err = Console(stderr=True)
+    show_progress = not as_json and sys.stderr.isatty()
+    progress = Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not show_progress,
+    )
+    try:
+        with progress:
+            results, seconds = simulate(games, names, base, rules, jobs, records, progress)
+    except KeyboardInterrupt:
+        err.print("simulation stopped")
+        raise typer.Exit(130) from None
+    summary = summarize(results, names, seconds, base, rules)
+    if as_json:
+        sys.stdout.write(json.dumps(summary) + "\n")
+        return
+    out = Console()
+    out.print(_table(summary))
+    out.print(f"{summary['games_per_second']:.1f} games per second with {jobs} process(es)")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("simulate")(command)
