@@ -127,10 +127,7 @@ def _judge(data: Any) -> dict[str, Any]:
                 raise Invalid
         scored.append(penalty)
         if len(turns) == 10:
-            totals = [t + q for t, q in zip(totals, penalty)]
-            if fixed is not None:
-                finished = len(scored) >= fixed
-            else:
-                finished = max(totals) > end_above
+            totals = [t + q for t, q in zip(totals, penalty, strict=True)]
+            finished = len(scored) >= fixed if fixed is not None else max(totals) > end_above
     winners = [p for p in range(n) if totals[p] == min(totals)] if finished else []
     return {"totals": totals, "rounds": scored, "finished": finished, "winners": winners}

@@ -96,7 +96,8 @@ def test_replay_agrees_with_an_independent_referee(tmp_path: Path) -> None:
 
 
 def test_valid_files_exit_zero_and_tell_the_game(tmp_path: Path) -> None:
-    game = play_game([make_bot("random", random.Random(i)) for i in range(3)], random.Random(1), names=["Ana", "Bruno", "Carla"])
+    bots = [make_bot("random", random.Random(i)) for i in range(3)]
+    game = play_game(bots, random.Random(1), names=["Ana", "Bruno", "Carla"])
     path = tmp_path / "game.json"
     game.save(path)
     result = nimmt("replay", "--lang", "en", str(path))
@@ -115,7 +116,7 @@ def test_garbage_never_gives_a_traceback(tmp_path: Path) -> None:
         "binary.json": bytes(range(256)),
         "list.json": b"[]",
         "deep.json": b"[" * 100000 + b"]" * 100000,
-        "nan.json": b'{"format": "nimmt/1", "players": ["a", "b"], "rounds": [{"rows": [NaN, 1, 2, 3], "hands": []}]}',
+        "nan.json": b'{"format": "nimmt/1", "players": ["a", "b"], "rounds": [{"rows": [NaN, 1, 2, 3]}]}',
         "huge.json": b'{"format": "nimmt/1", "players": ["a", "b"], "rounds": [{"rows": [1e400, 1, 2, 3]}]}',
         "types.json": b'{"format": "nimmt/1", "players": ["a", "b"], "rounds": [{"rows": "1234", "hands": {}}]}',
     }
@@ -136,7 +137,8 @@ def test_garbage_never_gives_a_traceback(tmp_path: Path) -> None:
 
 
 def test_error_names_round_turn_and_player(tmp_path: Path) -> None:
-    game = play_game([make_bot("random", random.Random(i)) for i in range(2)], random.Random(3), names=["Ana", "Bruno"])
+    bots = [make_bot("random", random.Random(i)) for i in range(2)]
+    game = play_game(bots, random.Random(3), names=["Ana", "Bruno"])
     data = game.to_json()
     data["rounds"][0]["turns"][4]["cards"][1] = data["rounds"][0]["turns"][0]["cards"][1]
     path = tmp_path / "bad.json"
