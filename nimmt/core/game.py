@@ -120,6 +120,14 @@ class Deal:
 
     def check(self, players: int) -> None:
         """Raise :class:`DealError` unless this deal fits a table of ``players``."""
+        # A deal may come from outside (a record, a client): check shapes before len().
+        if not isinstance(self.rows, tuple | list):
+            raise DealError(f"the rows of a deal must be a list of {ROW_COUNT} cards, not {self.rows!r}")
+        if not isinstance(self.hands, tuple | list):
+            raise DealError(f"the hands of a deal must be a list of hands, not {self.hands!r}")
+        for p, hand in enumerate(self.hands):
+            if not isinstance(hand, tuple | list):
+                raise DealError(f"player {p}'s hand must be a list of cards, not {hand!r}")
         if len(self.hands) != players:
             raise DealError(f"the deal has {len(self.hands)} hands for {players} players")
         if len(self.rows) != ROW_COUNT:
