@@ -7,7 +7,6 @@ import random
 from typing import Any
 
 import pytest
-from core_kit import choose_row_zero, play_turn
 
 from nimmt.core import (
     AlreadyPlayed,
@@ -32,6 +31,7 @@ from nimmt.core import (
     new_game,
     view,
 )
+from tests.core.core_kit import choose_row_zero, play_turn
 
 ROWS = (22, 10, 55, 33)
 HAND0 = (5, 41, 42, 43, 44, 45, 46, 47, 48, 49)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from core_kit import choose_row_zero, play_round, play_turn, undealt
 
 from nimmt.core import (
     BULLHEADS,
@@ -34,6 +33,7 @@ from nimmt.core import (
     target_row,
     view,
 )
+from tests.core.core_kit import choose_row_zero, play_round, play_turn, undealt
 
 # -- rule 1: cards and bullheads ---------------------------------------------------------------
 
