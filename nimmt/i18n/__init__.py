@@ -31,15 +31,22 @@ class UnknownLanguage(ValueError):
     pass
 
 
+# Short spellings people type for a language we have only in one form.
+ALIASES: dict[str, str] = {"pt": "pt-PT"}
+
+
 def check_language(code: str) -> str:
     """The canonical spelling of a supported language code, or :class:`UnknownLanguage`.
 
-    >>> check_language("pt_br")
-    'pt-BR'
+    Case and ``_``/``-`` do not matter; a bare ``pt`` means European Portuguese.
+
+    >>> check_language("pt_br"), check_language("PT"), check_language(" DE ")
+    ('pt-BR', 'pt-PT', 'de')
     """
-    wanted = code.replace("_", "-").lower()
+    wanted = code.strip().replace("_", "-").lower()
+    wanted = ALIASES.get(wanted, wanted)
     for language in LANGUAGES:
-        if language.lower() == wanted:
+        if language.lower() == wanted.lower():
             return language
     raise UnknownLanguage(f"unknown language {code!r}: choose one of {', '.join(LANGUAGES)}")
 
@@ -91,8 +98,9 @@ def catalog(language: str, domain: str) -> dict[str, str]:
     return data
 
 
+@cache
 def text(language: str, name: str) -> str:
-    """A long text (``locales/<language>/<name>.md``)."""
+    """A long text (``locales/<language>/<name>.md``), such as ``text("fr", "rules")``."""
     language = check_language(language)
     path = resources.files("nimmt.i18n") / "locales" / language / f"{name}.md"
     return path.read_text(encoding="utf-8")
@@ -108,6 +116,16 @@ def translator(language: str, domain: str) -> Callable[..., str]:
     return translate
 
 
-def domains() -> list[str]:
+def _names(suffix: str) -> list[str]:
     folder = resources.files("nimmt.i18n") / "locales" / DEFAULT_LANGUAGE
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+    return sorted(p.name[: -len(suffix)] for p in folder.iterdir() if p.name.endswith(suffix))
+
+
+def domains() -> list[str]:
+    """The message domains (``<domain>.json``), as the English folder holds them."""
+    return _names(".json")
+
+
+def texts() -> list[str]:
+    """The long texts (``<name>.md``), as the English folder holds them."""
+    return _names(".md")
