@@ -83,6 +83,7 @@ class RecordError(NimmtError, ValueError):
 class TurnRecord:
     cards: tuple[int, ...]  # by player
     rows_taken: tuple[tuple[int, int], ...] = ()  # (player, row), sorted by player
+    extra: tuple[tuple[str, Any], ...] = ()  # keys nimmt does not know, kept as they were
 
     def row_for(self, player: int) -> int | None:
         for who, row in self.rows_taken:
@@ -96,6 +97,7 @@ class RoundRecord:
     rows: tuple[int, ...]
     hands: tuple[tuple[int, ...], ...]
     turns: tuple[TurnRecord, ...] = ()
+    extra: tuple[tuple[str, Any], ...] = ()  # keys nimmt does not know, kept as they were
 
     @property
     def deal(self) -> Deal:
@@ -108,6 +110,7 @@ class GameRecord:
     rules: Rules = field(default_factory=Rules)
     rounds: tuple[RoundRecord, ...] = ()
     extra: tuple[tuple[str, Any], ...] = ()  # keys nimmt does not know, kept as they were
+    rules_extra: tuple[tuple[str, Any], ...] = ()  # unknown keys of the 'rules' object
 
     def actions(self) -> Iterator[Deal | PlayCard | ChooseRow]:
         """Every action of the game, in an order the rules core accepts."""
@@ -136,6 +139,7 @@ class GameRecord:
             {
                 "format": FORMAT,
                 "rules": {
+                    **dict(self.rules_extra),
                     "edition": self.rules.edition,
                     "end_above": self.rules.end_above,
                     "rounds": self.rules.rounds,
@@ -143,10 +147,12 @@ class GameRecord:
                 "players": list(self.players),
                 "rounds": [
                     {
+                        **dict(r.extra),
                         "rows": list(r.rows),
                         "hands": [list(h) for h in r.hands],
                         "turns": [
                             {
+                                **dict(t.extra),
                                 "cards": list(t.cards),
                                 "rows_taken": {str(p): row for p, row in t.rows_taken},
                             }
@@ -212,10 +218,19 @@ def _is_int(value: object) -> bool:
 
 def _card(value: object, what: str, **where: Any) -> int:
     if not _is_int(value):
-        raise RecordError(f"{what} must be a card number, not {json.dumps(value)}", **where)
+        raise RecordError(f"{what} must be a card number, not {_show(value)}", **where)
     if not LOWEST_CARD <= value <= HIGHEST_CARD:  # type: ignore[operator]
         raise RecordError(f"{what} is {value}, but cards run from 1 to 104", **where)
     return value  # type: ignore[return-value]
+
+
+def _show(value: object, limit: int = 40) -> str:
+    """A value as JSON for a message, cut short; never fails."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = _kind(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _list(value: object, what: str, **where: Any) -> list[Any]:
@@ -272,8 +287,12 @@ def parse(data: object) -> GameRecord:
     if "format" not in data:
         raise RecordError(f"the record has no 'format' key (expected {FORMAT!r})")
     if data["format"] != FORMAT:
-        raise RecordError(f"unknown format {json.dumps(data['format'])}: nimmt reads {FORMAT!r}")
+        raise RecordError(f"unknown format {_show(data['format'])}: nimmt reads {FORMAT!r}")
     rules = _parse_rules(data.get("rules"))
+    rules_data = data.get("rules")
+    rules_extra = tuple(
+        (k, v) for k, v in rules_data.items() if k not in ("edition", "end_above", "rounds")
+    ) if isinstance(rules_data, dict) else ()
     if "players" not in data:
         raise RecordError("the record has no 'players' key")
     players = _list(data["players"], "'players'")
@@ -289,7 +308,9 @@ def parse(data: object) -> GameRecord:
     rounds = tuple(_parse_round(item, r, n, players) for r, item in enumerate(rounds_data, 1))
     known = {"format", "rules", "players", "rounds"}
     extra = tuple((k, v) for k, v in data.items() if k not in known)
-    return GameRecord(players=tuple(players), rules=rules, rounds=rounds, extra=extra)
+    return GameRecord(
+        players=tuple(players), rules=rules, rounds=rounds, extra=extra, rules_extra=rules_extra
+    )
 
 
 def _parse_round(data: object, r: int, n: int, names: list[str]) -> RoundRecord:
@@ -319,7 +340,8 @@ def _parse_round(data: object, r: int, n: int, names: list[str]) -> RoundRecord:
             f"a round has {TURNS_PER_ROUND} turns, but this one lists {len(turns_data)}", round=r
         )
     turns = tuple(_parse_turn(item, r, t, n, names) for t, item in enumerate(turns_data, 1))
-    return RoundRecord(rows, tuple(hands), turns)
+    extra = tuple((k, v) for k, v in data.items() if k not in ("rows", "hands", "turns"))
+    return RoundRecord(rows, tuple(hands), turns, extra)
 
 
 def _parse_turn(data: object, r: int, t: int, n: int, names: list[str]) -> TurnRecord:
@@ -343,17 +365,18 @@ def _parse_turn(data: object, r: int, t: int, n: int, names: list[str]) -> TurnR
         raise RecordError(f"'rows_taken' must be an object, not {_kind(taken_data)}",
                           round=r, turn=t)
     rows_taken = []
+    seats = {str(p): p for p in range(n)}
     for key, row in taken_data.items():
         if not (isinstance(key, str) and key.isdigit() and key.isascii()
                 and (key == "0" or not key.startswith("0"))):
-            raise RecordError(f"'rows_taken' key {json.dumps(key)} is not a player index",
+            raise RecordError(f"'rows_taken' key {_show(key)} is not a player index",
                               round=r, turn=t)
-        player = int(key)
-        if player >= n:
+        if key not in seats:
             raise RecordError(
-                f"'rows_taken' names player {player}, but players are 0 to {n - 1}",
+                f"'rows_taken' names player {_show(key)}, but players are 0 to {n - 1}",
                 round=r, turn=t,
             )
+        player = seats[key]
         where: dict[str, Any] = {"round": r, "turn": t, "player": player, "player_name": names[player]}
         if not _is_int(row):
             raise RecordError(f"the row taken must be a number from 0 to 3, not {_kind(row)}",
@@ -361,7 +384,8 @@ def _parse_turn(data: object, r: int, t: int, n: int, names: list[str]) -> TurnR
         if not 0 <= row < ROW_COUNT:
             raise RecordError(f"row {row} does not exist: rows are 0 to 3", **where)
         rows_taken.append((player, row))
-    return TurnRecord(cards, tuple(sorted(rows_taken)))
+    extra = tuple((k, v) for k, v in data.items() if k not in ("cards", "rows_taken"))
+    return TurnRecord(cards, tuple(sorted(rows_taken)), extra)
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,6 +422,11 @@ def replay(record: GameRecord) -> Replay:
         except DealError as error:
             raise RecordError(f"the deal is wrong: {error}", round=r) from None
         for t, turn in enumerate(round_record.turns, 1):
+            # parse() checks this; a record built in code may not have been through it.
+            if len(turn.cards) != n:
+                raise RecordError(
+                    f"the turn lists {len(turn.cards)} cards for {n} players", round=r, turn=t
+                )
             for p, card in enumerate(turn.cards):
                 try:
                     state = apply(state, PlayCard(p, card)).state
@@ -416,10 +445,19 @@ def replay(record: GameRecord) -> Replay:
                         "does not say which row this player took",
                         round=r, turn=t, player=waiting, player_name=names[waiting],
                     )
-                state = apply(state, ChooseRow(waiting, row)).state
+                try:
+                    state = apply(state, ChooseRow(waiting, row)).state
+                except IllegalAction as error:
+                    raise RecordError(
+                        f"row {row!r} cannot be taken: {error}",
+                        round=r, turn=t, player=waiting, player_name=names[waiting],
+                    ) from None
                 used.add(waiting)
             for p, _row in turn.rows_taken:
                 if p not in used:
+                    if not (_is_int(p) and 0 <= p < n):
+                        raise RecordError(f"'rows_taken' names player {p!r}, who is not at this table",
+                                          round=r, turn=t)
                     raise RecordError(
                         f"'rows_taken' holds a row for this player, but card {turn.cards[p]} "
                         "was not below every row",
@@ -471,6 +509,8 @@ def loads(text: str | bytes) -> GameRecord:
         raise RecordError("not valid JSON: the file is not UTF-8 text") from None
     except RecursionError:
         raise RecordError("not valid JSON: nested too deeply") from None
+    except ValueError as error:  # e.g. an integer with more digits than Python converts
+        raise RecordError(f"not valid JSON: {error}") from None
     return parse(data)
 
 
