@@ -1,0 +1,338 @@
+"""``nimmt play``: you against bots in the terminal.
+
+The human sits at seat 0 and the bots at the other seats. Input is read from standard input one
+line at a time (so a whole game can be scripted); every text shown comes from the ``play``
+catalog of the chosen language. The game runs on the rules core's step engine: each revealed
+card is shown as the core resolves it (CardPlaced, RowTaken, RowChoiceNeeded).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from nimmt import i18n
+from nimmt.bots import Bot
+from nimmt.core import (
+    BULLHEADS,
+    ROW_COUNT,
+    CardChosen,
+    CardPlaced,
+    CardsRevealed,
+    ChooseRow,
+    Event,
+    GameEnded,
+    GameState,
+    Phase,
+    PlayCard,
+    RoundEnded,
+    RoundStarted,
+    RowChoiceNeeded,
+    RowTaken,
+    Rules,
+    deal_cards,
+    view,
+)
+from nimmt.core.cards import TURNS_PER_ROUND
+from nimmt.records import GameRecord, Recorder
+
+from ._common import check_players, deal_rng, fresh_seed, make_bots, make_rules, parse_bots
+
+HUMAN = 0
+
+
+class InputEnded(Exception):
+    """Standard input closed while the game waited for the player."""
+
+
+def _heads_style(heads: int) -> str:
+    if heads >= 5:
+        return "bold red"
+    if heads >= 2:
+        return "yellow"
+    return ""
+
+
+def card_text(card: int) -> Text:
+    """A card with its bullheads in brackets: the number says it, the colour only helps."""
+    heads = BULLHEADS[card]
+    return Text.assemble((str(card), "bold"), (f"({heads})", _heads_style(heads)))
+
+
+def cards_text(cards: Sequence[int]) -> Text:
+    return Text(" ").join(card_text(c) for c in cards)
+
+
+class TerminalGame:
+    def __init__(
+        self,
+        console: Console,
+        translate: Callable[..., str],
+        names: Sequence[str],
+        bots: Sequence[Bot],
+        rules: Rules,
+        deals_from: int,
+        seed: int,
+        record_path: Path | None,
+        pace: float,
+    ) -> None:
+        self.console = console
+        self._ = translate
+        self.names = tuple(names)
+        self.bots = {seat: bot for seat, bot in enumerate(bots, start=1)}
+        self.recorder = Recorder(GameRecord(players=self.names, rules=rules))
+        self.deal_rng = deal_rng(seed, deals_from)
+        self.record_path = record_path
+        self.pace = pace
+        self._saved: GameRecord | None = None
+
+    # -- input -----------------------------------------------------------------------------
+    def ask(self, prompt: str) -> str:
+        self.console.print(Text(prompt, style="bold cyan"), end="")
+        self.console.file.flush()
+        line = sys.stdin.readline()
+        if not line:
+            self.console.print()
+            raise InputEnded
+        if not sys.stdin.isatty():
+            self.console.print(line.rstrip("\n"), markup=False, highlight=False)
+        return line.strip()
+
+    def ask_card(self, hand: tuple[int, ...]) -> int:
+        listed = ", ".join(str(c) for c in hand)
+        while True:
+            answer = self.ask(self._("ask_card"))
+            try:
+                card = int(answer)
+            except ValueError:
+                self.hint(self._("bad_card_number", text=answer, hand=listed))
+                continue
+            if card in hand:
+                return card
+            self.hint(self._("bad_card_not_in_hand", card=card, hand=listed))
+
+    def ask_row(self) -> int:
+        while True:
+            answer = self.ask(self._("ask_row", rows=ROW_COUNT))
+            if answer.isdigit() and 1 <= int(answer) <= ROW_COUNT:
+                return int(answer) - 1
+            self.hint(self._("bad_row", text=answer, rows=ROW_COUNT))
+
+    def hint(self, message: str) -> None:
+        self.console.print(Text(message, style="yellow"))
+
+    # -- showing the table -------------------------------------------------------------------
+    def rows_table(self, state: GameState) -> Table:
+        _ = self._
+        table = Table(title=_("rows_title"), title_justify="left")
+        table.add_column(_("col_row"), justify="right")
+        table.add_column(_("col_cards"))
+        table.add_column(_("col_count"), justify="right")
+        table.add_column(_("col_bullheads"), justify="right")
+        for index, row in enumerate(state.rows):
+            heads = sum(BULLHEADS[c] for c in row)
+            table.add_row(str(index + 1), cards_text(row), f"{len(row)}/5", Text(str(heads), _heads_style(heads)))
+        return table
+
+    def show_turn(self, state: GameState) -> None:
+        _ = self._
+        self.console.print()
+        self.console.rule(_("turn_header", round=state.round, turn=state.turn + 1, turns=TURNS_PER_ROUND))
+        self.console.print(self.rows_table(state))
+        totals = " · ".join(f"{self.names[p]} {t}" for p, t in enumerate(state.totals))
+        taken = " · ".join(f"{self.names[p]} {t}" for p, t in enumerate(state.penalties))
+        self.console.print(Text(_("totals", totals=totals)))
+        self.console.print(Text(_("taken_this_round", taken=taken)))
+
+    def show_hand(self, hand: tuple[int, ...]) -> None:
+        self.console.print(Text.assemble((self._("hand") + " ", "bold"), cards_text(hand)))
+
+    def pause(self) -> None:
+        if self.pace > 0:
+            time.sleep(self.pace)
+
+    def show(self, events: Sequence[Event], state: GameState) -> None:
+        """Tell what happened, one event (one resolved card) at a time."""
+        _ = self._
+        names = self.names
+        taken_by: int | None = None
+        for event in events:
+            if isinstance(event, RoundStarted):
+                self.console.print()
+                self.console.rule(Text(_("round_started", round=event.round), style="bold"))
+            elif isinstance(event, CardChosen):
+                if event.player != HUMAN:
+                    self.console.print(Text(_("has_chosen", player=names[event.player]), style="dim"))
+            elif isinstance(event, CardsRevealed):
+                order = sorted((card, p) for p, card in enumerate(event.cards))
+                listed = ", ".join(f"{card} ({names[p]})" for card, p in order)
+                self.console.print(Text(_("revealed", cards=listed), style="bold"))
+                self.pause()
+            elif isinstance(event, RowChoiceNeeded):
+                key = "you_below_every_row" if event.player == HUMAN else "below_every_row"
+                self.console.print(Text(_(key, player=names[event.player], card=event.card), style="magenta"))
+            elif isinstance(event, RowTaken):
+                key = "row_chosen" if event.chosen else "row_full"
+                cards = " ".join(str(c) for c in event.cards)
+                self.console.print(Text(
+                    _(key, player=names[event.player], row=event.row + 1, cards=cards, bullheads=event.bullheads),
+                    style="red",
+                ))
+                taken_by = event.player
+            elif isinstance(event, CardPlaced):
+                if taken_by == event.player:
+                    self.console.print(_("card_starts_row", player=names[event.player], card=event.card,
+                                         row=event.row + 1), markup=False, highlight=False)
+                else:
+                    self.console.print(_("card_placed", player=names[event.player], card=event.card,
+                                         row=event.row + 1), markup=False, highlight=False)
+                taken_by = None
+                self.pause()
+            elif isinstance(event, RoundEnded):
+                self.show_round_end(event)
+            elif isinstance(event, GameEnded):
+                self.show_standings(event)
+
+    def show_round_end(self, event: RoundEnded) -> None:
+        _ = self._
+        table = Table(title=_("round_summary", round=event.round), title_justify="left")
+        table.add_column(_("col_player"))
+        table.add_column(_("col_round_penalty"), justify="right")
+        table.add_column(_("col_total"), justify="right")
+        for p, name in enumerate(self.names):
+            table.add_row(name, str(event.penalties[p]), str(event.totals[p]))
+        self.console.print()
+        self.console.print(table)
+
+    def show_standings(self, event: GameEnded) -> None:
+        _ = self._
+        table = Table(title=_("standings"), title_justify="left")
+        table.add_column(_("col_place"), justify="right")
+        table.add_column(_("col_player"))
+        table.add_column(_("col_total"), justify="right")
+        order = sorted(range(len(self.names)), key=lambda p: (event.totals[p], p))
+        for p in order:
+            place = 1 + sum(1 for t in event.totals if t < event.totals[p])
+            table.add_row(str(place), self.names[p], str(event.totals[p]))
+        self.console.print()
+        self.console.print(table)
+        winners = ", ".join(self.names[p] for p in event.winners)
+        key = "winner" if len(event.winners) == 1 else "shared_win"
+        self.console.print(Text(_(key, players=winners, total=min(event.totals)), style="bold green"))
+
+    # -- the game ----------------------------------------------------------------------------
+    def save(self) -> None:
+        record = self.recorder.record
+        if self.record_path is not None and record is not self._saved:
+            record.save(self.record_path)
+            self._saved = record
+
+    def play(self) -> None:
+        recorder = self.recorder
+        self.save()
+        while True:
+            state = recorder.state
+            if state.phase is Phase.OVER:
+                return
+            if state.phase is Phase.DEAL:
+                step = recorder.add(deal_cards(state.players, self.deal_rng))
+            elif state.phase is Phase.CHOOSE_CARDS:
+                self.show_turn(state)
+                for seat, bot in self.bots.items():
+                    if seat in state.waiting_for:
+                        self.show(recorder.add(bot.act(view(state, seat))).events, recorder.state)
+                        state = recorder.state
+                hand = view(state, HUMAN).hand
+                self.show_hand(hand)
+                step = recorder.add(PlayCard(HUMAN, self.ask_card(hand)))
+            else:
+                player = state.waiting_for[0]
+                if player == HUMAN:
+                    self.console.print(self.rows_table(state))
+                    step = recorder.add(ChooseRow(HUMAN, self.ask_row()))
+                else:
+                    step = recorder.add(self.bots[player].act(view(state, player)))
+            self.show(step.events, step.state)
+            self.save()
+
+
+def command(
+    players: Annotated[int, typer.Option("--players", "-p", help="Players at the table, you included: 2 to 10.")] = 4,
+    bots: Annotated[
+        str, typer.Option("--bots", "-b", help="Bots for the other seats, comma separated; one name fills them all.")
+    ] = "heuristic",
+    lang: Annotated[
+        str | None, typer.Option("--lang", help="Language: en, pt-PT, pt-BR, fr, de, es (default: your locale).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Same seed, same deals and same bot play.")] = None,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Save the game (nimmt/1) to this file after every turn.")
+    ] = None,
+    end_above: Annotated[
+        int, typer.Option("--end-above", min=0, help="The game ends after a round with a total above this.")
+    ] = 66,
+    rounds: Annotated[int | None, typer.Option("--rounds", min=1, help="Play exactly this many rounds instead.")] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Your name at the table.")] = None,
+    pace: Annotated[
+        float | None,
+        typer.Option("--pace", min=0.0, help="Seconds between revealed cards (default: 0.5 in a terminal, else 0)."),
+    ] = None,
+) -> None:
+    """Play 6 nimmt! against bots in the terminal."""
+    try:
+        language = i18n.check_language(lang) if lang else i18n.from_environment()
+    except i18n.UnknownLanguage as error:
+        raise typer.BadParameter(str(error), param_hint="--lang") from None
+    check_players(players)
+    bot_names = parse_bots(bots, players - 1)
+    rules = make_rules(end_above, rounds)
+    _ = i18n.translator(language, "play")
+    base = seed if seed is not None else fresh_seed()
+    me = (name or "").strip() or _("you")
+    names = [me, *(_("bot_name", number=seat, bot=bot) for seat, bot in enumerate(bot_names, start=1))]
+    if pace is None:
+        pace = 0.5 if sys.stdin.isatty() and sys.stdout.isatty() else 0.0
+    console = Console(highlight=False)
+    game = TerminalGame(
+        console, _, names, make_bots(bot_names, base, 0, first_seat=1), rules, 0, base, record, pace
+    )
+    if record is not None:
+        try:
+            game.save()
+        except OSError as error:
+            raise typer.BadParameter(f"cannot write {record}: {error.strerror or error}", param_hint="--record") from None
+    if rules.rounds is not None:
+        console.print(Text(_("welcome_rounds", players=players, rounds=rules.rounds), style="bold"))
+    else:
+        console.print(Text(_("welcome_end_above", players=players, end_above=rules.end_above), style="bold"))
+    console.print(_("seed", seed=base), markup=False)
+    try:
+        game.play()
+    except InputEnded:
+        console.print(_("bye_eof"), markup=False)
+        if record is not None:
+            console.print(_("record_saved", file=str(record)), markup=False)
+        raise typer.Exit(0) from None
+    except KeyboardInterrupt:
+        console.print()
+        console.print(_("bye_interrupt"), markup=False)
+        if record is not None:
+            console.print(_("record_saved", file=str(record)), markup=False)
+        raise typer.Exit(130) from None
+    except OSError as error:
+        console.print(_("record_error", file=str(record), error=error.strerror or str(error)), markup=False)
+        raise typer.Exit(1) from None
+    if record is not None:
+        console.print(_("record_saved", file=str(record)), markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play")(command)

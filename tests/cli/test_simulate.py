@@ -1,0 +1,128 @@
+"""``nimmt simulate`` as a real process: the JSON summary, --jobs, --records and bad options."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from nimmt.cli.main import app
+from nimmt.cli.simulate import play_one, simulate, summarize
+from nimmt.core import Rules
+from nimmt.records import load, score
+
+
+def nimmt(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "nimmt", *args], capture_output=True, text=True, timeout=120)
+
+
+def run_json(*args: str) -> dict[str, Any]:
+    done = nimmt("simulate", "--json", *args)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) == 1  # exactly one JSON object, no progress bar or table
+    data: dict[str, Any] = json.loads(lines[0])
+    return data
+
+
+def test_json_summary_has_one_entry_per_seat_and_win_shares_add_up_to_one() -> None:
+    data = run_json("--games", "30", "--players", "3", "--bots", "heuristic,random,random", "--seed", "4")
+    for key in ("games", "players", "bots", "mean_penalty_per_round", "win_share", "games_per_second"):
+        assert key in data
+    assert data["games"] == 30 and data["players"] == 3
+    assert data["bots"] == ["heuristic", "random", "random"]
+    assert len(data["mean_penalty_per_round"]) == len(data["win_share"]) == 3
+    assert math.isclose(sum(data["win_share"]), 1.0, abs_tol=1e-5)
+    assert data["games_per_second"] > 0
+    for mean, (low, high) in zip(data["mean_penalty_per_round"], data["mean_penalty_per_round_ci95"], strict=True):
+        assert low < mean < high
+    # A game ends only after a round with a total above 66, so somebody's game total is above 66.
+    assert max(data["mean_penalty_per_game"]) > 66 / 3
+
+
+def test_one_name_fills_every_seat() -> None:
+    data = run_json("--games", "3", "--players", "5", "--bots", "random", "--seed", "1", "--rounds", "1")
+    assert data["bots"] == ["random"] * 5
+    assert data["rounds"] == 3
+
+
+def _without_speed(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k != "games_per_second"}
+
+
+def test_results_do_not_depend_on_the_number_of_processes() -> None:
+    args = ("--games", "24", "--players", "4", "--seed", "99", "--end-above", "30")
+    one = run_json(*args, "--bots", "heuristic,random,random,heuristic", "--jobs", "1")
+    two = run_json(*args, "--bots", "heuristic,random,random,heuristic", "--jobs", "2")
+    assert _without_speed(one) == _without_speed(two)
+    other = run_json("--games", "24", "--bots", "heuristic,random,random,heuristic", "--seed", "100",
+                     "--end-above", "30")
+    assert _without_speed(other) != _without_speed(one)
+
+
+def test_records_replay_and_score_the_same(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    data = run_json("--games", "6", "--players", "3", "--bots", "heuristic", "--seed", "8", "--records", str(folder))
+    files = sorted(folder.glob("*.json"))
+    assert len(files) == 6
+    rules = Rules()
+    for index, path in enumerate(files):
+        result = score(load(path))
+        assert result.finished
+        again = play_one(8, index, ["heuristic"] * 3, rules, None)
+        assert result.totals == again.totals and result.rounds == again.rounds
+        assert result.winners == again.winners
+    totals = [score(load(p)).totals for p in files]
+    per_game = [sum(t[s] for t in totals) / 6 for s in range(3)]
+    assert [round(x, 6) for x in per_game] == data["mean_penalty_per_game"]
+
+
+def test_summary_splits_a_shared_win() -> None:
+    results, seconds = simulate(40, ["random"] * 2, 3, Rules(end_above=0))
+    summary = summarize(results, ["random"] * 2, seconds, 3, Rules(end_above=0))
+    shared = [g for g in results if len(g.winners) == 2]
+    alone = [sum(1 for g in results if g.winners == (s,)) for s in range(2)]
+    for seat in range(2):
+        assert math.isclose(summary["win_share"][seat], (alone[seat] + len(shared) / 2) / 40, abs_tol=1e-6)
+
+
+def test_table_output() -> None:
+    done = nimmt("simulate", "--games", "4", "--bots", "heuristic,random,random,random", "--seed", "2")
+    assert done.returncode == 0, done.stderr
+    assert "heuristic" in done.stdout and "win share" in done.stdout and "games per second" in done.stdout
+    assert done.stderr == ""  # no progress bar when stderr is not a terminal
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [(["--bots", "nobody"], "unknown bot 'nobody'"), (["--players", "11"], "2 to 10 players"),
+     (["--games", "0"], "--games"), (["--games", "many"], "--games"), (["--jobs", "0"], "--jobs"),
+     (["--end-above", "-1"], "--end-above"), (["--rounds", "0"], "--rounds"),
+     (["--bots", "random,heuristic"], "2 bots listed for 4 seats"), (["--bots", "random,,random"], "empty")],
+)
+def test_bad_options_exit_2_with_a_clear_message(args: list[str], words: str) -> None:
+    done = CliRunner().invoke(app, ["simulate", *args])
+    assert done.exit_code == 2
+    assert words in " ".join(done.output.replace("│", " ").split())
+    assert done.exception is None or isinstance(done.exception, SystemExit)
+
+
+def test_a_bad_option_in_the_real_process() -> None:
+    done = nimmt("simulate", "--bots", "nobody")
+    assert done.returncode == 2
+    assert "unknown bot 'nobody'" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_records_folder_that_is_a_file(tmp_path: Path) -> None:
+    target = tmp_path / "file.json"
+    target.write_text("{}")
+    done = nimmt("simulate", "--games", "1", "--records", str(target))
+    assert done.returncode == 2
+    assert "is a file, not a folder" in " ".join(done.stderr.replace("│", " ").split())
