@@ -1,0 +1,24 @@
+"""Environments for learning agents (needs the ``ml`` extra: pettingzoo and gymnasium).
+
+- :class:`NimmtEnv` (``nimmt.envs.pettingzoo_env``): every seat an agent, PettingZoo AEC API.
+- :class:`NimmtSeatEnv` (``nimmt.envs.gymnasium_env``): one seat against bots, Gymnasium API.
+
+See ``docs/environments.md``.
+"""
+
+from .gymnasium_env import NimmtSeatEnv
+from .observation import ACTIONS, OBSERVATION_SIZE, ROW_ACTION, SLICES, action_mask, encode_view
+from .pettingzoo_env import NimmtEnv, env, raw_env
+
+__all__ = [
+    "ACTIONS",
+    "OBSERVATION_SIZE",
+    "ROW_ACTION",
+    "SLICES",
+    "NimmtEnv",
+    "NimmtSeatEnv",
+    "action_mask",
+    "encode_view",
+    "env",
+    "raw_env",
+]
