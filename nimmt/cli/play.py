@@ -279,7 +279,9 @@ def command(
     end_above: Annotated[
         int, typer.Option("--end-above", min=0, help="The game ends after a round with a total above this.")
     ] = 66,
-    rounds: Annotated[int | None, typer.Option("--rounds", min=1, help="Play exactly this many rounds instead.")] = None,
+    rounds: Annotated[
+        int | None, typer.Option("--rounds", min=1, help="Play exactly this many rounds instead.")
+    ] = None,
     name: Annotated[str | None, typer.Option("--name", help="Your name at the table.")] = None,
     pace: Annotated[
         float | None,
@@ -308,7 +310,8 @@ def command(
         try:
             game.save()
         except OSError as error:
-            raise typer.BadParameter(f"cannot write {record}: {error.strerror or error}", param_hint="--record") from None
+            reason = error.strerror or str(error)
+            raise typer.BadParameter(f"cannot write {record}: {reason}", param_hint="--record") from None
     if rules.rounds is not None:
         console.print(Text(_("welcome_rounds", players=players, rounds=rules.rounds), style="bold"))
     else:
