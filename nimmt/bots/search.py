@@ -1,0 +1,152 @@
+"""Monte Carlo evaluation of a player's options from their view: the engine of the search bots.
+
+For a card (or a row) the question is the bullheads the player takes from now to the end of the
+round. One *sample* deals the unseen cards consistently with the view
+(:func:`nimmt.bots.sampling.determinize`) and plays the round out with a rollout policy
+(:mod:`nimmt.bots.rollout`). All options are scored on the **same** samples (common random
+numbers: the same hidden hands and the same opponents' orders), so differences between options are
+measured far more precisely than each option's own mean.
+
+Sampling stops at a fixed number of samples or at a deadline, whichever comes first. With
+``prune=True`` an option whose paired difference to the best option is clearly worse (more than
+``z`` standard errors, after a minimum number of samples) stops being sampled, so the time goes to
+the close calls.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from nimmt.core import View
+
+from .rollout import ENGINES, RolloutEngine, place, table_of
+from .sampling import determinize
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """What sampling says about one option (a card or a row)."""
+
+    option: int
+    samples: int
+    mean: float  # mean bullheads this player takes from now to the end of the round
+    others: float  # mean bullheads the other players take on average, over the same samples
+    stderr: float
+
+
+@dataclass
+class _Tally:
+    values: list[float]
+    others: float = 0.0
+
+
+def _stderr(values: Sequence[float]) -> float:
+    n = len(values)
+    if n < 2:
+        return math.inf
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return math.sqrt(var / n)
+
+
+def _paired_gap(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of ``a - b`` over their common samples."""
+    n = min(len(a), len(b))
+    d = [a[i] - b[i] for i in range(n)]
+    if n < 2:
+        return 0.0, math.inf
+    return sum(d) / n, _stderr(d)
+
+
+def evaluate(
+    view: View,
+    options: Sequence[int],
+    kind: str,
+    *,
+    rng: random.Random,
+    engine: RolloutEngine | str = "random",
+    samples: int | None = None,
+    deadline: float | None = None,
+    prune: bool = False,
+    z: float = 3.0,
+    min_samples: int = 24,
+) -> list[Estimate]:
+    """Estimate each option for ``view.player``: ``kind`` is ``"card"`` (options are cards of the
+    hand, during card choice) or ``"row"`` (options are rows, while this player must choose one).
+
+    ``samples``: how many samples per option at most; ``deadline``: a ``time.perf_counter()``
+    value after which no new sample starts (at least one sample is always taken).
+    """
+    if samples is None and deadline is None:
+        raise ValueError("give samples, a deadline, or both")
+    if isinstance(engine, str):
+        engine = ENGINES[engine]
+    me = view.player
+    assert me is not None, "a spectator has no options"
+    n = view.players
+    tallies = {option: _Tally([]) for option in options}
+    live = list(options)
+    unseen = view.unseen_cards()
+    hand = list(view.hand)
+    card = view.row_choice_card or 0
+    still = view.revealed[view.resolved + 1 :]
+    if kind == "row":
+        assert view.row_choice_card is not None, "no card waits for a row choice"
+    elif kind != "card":
+        raise ValueError(f"kind is 'card' or 'row', not {kind!r}")
+    taken = 0
+    check_every = 8
+    clock = time.perf_counter
+    while True:
+        hidden = determinize(view, rng) if unseen else [[] for _ in range(n)]
+        seed = rng.getrandbits(48)
+        for option in live:
+            hands = [h[:] for h in hidden]
+            hands[me] = hand[:]
+            table = table_of(view.rows)
+            penalties = [0] * n
+            if kind == "card":
+                first = {me: option}
+            else:
+                place(table, card, me, penalties, row_if_low=option)
+                for later, player in still:
+                    place(table, later, player, penalties)
+                first = {}
+            if hands[me]:
+                engine.finish_round(table, hands, first, penalties, random.Random(seed))
+            tally = tallies[option]
+            tally.values.append(float(penalties[me]))
+            tally.others += (sum(penalties) - penalties[me]) / max(1, n - 1)
+        taken += 1
+        if samples is not None and taken >= samples:
+            break
+        if taken % check_every == 0:
+            if deadline is not None and clock() >= deadline:
+                break
+            if prune and taken >= min_samples and len(live) > 1:
+                best = min(live, key=lambda o: sum(tallies[o].values) / len(tallies[o].values))
+                keep = []
+                for option in live:
+                    if option == best:
+                        keep.append(option)
+                        continue
+                    gap, err = _paired_gap(tallies[option].values, tallies[best].values)
+                    if gap - z * err <= 0:
+                        keep.append(option)
+                live = keep
+                if len(live) == 1 and samples is None:
+                    break
+    return [
+        Estimate(
+            option=option,
+            samples=len(t.values),
+            mean=sum(t.values) / len(t.values),
+            others=t.others / len(t.values),
+            stderr=_stderr(t.values),
+        )
+        for option, t in tallies.items()
+    ]

@@ -1,0 +1,70 @@
+"""Running a tournament's games: in this process, on a local process pool, or on a Ray cluster.
+
+Whatever runs them, the results come back sorted by (deal set, rotation), and each game depends
+only on its :class:`~nimmt.tournament.schedule.MatchSpec`, so the same seed gives the same
+tournament for any number of jobs (bots that stop on a clock, such as ``expert`` with a time
+budget, aside: how many samples fit in their budget depends on the machine).
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any
+
+from .play import MatchResult, play_match
+from .schedule import MatchSpec
+
+Progress = Callable[[int], None]  # called with how many games finished since the last call
+
+
+class RayUnavailable(RuntimeError):
+    """Ray is not installed, or the cluster at the given address cannot be reached."""
+
+
+def run_local(specs: Sequence[MatchSpec], jobs: int = 1, progress: Progress | None = None) -> list[MatchResult]:
+    """Play every game, ``jobs`` processes at a time (1: in this process)."""
+    results: list[MatchResult] = []
+    if jobs <= 1:
+        for spec in specs:
+            results.append(play_match(spec))
+            if progress is not None:
+                progress(1)
+    else:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            futures = [pool.submit(play_match, spec) for spec in specs]
+            for future in as_completed(futures):
+                results.append(future.result())
+                if progress is not None:
+                    progress(1)
+    return sorted(results, key=lambda r: (r.deal_set, r.rotation))
+
+
+def run_ray(specs: Sequence[MatchSpec], address: str, progress: Progress | None = None) -> list[MatchResult]:
+    """Play every game as a Ray task on the cluster at ``address`` (``host:port``, or ``auto``)."""
+    try:
+        import ray
+    except ImportError:  # pragma: no cover - ray is in the tournament extra
+        raise RayUnavailable("Ray is not installed: pip install 'nimmt[tournament]'") from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        try:
+            ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+        except Exception as error:  # ray raises ConnectionError, ValueError and others here
+            raise RayUnavailable(f"cannot reach a Ray cluster at {address}: {error}") from None
+    try:
+        remote_play: Any = ray.remote(play_match)
+        pending = [remote_play.remote(spec) for spec in specs]
+        results: list[MatchResult] = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            results.extend(ray.get(done))
+            if progress is not None:
+                progress(len(done))
+    finally:
+        if started_here:
+            ray.shutdown()
+    return sorted(results, key=lambda r: (r.deal_set, r.rotation))
