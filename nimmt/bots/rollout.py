@@ -40,7 +40,7 @@ def table_of(rows: Sequence[Sequence[int]]) -> Table:
     """The compact table of ``rows``.
 
     >>> table_of(((3, 4), (10,), (20, 55), (30,)))
-    ([4, 10, 55, 30], [2, 1, 2, 1], [2, 3, 8, 3])
+    ([4, 10, 55, 30], [2, 1, 2, 1], [2, 3, 10, 3])
     """
     return (
         [row[-1] for row in rows],
@@ -56,7 +56,7 @@ def place(table: Table, card: int, player: int, penalties: list[int], row_if_low
     >>> t = table_of(((10,), (20,), (30,), (40, 41, 42, 43, 44)))
     >>> pens = [0, 0]
     >>> place(t, 45, 1, pens); place(t, 5, 0, pens, row_if_low=2); pens
-    [3, 5]
+    [3, 11]
     """
     ends, counts, heads = table
     best = -1
