@@ -129,6 +129,7 @@ class ProcessBot(Bot):
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
         max_line_bytes: int = MAX_LINE_BYTES,
+        seat: int | None = None,
     ) -> None:
         super().__init__(rng)
         try:
@@ -155,7 +156,7 @@ class ProcessBot(Bot):
         self._stderr_thread: threading.Thread | None = None
         self._failure: BotFailure | None = None
         self._closed = False
-        self._seat: int | None = None
+        self._seat = seat  # for messages before the first decision; each view then says it
 
     # -- life cycle -------------------------------------------------------------------------------
     @property

@@ -1,0 +1,182 @@
+"""``nimmt bot-check``: play a short game with another program in one seat and report how it behaved.
+
+    nimmt bot-check -- node examples/node-bot/bot.js
+    nimmt bot-check --players 5 --seat 2 --opponents heuristic --full -- python3 my_bot.py
+
+The program speaks the ``nimmt-bot/1`` protocol (``docs/protocol-bots.md``). The exit code is 0
+when it played every decision legally, 1 when it failed (the message says how), 2 for bad options.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import shlex
+import statistics
+from typing import Annotated, Any
+
+import typer
+
+from nimmt.bots import Bot, UnknownBot, make_bot
+from nimmt.core import MAX_PLAYERS, MIN_PLAYERS, CardChosen, Event, GameState, RowTaken, Rules, RulesError
+from nimmt.match import play_game
+from nimmt.protocol import DEFAULT_START_TIMEOUT, DEFAULT_TIMEOUT, BotFailure, ProcessBot
+from nimmt.records import replay
+
+
+def check_bot(
+    command: list[str],
+    *,
+    players: int,
+    seat: int,
+    opponents: list[str],
+    rules: Rules,
+    games: int,
+    seed: int,
+    timeout: float,
+    start_timeout: float,
+) -> dict[str, Any]:
+    """Play ``games`` games with the program at ``seat``; a dict report (``"ok"`` says if it passed)."""
+    report: dict[str, Any] = {
+        "command": shlex.join(command), "seat": seat, "players": players, "seed": seed, "games": [], "ok": False,
+    }
+    bot = ProcessBot(command, random.Random(f"{seed}:bot"), timeout=timeout, start_timeout=start_timeout, seat=seat)
+    with bot:
+        try:
+            bot.start()
+            report["name"] = bot.reported_name
+            for game in range(games):
+                cards = rows = 0
+
+                def observe(_state: GameState, events: tuple[Event, ...]) -> None:
+                    nonlocal cards, rows
+                    for event in events:
+                        if isinstance(event, CardChosen) and event.player == seat:
+                            cards += 1
+                        elif isinstance(event, RowTaken) and event.player == seat and event.chosen:
+                            rows += 1
+
+                others = iter(opponents)
+                seats: list[Bot] = [
+                    bot if p == seat else make_bot(next(others), random.Random(f"{seed}:{game}:{p}"))
+                    for p in range(players)
+                ]
+                before = len(bot.answer_times)
+                try:
+                    record = play_game(seats, random.Random(f"{seed}:{game}:deal"), rules, observer=observe)
+                finally:
+                    for other in seats:
+                        if other is not bot and isinstance(other, ProcessBot):
+                            other.close()
+                times = bot.answer_times[before:]
+                report["games"].append(
+                    {
+                        "rounds": len(record.rounds),
+                        "cards": cards,
+                        "rows": rows,
+                        "median_ms": round(statistics.median(times) * 1000, 2),
+                        "slowest_ms": round(max(times) * 1000, 2),
+                        "totals": list(replay(record).totals),
+                    }
+                )
+            report["ok"] = True
+        except BotFailure as failure:
+            report["failure"] = {"kind": failure.kind.value, "message": str(failure), "exit_code": failure.exit_code}
+        report["stderr"] = list(bot.stderr_lines)
+    return report
+
+
+def _print_report(report: dict[str, Any]) -> None:
+    typer.echo(
+        f"Checking bot: {report['command']} (seat {report['seat']} of {report['players']}, seed {report['seed']})"
+    )
+    if report.get("name"):
+        typer.echo(f"  started; it calls itself {report['name']!r}")
+    for number, game in enumerate(report["games"], start=1):
+        typer.echo(
+            f"  game {number}: {game['rounds']} round(s), {game['cards']} cards and {game['rows']} row choice(s), "
+            f"answers in {game['median_ms']} ms (median), {game['slowest_ms']} ms (slowest); "
+            f"its bullheads: {game['totals'][report['seat']]} (table: {game['totals']})"
+        )
+    if report["ok"]:
+        typer.echo("OK: the bot answered every decision with a legal action.")
+    else:
+        typer.echo(f"FAILED: {report['failure']['message']}", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command(
+        "bot-check",
+        context_settings={"allow_interspersed_args": False, "ignore_unknown_options": True},
+    )
+    def bot_check(
+        command: Annotated[
+            list[str],
+            typer.Argument(
+                metavar="COMMAND",
+                help="The program and its arguments, after '--' (e.g. -- node examples/node-bot/bot.js).",
+            ),
+        ],
+        players: Annotated[int, typer.Option("--players", "-p", help="Players at the table (2 to 10).")] = 4,
+        seat: Annotated[int, typer.Option("--seat", help="The program's seat, 0 to players-1.")] = 0,
+        opponents: Annotated[
+            str,
+            typer.Option("--opponents", help="Bots in the other seats: one name, or one per seat, comma-separated."),
+        ] = "random",
+        rounds: Annotated[int, typer.Option("--rounds", help="Rounds per game (a short game).")] = 1,
+        full: Annotated[bool, typer.Option("--full", help="Play whole games, to a total above 66.")] = False,
+        games: Annotated[int, typer.Option("--games", help="How many games to play.")] = 1,
+        timeout: Annotated[
+            float, typer.Option("--timeout", help="Seconds the program gets for each decision.")
+        ] = DEFAULT_TIMEOUT,
+        start_timeout: Annotated[
+            float, typer.Option("--start-timeout", help="Seconds the program gets to start and answer hello.")
+        ] = DEFAULT_START_TIMEOUT,
+        seed: Annotated[int | None, typer.Option("--seed", help="Seed for the deals and the bots.")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
+    ) -> None:
+        """Play a short game with another program in one seat, and report any protocol error clearly."""
+        if len(command) == 1 and " " in command[0]:
+            command = shlex.split(command[0])  # the command given as one quoted string
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise typer.BadParameter(f"a table has 2 to 10 players, not {players}", param_hint="--players")
+        if not 0 <= seat < players:
+            raise typer.BadParameter(f"the seat must be 0 to {players - 1}, not {seat}", param_hint="--seat")
+        if games < 1:
+            raise typer.BadParameter(f"play at least 1 game, not {games}", param_hint="--games")
+        if timeout <= 0 or start_timeout <= 0:
+            raise typer.BadParameter("time limits must be above 0 seconds", param_hint="--timeout")
+        names = [name.strip() for name in opponents.split(",")]
+        if len(names) == 1:
+            names *= players - 1
+        if len(names) != players - 1:
+            raise typer.BadParameter(
+                f"{len(names)} opponents listed for {players - 1} other seats", param_hint="--opponents"
+            )
+        for name in names:
+            try:
+                make_bot(name)
+            except UnknownBot as error:
+                raise typer.BadParameter(str(error), param_hint="--opponents") from None
+        try:
+            rules = Rules() if full else Rules(rounds=rounds)
+        except RulesError as error:
+            raise typer.BadParameter(str(error), param_hint="--rounds") from None
+        report = check_bot(
+            command,
+            players=players,
+            seat=seat,
+            opponents=names,
+            rules=rules,
+            games=games,
+            seed=seed if seed is not None else secrets.randbelow(2**32),
+            timeout=timeout,
+            start_timeout=start_timeout,
+        )
+        if as_json:
+            typer.echo(json.dumps(report))
+        else:
+            _print_report(report)
+        if not report["ok"]:
+            raise typer.Exit(1)
