@@ -232,7 +232,8 @@ def write_broken(base: dict[str, Any]) -> None:
     mutated("missing_rows.json", "no 'rows'", where(base, 1), deleter(("rounds", 1, "rows")))
     mutated("missing_hands.json", "no 'hands'", where(base, 0), deleter(("rounds", 0, "hands")))
     mutated("missing_cards.json", "no 'cards'", where(base, 0, 6), deleter(("rounds", 0, "turns", 6, "cards")))
-    mutated("player_name_number.json", "must be a string", where(base, None, None, 1),
+    nameless = {**where(base, None, None, 1), "starts": "player 1: "}  # the name itself is wrong
+    mutated("player_name_number.json", "must be a string", nameless,
             setter(("players", 1), 7))
     mutated("unknown_format.json", "unknown format", top, setter(("format",), "nimmt/2"))
     mutated("professional.json", "professional edition is not automated", top,
