@@ -209,3 +209,16 @@ def test_bad_command_lines_are_refused_clearly() -> None:
         make_bot("cmd:  ")
     with pytest.raises(ValueError, match="cannot read the bot's command line"):
         make_bot("cmd:node 'bot.js")
+
+
+def test_the_python_bot_in_the_protocol_document_plays_a_game(tmp_path: Path) -> None:
+    text = (ROOT / "docs" / "protocol-bots.md").read_text(encoding="utf-8")
+    code = text.split("## A whole bot in Python", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    program = tmp_path / "lowest_card.py"
+    program.write_text(code, encoding="utf-8")
+    with ProcessBot([sys.executable, str(program)]) as bot:
+        record = play_game([bot, RandomBot(random.Random(1))], random.Random(2), Rules(rounds=1))
+        assert bot.reported_name == "lowest-card"
+    assert replay(record).finished
+    first_turn = record.rounds[0].turns[0]
+    assert first_turn.cards[0] == min(record.rounds[0].hands[0])  # it plays its lowest card
