@@ -148,23 +148,31 @@ def test_random_games_keep_every_invariant(players: int, seed: int, rules: Rules
 @settings(max_examples=25, deadline=None)
 @given(st.integers(2, 10), st.integers(0, 2**32 - 1), st.integers(1, 400))
 def test_records_of_games_in_progress_round_trip(players: int, seed: int, stop: int) -> None:
-    rng = random.Random(seed)
-    recorder = Recorder(GameRecord(players=tuple(f"p{i}" for i in range(players)), rules=Rules(rounds=3)))
-    last_turn_start = recorder.state
-    for count, moment in enumerate(random_game(players, rng, Rules(rounds=3)), 1):
+    rules = Rules(rounds=3)
+    moments = list(random_game(players, random.Random(seed), rules))
+    stop = min(stop, len(moments))
+    recorder = Recorder(GameRecord(players=tuple(f"p{i}" for i in range(players)), rules=rules))
+    last_turn_start, resume_from = recorder.state, 0
+    for count, moment in enumerate(moments[:stop], 1):
         recorder.add(moment.action)
         state = moment.state
         turn_start = state.phase is Phase.CHOOSE_CARDS and all(c is None for c in state.chosen)
         if turn_start or state.phase in (Phase.DEAL, Phase.OVER):
-            last_turn_start = state
-        if count >= stop:
-            break
+            last_turn_start, resume_from = state, count
     # A record holds complete turns only: it replays to the start of the turn in progress.
     record = loads(recorder.record.dumps())
     assert record == recorder.record
     assert replay(record).state == last_turn_start
-    # A recorder resumed from the record goes on where it stopped.
-    assert Recorder(record).state == last_turn_start
+    # A recorder resumed from the record goes on where it stopped and ends with the same record.
+    resumed = Recorder(record)
+    assert resumed.state == last_turn_start
+    for moment in moments[resume_from:]:
+        resumed.add(moment.action)
+    whole = Recorder(GameRecord(players=record.players, rules=rules))
+    for moment in moments:
+        whole.add(moment.action)
+    assert resumed.record == whole.record
+    assert resumed.state == moments[-1].state
 
 
 # -- a view never depends on what its player may not know -----------------------------------------
