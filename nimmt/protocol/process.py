@@ -305,9 +305,9 @@ class ProcessBot(Bot):
         line = self._read_line(time.monotonic() + limit, limit, doing)
         try:
             return json.loads(line)
-        except (UnicodeDecodeError, json.JSONDecodeError):
+        except (ValueError, RecursionError):  # not JSON, not UTF-8, a number too long, nesting too deep
             raise self._fail(
-                FailureKind.INVALID_JSON, f"answered {_short(line)}, which is not JSON", doing=doing
+                FailureKind.INVALID_JSON, f"answered {_short(line)}, which is not JSON that nimmt can read", doing=doing
             ) from None
 
     def _read_available(self, doing: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -41,7 +42,20 @@ def test_bot_check_reports_a_failing_bot_without_a_traceback() -> None:
 
 
 def test_bot_check_refuses_bad_options() -> None:
-    result = nimmt("bot-check", "--players", "3", "--seat", "3", "--", NODE, "examples/node-bot/bot.js")
-    assert result.returncode == 2 and "the seat must be 0 to 2" in result.stderr
-    result = nimmt("bot-check", "--opponents", "nobody", "--", NODE, "examples/node-bot/bot.js")
-    assert result.returncode == 2 and "unknown bot 'nobody'" in result.stderr
+    from typer.testing import CliRunner
+
+    from nimmt.cli.main import app
+
+    runner = CliRunner()
+    cases = [
+        (["--players", "3", "--seat", "3"], "the seat must be 0 to 2"),
+        (["--opponents", "nobody"], "unknown bot 'nobody'"),
+        (["--opponents", "random,random"], "2 opponents listed for 3 other seats"),
+        (["--players", "11"], "2 to 10 players"),
+        (["--timeout", "0"], "above 0 seconds"),
+    ]
+    for options, words in cases:
+        result = runner.invoke(app, ["bot-check", *options, "--", NODE, "examples/node-bot/bot.js"])
+        assert result.exit_code == 2, (options, result.output)
+        flat = " ".join(re.sub("[│╭╮╰╯─]", " ", result.output).split())  # rich draws a box around errors
+        assert words in flat

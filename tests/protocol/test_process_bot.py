@@ -151,6 +151,8 @@ def test_bot_that_never_says_ready_times_out_at_start() -> None:
         ("not_held", FailureKind.ILLEGAL_ACTION, "which is not in its hand"),
         ("row_unasked", FailureKind.WRONG_KIND, "answered row 0 but was asked to play a card"),
         ("garbage", FailureKind.INVALID_JSON, "'play the 17 please', which is not JSON"),
+        ("deep", FailureKind.INVALID_JSON, "which is not JSON"),
+        ("long_number", FailureKind.INVALID_JSON, "which is not JSON"),
         ("huge", FailureKind.TOO_LONG, "longer than"),
         ("array", FailureKind.BAD_ANSWER, "must be a JSON object"),
         ("bool", FailureKind.BAD_ANSWER, "must be a whole number, not True"),

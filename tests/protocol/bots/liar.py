@@ -21,6 +21,10 @@ def answer(mode: str, message: dict[str, Any]) -> str:
         return "play the 17 please"
     if mode == "huge":
         return json.dumps({"card": legal[0].get("card"), "padding": "x" * 3_000_000})
+    if mode == "deep":
+        return "[" * 100_000 + "]" * 100_000
+    if mode == "long_number":
+        return '{"card": ' + "7" * 5000 + "}"
     if mode == "array":
         return json.dumps([legal[0]])
     if mode == "bool":
