@@ -1,0 +1,79 @@
+"""``nimmt serve``: the web table, on an embedded SQLite database."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def default_database() -> Path:
+    """``$XDG_DATA_HOME/nimmt/nimmt.sqlite3`` (or ``~/.local/share/...``), else ``./nimmt.sqlite3``."""
+    base = os.environ.get("XDG_DATA_HOME") or (Path.home() / ".local" / "share")
+    folder = Path(base) / "nimmt"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".write-test"
+        probe.touch()
+        probe.unlink()
+        return folder / "nimmt.sqlite3"
+    except OSError:
+        return Path("nimmt.sqlite3").resolve()
+
+
+def serve(
+    host: Annotated[
+        str, typer.Option(help="Address to listen on (0.0.0.0: every device on your network).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")] = 8000,
+    db: Annotated[
+        Path | None, typer.Option("--db", help="SQLite file for tables and games.", dir_okay=False)
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option(min=0.0, max=10.0, help="Seconds a bot waits before it plays.")
+    ] = 0.8,
+) -> None:
+    """Start the web table: create a table in the browser and share the invite link."""
+    try:
+        import uvicorn
+
+        from nimmt.server.app import create_app
+    except ImportError as error:  # the web extra is not installed
+        typer.echo(f"nimmt serve needs the web extra: pip install 'nimmt[web]' ({error.name} is missing)", err=True)
+        raise typer.Exit(2) from None
+    database = (db or default_database()).expanduser().resolve()
+    if database.exists() and database.is_dir():
+        typer.echo(f"--db {database} is a folder; give a file name", err=True)
+        raise typer.Exit(2)
+    try:
+        database.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        typer.echo(f"cannot create the folder for {database}: {error.strerror}", err=True)
+        raise typer.Exit(2) from None
+    try:
+        listener = socket.create_server((host, port), reuse_port=False)
+    except OSError as error:
+        typer.echo(f"cannot listen on {host}:{port}: {error.strerror or error}", err=True)
+        raise typer.Exit(2) from None
+    real_port = listener.getsockname()[1]
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    typer.echo(f"nimmt is ready: open http://{shown}:{real_port}/ in your browser")
+    typer.echo(f"games are kept in {database}; press Ctrl+C to stop")
+    sys.stdout.flush()
+    config = uvicorn.Config(
+        create_app(database, bot_delay=bot_delay),
+        log_level="warning",
+        ws_max_size=64 * 1024,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+    )
+    server = uvicorn.Server(config)
+    server.run(sockets=[listener])
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve)

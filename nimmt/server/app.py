@@ -1,0 +1,468 @@
+"""The web server: lobby API (HTTP, described by OpenAPI), the table's WebSocket, and the pages.
+
+``create_app`` wires the parts together: a :class:`~nimmt.server.store.Store`, a
+:class:`~nimmt.server.hub.Hub` and the :class:`~nimmt.server.table.TableService` that owns the
+tables. The WebSocket messages are described in ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from nimmt import __version__
+from nimmt.bots import BOTS
+from nimmt.core import DECK_BULLHEADS, Rules, RulesError
+from nimmt.records import RecordError, loads
+from nimmt.scoresheet import ScoreSheet, ScoreSheetError
+
+from .hub import Hub, LocalHub
+from .models import (
+    MAX_MESSAGE_BYTES,
+    TABLE_ID_PATTERN,
+    BotInfo,
+    CreateTable,
+    Hello,
+    JoinTable,
+    Ping,
+    ScoreSheetNew,
+    ScoreSheetRound,
+    ScoreSheetUndo,
+    SeatToken,
+    TableInfo,
+    client_message,
+)
+from .pages import LANG_COOKIE, choose_language, render
+from .replay import frames
+from .store import SqlStore, Store
+from .table import ActionError, Table, TableService
+
+MAX_BODY_BYTES = 64 * 1024
+MAX_RECORD_UPLOAD = 2 * 1024 * 1024
+HELLO_TIMEOUT = 30.0
+_TABLE_ID = re.compile(TABLE_ID_PATTERN)
+logger = logging.getLogger("nimmt.server")
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.params = status, code, message, params
+
+
+def _error(status: int, code: str, message: str, **params: Any) -> JSONResponse:
+    return JSONResponse({"code": code, "message": message, "params": params}, status_code=status)
+
+
+def create_app(
+    db: str | Path | None = None,
+    *,
+    store: Store | None = None,
+    hub: Hub | None = None,
+    bot_delay: float = 0.8,
+) -> FastAPI:
+    """The ASGI app. ``db`` is a SQLite file (ignored when ``store`` is given)."""
+    if store is None:
+        if db is None:
+            raise ValueError("create_app needs a database file or a store")
+        store = SqlStore.sqlite(db)
+    the_store: Store = store
+    the_hub: Hub = hub or LocalHub()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await the_store.start()
+        app.state.service = TableService(the_store, the_hub, bot_delay=bot_delay)
+        try:
+            yield
+        finally:
+            await app.state.service.close()
+            await the_store.close()
+
+    app = FastAPI(
+        title="nimmt",
+        version=__version__,
+        summary="6 nimmt! at a table in the browser: the lobby API. The game itself runs over the "
+        "WebSocket /ws/{table_id}, described in docs/protocol.md.",
+        lifespan=lifespan,
+    )
+    static = resources.files("nimmt.web") / "static"
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    def service() -> TableService:
+        result: TableService = app.state.service
+        return result
+
+    # -- errors: always JSON with a code the client translates ---------------------------------
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
+        return _error(error.status, error.code, error.message, **error.params)
+
+    @app.exception_handler(ActionError)
+    async def _action_error(_request: Request, error: ActionError) -> JSONResponse:
+        status = 404 if error.code == "unknown_table" else 409
+        return _error(status, error.code, error.message, **error.params)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in item['loc'][1:]) or 'body'}: {item['msg']}" for item in error.errors()
+        )
+        return _error(422, "bad_request", problems or "the request is not valid")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, error: StarletteHTTPException) -> Response:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
+        return _error(error.status_code, code, str(error.detail))
+
+    @app.middleware("http")
+    async def _limit_body(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        limit = MAX_RECORD_UPLOAD if request.url.path == "/api/replay" else MAX_BODY_BYTES
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            return _error(413, "too_large", f"the request is larger than {limit} bytes")
+        return await call_next(request)
+
+    async def _table(table_id: str) -> Table:
+        table = await service().get(table_id) if _TABLE_ID.match(table_id) else None
+        if table is None:
+            raise ApiError(404, "unknown_table", f"there is no table {table_id!r}", table=table_id)
+        return table
+
+    def _links(request: Request, table_id: str) -> dict[str, str]:
+        base = str(request.base_url).rstrip("/")
+        return {
+            "table_url": f"{base}/t/{table_id}",
+            "invite_url": f"{base}/t/{table_id}",
+            "watch_url": f"{base}/watch/{table_id}",
+        }
+
+    # -- lobby API -----------------------------------------------------------------------------
+    @app.get("/api/bots", response_model=list[BotInfo], tags=["lobby"])
+    async def bots() -> list[BotInfo]:
+        """The bots a table can seat."""
+        return [BotInfo(name=name, description=cls.description) for name, cls in sorted(BOTS.items())]
+
+    @app.post("/api/tables", response_model=SeatToken, status_code=201, tags=["lobby"])
+    async def create_table(body: CreateTable, request: Request) -> SeatToken:
+        """Create a table. The creator sits in seat 0; bots take the last seats."""
+        table, token = await service().create(body)
+        return SeatToken(table_id=table.id, seat=0, token=token, **_links(request, table.id))
+
+    @app.get("/api/tables/{table_id}", response_model=TableInfo, tags=["lobby"])
+    async def table_info(table_id: str) -> TableInfo:
+        """A table's public state: seats, options, status (never a hand)."""
+        return (await _table(table_id)).info()
+
+    @app.post("/api/tables/{table_id}/join", response_model=SeatToken, status_code=201, tags=["lobby"])
+    async def join_table(table_id: str, body: JoinTable, request: Request) -> SeatToken:
+        """Take the first free seat of a table that has not started."""
+        table = await _table(table_id)
+        seat, token = await service().join(table, body.name)
+        return SeatToken(table_id=table.id, seat=seat, token=token, **_links(request, table.id))
+
+    @app.get("/api/tables/{table_id}/games/{game}/record", tags=["records"])
+    async def game_record(table_id: str, game: int) -> Response:
+        """A finished game as a ``nimmt/1`` record (a game in progress is secret: its hands)."""
+        row = await _finished_game(table_id, game)
+        return Response(
+            json.dumps(row, ensure_ascii=False, indent=1),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="nimmt-{table_id}-{game}.json"'},
+        )
+
+    @app.get("/api/tables/{table_id}/games/{game}/replay", tags=["records"])
+    async def game_replay(table_id: str, game: int) -> dict[str, Any]:
+        """A finished game turn by turn, for the replay page."""
+        return frames(loads(json.dumps(await _finished_game(table_id, game))))
+
+    async def _finished_game(table_id: str, game: int) -> dict[str, Any]:
+        await _table(table_id)
+        row = await service().store.game(table_id, game)
+        if row is None:
+            raise ApiError(404, "unknown_game", f"table {table_id} has no game {game}", game=game)
+        if not row.finished:
+            raise ApiError(409, "game_not_finished", "only a finished game can be downloaded", game=game)
+        return row.record
+
+    @app.post("/api/replay", tags=["records"])
+    async def replay_upload(request: Request) -> dict[str, Any]:
+        """Any ``nimmt/1`` record (the body), checked and cut into turns for the replay page."""
+        body = await request.body()
+        if len(body) > MAX_RECORD_UPLOAD:
+            raise ApiError(413, "too_large", f"the record is larger than {MAX_RECORD_UPLOAD} bytes")
+        try:
+            return frames(loads(body))
+        except RecordError as error:
+            raise ApiError(422, "bad_record", str(error)) from None
+
+    # -- score sheet API (for tables playing with real cards) ----------------------------------
+    @app.post("/api/scoresheet", tags=["score sheet"])
+    async def new_sheet(body: ScoreSheetNew) -> dict[str, Any]:
+        """A new, empty score sheet."""
+        try:
+            rules = Rules(end_above=body.end_above, rounds=body.rounds)
+            return _sheet_json(ScoreSheet(tuple(body.players), rules))
+        except (ScoreSheetError, RulesError) as error:
+            raise ApiError(422, _sheet_code(str(error)), str(error)) from None
+
+    @app.post("/api/scoresheet/round", tags=["score sheet"])
+    async def add_round(body: ScoreSheetRound) -> dict[str, Any]:
+        """The sheet with one more round of penalties (one number per player)."""
+        sheet = _load_sheet(body.sheet)
+        try:
+            return _sheet_json(sheet.add_round(body.penalties))
+        except ScoreSheetError as error:
+            raise ApiError(422, _sheet_code(str(error)), str(error), total=sum(body.penalties),
+                           deck=DECK_BULLHEADS) from None
+
+    @app.post("/api/scoresheet/undo", tags=["score sheet"])
+    async def undo_round(body: ScoreSheetUndo) -> dict[str, Any]:
+        """The sheet without its last round."""
+        try:
+            return _sheet_json(_load_sheet(body.sheet).undo())
+        except ScoreSheetError as error:
+            raise ApiError(422, _sheet_code(str(error)), str(error)) from None
+
+    # -- pages ---------------------------------------------------------------------------------
+    def page(name: str, request: Request, data: dict[str, Any] | None = None) -> HTMLResponse:
+        language, explicit = choose_language(
+            request.query_params.get("lang"), request.cookies.get(LANG_COOKIE),
+            request.headers.get("accept-language"),
+        )
+        response = HTMLResponse(render(name, language, request.url.path, data))
+        if explicit:
+            response.set_cookie(LANG_COOKIE, language, max_age=365 * 24 * 3600, samesite="lax")
+        response.headers["Content-Language"] = language
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def home(request: Request) -> HTMLResponse:
+        return page("home", request, {"bots": sorted(BOTS)})
+
+    @app.get("/t/{table_id}", response_class=HTMLResponse, include_in_schema=False)
+    async def table_page(table_id: str, request: Request) -> HTMLResponse:
+        return page("table", request, {"table": (await _table(table_id)).id, "spectator": False})
+
+    @app.get("/watch/{table_id}", response_class=HTMLResponse, include_in_schema=False)
+    async def watch_page(table_id: str, request: Request) -> HTMLResponse:
+        return page("table", request, {"table": (await _table(table_id)).id, "spectator": True})
+
+    @app.get("/rules", response_class=HTMLResponse, include_in_schema=False)
+    async def rules_page(request: Request) -> HTMLResponse:
+        return page("rules", request)
+
+    @app.get("/score", response_class=HTMLResponse, include_in_schema=False)
+    async def score_page(request: Request) -> HTMLResponse:
+        return page("score", request)
+
+    @app.get("/replay", response_class=HTMLResponse, include_in_schema=False)
+    async def replay_page(request: Request) -> HTMLResponse:
+        return page("replay", request, {"source": None})
+
+    @app.get("/replay/{table_id}/{game}", response_class=HTMLResponse, include_in_schema=False)
+    async def replay_game_page(table_id: str, game: int, request: Request) -> HTMLResponse:
+        await _finished_game(table_id, game)
+        return page("replay", request, {"source": f"/api/tables/{table_id}/games/{game}/replay",
+                                        "download": f"/api/tables/{table_id}/games/{game}/record"})
+
+    @app.get("/lang/{language}", include_in_schema=False)
+    async def set_language(language: str, request: Request, back: str = "/") -> Response:
+        """Change the language (a cookie) and go back to the page; ``back`` stays on this site."""
+        if not back.startswith("/") or back.startswith("//"):
+            back = "/"
+        response = RedirectResponse(back, status_code=303)
+        try:
+            from nimmt.i18n import check_language
+
+            response.set_cookie(LANG_COOKIE, check_language(language), max_age=365 * 24 * 3600, samesite="lax")
+        except ValueError:
+            pass
+        return response
+
+    # -- the table's WebSocket -----------------------------------------------------------------
+    @app.websocket("/ws/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        table = await service().get(table_id) if _TABLE_ID.match(table_id) else None
+        if table is None:
+            await websocket.send_json(ActionError("unknown_table", f"there is no table {table_id!r}",
+                                                  table=table_id).to_message())
+            await websocket.close(code=4404)
+            return
+        connection = _Connection(websocket, service(), the_hub, table)
+        await connection.run()
+
+    return app
+
+
+class _Connection:
+    """One open WebSocket: a hello, then actions in and the person's own updates out."""
+
+    def __init__(self, websocket: WebSocket, service: TableService, hub: Hub, table: Table) -> None:
+        self.websocket = websocket
+        self.service = service
+        self.hub = hub
+        self.table = table
+        self.seat: int | None = None
+        self.send_lock = asyncio.Lock()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        async with self.send_lock:
+            await self.websocket.send_json(message)
+
+    async def receive(self) -> str | None:
+        """The next text message, or None when the connection has closed."""
+        while True:
+            message = await self.websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return None
+            if message.get("text") is not None:
+                return str(message["text"])
+            await self.send(ActionError("bad_message", "messages are JSON text, not binary").to_message())
+
+    async def run(self) -> None:
+        with contextlib.suppress(WebSocketDisconnect):
+            hello = await self._hello()
+            if hello is None:
+                return
+            async with self.hub.subscribe(self.table.id) as subscription:
+                await self.service.arrive(self.table, self.seat)
+                try:
+                    await self.send(self.table.message_for(self.seat))
+                    writer = asyncio.create_task(self._write(subscription))
+                    try:
+                        await self._read()
+                    finally:
+                        writer.cancel()
+                        with contextlib.suppress(asyncio.CancelledError, Exception):
+                            await writer
+                finally:
+                    await self.service.leave(self.table, self.seat)
+
+    async def _hello(self) -> Hello | None:
+        while True:
+            try:
+                raw = await asyncio.wait_for(self.receive(), HELLO_TIMEOUT)
+            except TimeoutError:
+                await self.websocket.close(code=4408)
+                return None
+            if raw is None:
+                return None
+            parsed = await self._parse(raw)
+            if parsed is None:
+                continue
+            if not isinstance(parsed, Hello):
+                await self.send(ActionError("hello_first", "say hello first: {\"type\": \"hello\", \"token\": ...}")
+                                .to_message(getattr(parsed, "ref", None)))
+                continue
+            if parsed.token:
+                seat = self.table.seat_of(parsed.token)
+                if seat is None:
+                    await self.send(ActionError("bad_token", "this token belongs to no seat of this table")
+                                    .to_message())
+                    continue
+                self.seat = seat
+            return parsed
+
+    async def _parse(self, raw: str) -> Any:
+        if len(raw.encode("utf-8")) > MAX_MESSAGE_BYTES:
+            await self.send(ActionError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes",
+                                        limit=MAX_MESSAGE_BYTES).to_message())
+            return None
+        try:
+            data = json.loads(raw)
+        except (json.JSONDecodeError, RecursionError):
+            await self.send(ActionError("bad_json", "the message is not valid JSON").to_message())
+            return None
+        try:
+            return client_message.validate_python(data, strict=True)
+        except ValidationError as error:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in item['loc'] if not isinstance(p, int)) or 'message'}: {item['msg']}"
+                for item in error.errors()[:3]
+            )
+            ref = data.get("ref") if isinstance(data, dict) and isinstance(data.get("ref"), str) else None
+            await self.send(ActionError("bad_message", f"the message is not understood: {problems}")
+                            .to_message(ref[:64] if ref else None))
+            return None
+
+    async def _read(self) -> None:
+        while True:
+            raw = await self.receive()
+            if raw is None:
+                return
+            message = await self._parse(raw)
+            if message is None:
+                continue
+            if isinstance(message, Ping):
+                await self.send({"type": "pong"})
+                continue
+            if isinstance(message, Hello):
+                await self.send(ActionError("already_greeted", "hello comes once per connection").to_message())
+                continue
+            try:
+                version = await self.service.act(self.table, self.seat, message)
+            except ActionError as error:
+                await self.send(error.to_message(message.ref))
+                continue
+            except Exception:  # the store failed: nothing was applied; say so and stay open
+                logger.exception("action on table %s failed", self.table.id)
+                await self.send(ActionError("server_error", "the server could not store this action: "
+                                            "nothing was changed, try again").to_message(message.ref))
+                continue
+            ack: dict[str, Any] = {"type": "ack", "version": version}
+            if message.ref is not None:
+                ack["ref"] = message.ref
+            await self.send(ack)
+
+    async def _write(self, subscription: Any) -> None:
+        while True:
+            update = await subscription.get()
+            await self.send(update.for_audience(self.seat))
+
+
+def _load_sheet(data: dict[str, Any]) -> ScoreSheet:
+    try:
+        return ScoreSheet.from_json(data)
+    except ScoreSheetError as error:
+        raise ApiError(422, "bad_sheet", str(error)) from None
+
+
+def _sheet_json(sheet: ScoreSheet) -> dict[str, Any]:
+    data = sheet.to_json()
+    data["countdown"] = list(sheet.countdown)
+    return data
+
+
+def _sheet_code(message: str) -> str:
+    """A code the page translates, for the score sheet's errors."""
+    for needle, code in (
+        ("same name", "sheet_same_name"),
+        ("needs a name", "sheet_name_missing"),
+        ("2 to 10 players", "sheet_players"),
+        ("game is over", "sheet_over"),
+        ("one penalty per player", "sheet_count"),
+        ("whole number from 0 to 171", "sheet_penalty"),
+        ("whole deck holds", "sheet_sum"),
+        ("no round to undo", "sheet_nothing_to_undo"),
+    ):
+        if needle in message:
+            return code
+    return "sheet_error"

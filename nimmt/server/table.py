@@ -1,0 +1,636 @@
+"""The table service: the one place that owns each table's state.
+
+A table is rebuilt from its journal (see :mod:`nimmt.server.store`) by replaying every entry
+through the rules core; each new entry is checked, stored, then applied, then published through
+the hub, always under the table's lock, so nothing is ever half-applied. Bot seats act here,
+server-side, from their own view. Nothing ever chooses a row for a person.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import hashlib
+import hmac
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from nimmt.bots import BOTS, Bot, make_bot
+from nimmt.core import (
+    BULLHEADS,
+    DECK,
+    AlreadyPlayed,
+    CardNotInHand,
+    CardPlaced,
+    CardsRevealed,
+    ChooseRow,
+    Deal,
+    Event,
+    GameEnded,
+    GameOver,
+    IllegalAction,
+    NotWaitingForThat,
+    NotYourTurn,
+    Phase,
+    PlayCard,
+    RoundEnded,
+    RoundStarted,
+    RowChoiceNeeded,
+    RowOutOfRange,
+    RowTaken,
+    Rules,
+    Step,
+    View,
+    deal_cards,
+    view,
+)
+from nimmt.records import GameRecord, Recorder
+
+from .hub import Hub, Update
+from .models import CreateTable, TableInfo, TableOptions
+from .store import GameRow, Store, StoreConflict
+
+Status = Literal["lobby", "playing", "over"]
+
+
+class ActionError(Exception):
+    """An action refused with a code the client translates, and an English message for people
+    reading logs or the protocol by hand. The table is left exactly as it was."""
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.params = params
+
+    def to_message(self, ref: str | None = None) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message, "params": self.params}
+        if ref is not None:
+            data["ref"] = ref
+        return data
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def new_table_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+_CORE_ERRORS: tuple[tuple[type[IllegalAction], str], ...] = (
+    (GameOver, "game_over"),
+    (AlreadyPlayed, "already_chosen"),
+    (CardNotInHand, "card_not_in_hand"),
+    (RowOutOfRange, "no_such_row"),
+    (NotYourTurn, "not_your_turn"),
+    (NotWaitingForThat, "not_your_turn"),
+)
+
+
+def _core_error(error: IllegalAction) -> ActionError:
+    for cls, code in _CORE_ERRORS:
+        if isinstance(error, cls):
+            return ActionError(code, str(error))
+    return ActionError("illegal", str(error))
+
+
+@dataclass
+class Seat:
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.bot is not None or self.token_hash is not None
+
+
+@dataclass
+class Table:
+    """One table: seats, options and the game in progress, rebuilt from the journal."""
+
+    id: str
+    seats: list[Seat]
+    options: TableOptions
+    language: str
+    version: int = 1  # entries stored; the creating entry is the first
+    game: int = 0  # 0 in the lobby, then 1, 2... (a rematch starts the next game)
+    recorder: Recorder | None = None
+    asked_since: dict[int, int] = field(default_factory=dict)  # seat -> version its decision began
+    decisions: dict[int, tuple[int, int, str, int]] = field(default_factory=dict)  # seat -> what it decides
+    reveal: dict[str, Any] | None = None  # the latest turn's reveal, for people to follow
+    events: list[dict[str, Any]] = field(default_factory=list)  # of the latest entry
+    finished_games: list[int] = field(default_factory=list)
+    present: dict[int, int] = field(default_factory=dict)  # seat -> open connections
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bots: dict[int, Bot] = field(default_factory=dict)
+    bot_task: asyncio.Task[None] | None = None
+
+    # -- reading -------------------------------------------------------------------------------
+    @property
+    def status(self) -> Status:
+        if self.recorder is None:
+            return "lobby"
+        return "over" if self.recorder.state.phase is Phase.OVER else "playing"
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(end_above=self.options.end_above, rounds=self.options.rounds)
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token belongs to; every seat is compared, in constant time each."""
+        if not token:
+            return None
+        digest = _hash(token)
+        found: int | None = None
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash is not None and hmac.compare_digest(digest, seat.token_hash):
+                found = index
+        return found
+
+    def info(self) -> TableInfo:
+        return TableInfo(
+            id=self.id,
+            status=self.status,
+            language=self.language,
+            options=self.options,
+            seats=[self._seat_info(i) for i in range(len(self.seats))],  # type: ignore[misc]
+            game=self.game,
+            version=self.version,
+            games_finished=list(self.finished_games),
+        )
+
+    def _seat_info(self, index: int) -> dict[str, Any]:
+        seat = self.seats[index]
+        return {
+            "seat": index,
+            "name": seat.name,
+            "bot": seat.bot,
+            "taken": seat.taken,
+            "present": seat.bot is not None or self.present.get(index, 0) > 0,
+        }
+
+    def message_for(self, seat: int | None) -> dict[str, Any]:
+        """Everything one person may see of the table now: their own view, never another's."""
+        table = self.info().model_dump()
+        table["seats"] = [self._seat_info(i) for i in range(len(self.seats))]
+        table["you"] = seat
+        table["creator"] = seat == 0
+        message: dict[str, Any] = {"type": "state", "version": self.version, "table": table}
+        if self.recorder is None:
+            message.update(view=None, legal={"cards": [], "rows": []}, reveal=None, scores=None, events=[])
+            return message
+        seen = view(self.recorder.state, seat)
+        message["view"] = _view_json(seen)
+        legal = seen.legal_actions()
+        message["legal"] = {
+            "cards": [a.card for a in legal if isinstance(a, PlayCard)],
+            "rows": [a.row for a in legal if isinstance(a, ChooseRow)],
+        }
+        message["reveal"] = self.reveal
+        message["events"] = self.events
+        threshold = self.options.end_above
+        message["scores"] = {
+            "countdown": self.options.countdown,
+            "threshold": threshold,
+            "totals": list(seen.totals),
+            "shown": [threshold - t for t in seen.totals] if self.options.countdown else list(seen.totals),
+            "history": [list(h) for h in seen.history],
+            "history_shown": _countdown_history(seen.history, threshold) if self.options.countdown
+            else [list(h) for h in seen.history],
+        }
+        return message
+
+    def update(self) -> Update:
+        return Update(
+            table_id=self.id,
+            version=self.version,
+            seats={i: self.message_for(i) for i, s in enumerate(self.seats) if s.token_hash is not None},
+            public=self.message_for(None),
+        )
+
+    # -- what comes next -------------------------------------------------------------------------
+    def waiting_bots(self) -> list[int]:
+        if self.recorder is None or self.recorder.state.phase not in (Phase.CHOOSE_CARDS, Phase.CHOOSE_ROW):
+            return []
+        return [p for p in self.recorder.state.waiting_for if self.seats[p].bot is not None]
+
+    def needs_deal(self) -> bool:
+        return self.recorder is not None and self.recorder.state.phase is Phase.DEAL
+
+    # -- entries -------------------------------------------------------------------------------
+    def check(self, entry: dict[str, Any]) -> None:
+        """Raise :class:`ActionError` if ``entry`` cannot be applied now (nothing changes)."""
+        kind = entry["kind"]
+        if kind == "join":
+            if self.status != "lobby":
+                raise ActionError("already_started", "the game has started: no seat is free")
+            return
+        if kind == "start":
+            if self.recorder is not None:
+                raise ActionError("already_started", "the game has already started")
+            empty = [i for i, s in enumerate(self.seats) if not s.taken]
+            if empty:
+                raise ActionError("seats_not_filled", f"{len(empty)} seat(s) are still free", free=len(empty))
+            return
+        if kind == "rematch":
+            if self.status != "over":
+                raise ActionError("not_over", "a rematch starts only after the game is over")
+            return
+        if kind == "seat_to_bot":
+            seat = entry["seat"]
+            if not 0 <= seat < len(self.seats) or self.seats[seat].token_hash is None:
+                raise ActionError("no_such_seat", f"seat {seat} is not a person's seat", seat=seat)
+            if self.seats[seat].bot is not None:
+                raise ActionError("already_bot", f"a bot already plays seat {seat}", seat=seat)
+            if self.present.get(seat, 0) > 0:
+                raise ActionError("player_present", "this player is still at the table", seat=seat)
+            if entry["bot"] not in BOTS:
+                raise ActionError("unknown_bot", f"unknown bot {entry['bot']!r}", bot=entry["bot"])
+            if self.status == "lobby":
+                raise ActionError("not_started", "the game has not started")
+            return
+        if kind in ("play", "row"):
+            if self.recorder is None:
+                raise ActionError("not_started", "the game has not started")
+            if self.status == "over":
+                raise ActionError("game_over", "the game is over")
+            return
+        if kind == "deal":
+            return
+        raise ActionError("bad_message", f"unknown entry {kind!r}")
+
+    def prepare(self, entry: dict[str, Any]) -> Prepared:
+        """Check ``entry`` and work out its effect on the game without changing the table.
+
+        Raises :class:`ActionError` if the entry cannot be applied now.
+        """
+        self.check(entry)
+        kind = entry["kind"]
+        if kind in ("start", "rematch"):
+            names = tuple(s.name or "" for s in self.seats)
+            return Prepared(Recorder(GameRecord(players=names, rules=self.rules)), None)
+        if kind in ("play", "row", "deal"):
+            assert self.recorder is not None
+            fork = _fork(self.recorder)
+            try:
+                step = fork.add(_action(entry))
+            except IllegalAction as error:
+                raise _core_error(error) from None
+            return Prepared(fork, step)
+        return Prepared(None, None)
+
+    def game_row(self, prepared: Prepared) -> GameRow | None:
+        """The game's record as it will stand once the prepared entry is applied."""
+        if prepared.recorder is None:
+            return None
+        game = self.game + (1 if prepared.step is None else 0)
+        return GameRow(self.id, game, prepared.recorder.record.to_json(),
+                       prepared.recorder.state.phase is Phase.OVER)
+
+    def apply(self, entry: dict[str, Any], prepared: Prepared | None = None) -> None:
+        """Apply an accepted entry (stored already, or being replayed from the journal)."""
+        if prepared is None:
+            prepared = self.prepare(entry)
+        kind = entry["kind"]
+        self.version += 1
+        self.events = []
+        if kind == "join":
+            seat = self.seats[entry["seat"]]
+            seat.name, seat.token_hash = entry["name"], entry["token_hash"]
+        elif kind == "seat_to_bot":
+            self.seats[entry["seat"]].bot = entry["bot"]
+        elif kind in ("start", "rematch"):
+            self.game += 1
+            self.recorder = prepared.recorder
+            self.reveal = None
+            self.asked_since = {}
+            self.decisions = {}
+        else:
+            assert prepared.recorder is not None and prepared.step is not None
+            assert self.recorder is not None
+            before = self.recorder.state
+            self.recorder = prepared.recorder
+            state = prepared.step.state
+            self._follow(prepared.step.events, before.round, before.turn + 1)
+            for p in state.waiting_for:
+                key = (state.round, state.turn, state.phase.value, state.resolved)
+                if self.decisions.get(p) != key:
+                    self.decisions[p] = key
+                    self.asked_since[p] = self.version
+            if state.phase is Phase.OVER and self.game not in self.finished_games:
+                self.finished_games.append(self.game)
+
+    def _follow(self, events: tuple[Event, ...], round_number: int, turn: int) -> None:
+        out: list[dict[str, Any]] = []
+        for event in events:
+            if isinstance(event, CardsRevealed):
+                self.reveal = {
+                    "id": self.version,
+                    "round": round_number,
+                    "turn": turn,
+                    "cards": [[card, player] for card, player in sorted(
+                        (c, p) for p, c in enumerate(event.cards))],
+                    "placements": [],
+                    "waiting": None,
+                }
+            elif isinstance(event, RowTaken) and self.reveal is not None:
+                self.reveal["placements"].append(
+                    {"player": event.player, "row": event.row, "took": list(event.cards),
+                     "bullheads": event.bullheads, "chosen": event.chosen}
+                )
+            elif isinstance(event, CardPlaced) and self.reveal is not None:
+                placements = self.reveal["placements"]
+                if placements and placements[-1]["player"] == event.player and "card" not in placements[-1]:
+                    placements[-1].update(card=event.card)
+                else:
+                    placements.append({"player": event.player, "card": event.card, "row": event.row,
+                                       "took": [], "bullheads": 0, "chosen": False})
+                self.reveal["waiting"] = None
+            elif isinstance(event, RowChoiceNeeded) and self.reveal is not None:
+                self.reveal["waiting"] = {"player": event.player, "card": event.card}
+            out.append(_event_json(event))
+        self.events = out
+
+
+def _countdown_history(history: tuple[tuple[int, ...], ...], threshold: int) -> list[list[int]]:
+    shown, totals = [], [0] * (len(history[0]) if history else 0)
+    for penalties in history:
+        totals = [t + p for t, p in zip(totals, penalties, strict=True)]
+        shown.append([threshold - t for t in totals])
+    return shown
+
+
+def _event_json(event: Event) -> dict[str, Any]:
+    name = {
+        RoundStarted: "round_started", CardsRevealed: "cards_revealed", RowChoiceNeeded: "row_choice_needed",
+        RowTaken: "row_taken", CardPlaced: "card_placed", RoundEnded: "round_ended", GameEnded: "game_ended",
+    }.get(type(event), type(event).__name__)
+    data: dict[str, Any] = {"type": name}
+    for key in event.__slots__:
+        value = getattr(event, key)
+        data[key] = list(value) if isinstance(value, tuple) else value
+    if isinstance(event, CardsRevealed):
+        data["cards"] = list(event.cards)
+    return data
+
+
+def _view_json(seen: View) -> dict[str, Any]:
+    return {
+        "player": seen.player,
+        "players": seen.players,
+        "phase": seen.phase.value,
+        "round": seen.round,
+        "turn": seen.turn,
+        "rows": [list(r) for r in seen.rows],
+        "row_bullheads": list(seen.row_bullheads()),
+        "hand": list(seen.hand),
+        "my_card": seen.my_card,
+        "has_chosen": list(seen.has_chosen),
+        "revealed": [list(x) for x in seen.revealed],
+        "resolved": seen.resolved,
+        "waiting_for": list(seen.waiting_for),
+        "row_choice_card": seen.row_choice_card,
+        "penalties": list(seen.penalties),
+        "totals": list(seen.totals),
+        "history": [list(h) for h in seen.history],
+        "winners": list(seen.winners),
+        "hand_sizes": list(seen.hand_sizes),
+        "taken_counts": [len(t) for t in seen.taken],
+        "rules": {"end_above": seen.rules.end_above, "rounds": seen.rules.rounds},
+        # The printed bullheads of every card: public, so the client never computes them.
+        "bullheads": _ALL_BULLHEADS,
+    }
+
+
+_ALL_BULLHEADS = {str(c): BULLHEADS[c] for c in DECK}
+
+
+class TableService:
+    """Owns every table of this process: loading, acting, bots, and publishing updates."""
+
+    def __init__(
+        self,
+        store: Store,
+        hub: Hub,
+        *,
+        bot_delay: float = 0.8,
+        rng: random.Random | None = None,
+        make_id: Callable[[], str] = new_table_id,
+    ) -> None:
+        self.store = store
+        self.hub = hub
+        self.bot_delay = bot_delay
+        self.rng = rng or random.SystemRandom()
+        self.make_id = make_id
+        self._tables: dict[str, Table] = {}
+        self._loading = asyncio.Lock()
+        self._closed = False
+
+    async def close(self) -> None:
+        self._closed = True
+        for table in self._tables.values():
+            if table.bot_task is not None:
+                table.bot_task.cancel()
+
+    # -- lobby -------------------------------------------------------------------------------------
+    async def create(self, request: CreateTable) -> tuple[Table, str]:
+        for bot in request.bots:
+            if bot not in BOTS:
+                raise ActionError("unknown_bot", f"unknown bot {bot!r}: the bots are {', '.join(sorted(BOTS))}",
+                                  bot=bot)
+        if len(request.bots) > request.seats - 1:
+            raise ActionError("too_many_bots", "the creator needs a seat: at most seats - 1 bots",
+                              seats=request.seats)
+        token = new_token()
+        first_bot = request.seats - len(request.bots)
+        entry = {
+            "kind": "create",
+            "seats": request.seats,
+            "bots": {str(first_bot + i): name for i, name in enumerate(request.bots)},
+            "options": request.options.model_dump(),
+            "language": request.language,
+            "name": request.name,
+            "token_hash": _hash(token),
+        }
+        table_id = self.make_id()
+        await self.store.append(table_id, 0, entry)
+        table = _table_from_create(table_id, entry)
+        self._tables[table_id] = table
+        return table, token
+
+    async def get(self, table_id: str) -> Table | None:
+        table = self._tables.get(table_id)
+        if table is not None:
+            return table
+        async with self._loading:
+            if table_id in self._tables:
+                return self._tables[table_id]
+            entries = await self.store.journal(table_id)
+            if not entries:
+                return None
+            table = _table_from_create(table_id, entries[0])
+            for entry in entries[1:]:
+                table.apply(entry)
+            self._tables[table_id] = table
+        self._wake_bots(table)
+        if table.needs_deal():
+            async with table.lock:
+                await self._deal_if_needed(table)
+        return table
+
+    async def join(self, table: Table, name: str) -> tuple[int, str]:
+        async with table.lock:
+            table.check({"kind": "join"})
+            free = [i for i, s in enumerate(table.seats) if not s.taken]
+            if not free:
+                raise ActionError("table_full", "every seat is taken")
+            token = new_token()
+            entry = {"kind": "join", "seat": free[0], "name": name, "token_hash": _hash(token)}
+            await self._commit(table, entry)
+            return free[0], token
+
+    # -- acting --------------------------------------------------------------------------------
+    async def act(self, table: Table, seat: int | None, message: Any) -> int:
+        """Check, store, apply and publish one person's action; return the new version."""
+        kind = message.type
+        if seat is None:
+            raise ActionError("spectator", "a spectator cannot act at the table")
+        async with table.lock:
+            if table.seats[seat].bot is not None:
+                raise ActionError("seat_is_bot", "a bot plays this seat now")
+            if kind in ("start", "rematch", "seat_to_bot") and seat != 0:
+                raise ActionError("not_creator", "only the table's creator can do this")
+            if kind == "start":
+                entry: dict[str, Any] = {"kind": "start"}
+            elif kind == "rematch":
+                entry = {"kind": "rematch"}
+            elif kind == "seat_to_bot":
+                entry = {"kind": "seat_to_bot", "seat": message.seat, "bot": message.bot}
+            elif kind == "play":
+                self._check_version(table, seat, message.version)
+                entry = {"kind": "play", "seat": seat, "card": message.card}
+            elif kind == "choose_row":
+                self._check_version(table, seat, message.version)
+                entry = {"kind": "row", "seat": seat, "row": message.row}
+            else:
+                raise ActionError("bad_message", f"unknown message type {kind!r}")
+            await self._commit(table, entry)
+            await self._deal_if_needed(table)
+            version = table.version
+        self._wake_bots(table)
+        return version
+
+    def _check_version(self, table: Table, seat: int, version: int) -> None:
+        if version > table.version or version < 0:
+            raise ActionError("bad_version", f"version {version} does not exist (the table is at {table.version})",
+                              version=version, current=table.version)
+        since = table.asked_since.get(seat)
+        if since is not None and version < since:
+            raise ActionError("stale", f"this action was made on version {version}, but the table has moved on "
+                              f"(version {table.version}): look again and choose", version=version,
+                              current=table.version)
+
+    async def _commit(self, table: Table, entry: dict[str, Any]) -> None:
+        """Check, then store, then apply and publish. A refused entry changes nothing."""
+        prepared = table.prepare(entry)
+        try:
+            await self.store.append(table.id, table.version, entry, table.game_row(prepared))
+        except StoreConflict:
+            # Another process wrote this table: drop our copy; the next request reloads it.
+            self._tables.pop(table.id, None)
+            raise ActionError("conflict", "the table changed elsewhere: reload the page") from None
+        table.apply(entry, prepared)
+        await self.hub.publish(table.update())
+
+    async def _deal_if_needed(self, table: Table) -> None:
+        if table.needs_deal():
+            deal = deal_cards(len(table.seats), self.rng)
+            await self._commit(table, {"kind": "deal", "rows": list(deal.rows), "hands": [list(h) for h in deal.hands]})
+
+    # -- presence ------------------------------------------------------------------------------
+    async def arrive(self, table: Table, seat: int | None) -> None:
+        if seat is not None:
+            table.present[seat] = table.present.get(seat, 0) + 1
+            await self.hub.publish(table.update())
+
+    async def leave(self, table: Table, seat: int | None) -> None:
+        if seat is not None:
+            table.present[seat] = max(0, table.present.get(seat, 0) - 1)
+            if not self._closed:
+                await self.hub.publish(table.update())
+
+    # -- bots ----------------------------------------------------------------------------------
+    def _wake_bots(self, table: Table) -> None:
+        if self._closed or not table.waiting_bots():
+            return
+        if table.bot_task is None or table.bot_task.done():
+            table.bot_task = asyncio.create_task(self._run_bots(table))
+
+    async def _run_bots(self, table: Table) -> None:
+        while not self._closed:
+            await asyncio.sleep(self.bot_delay)
+            async with table.lock:
+                waiting = table.waiting_bots()
+                if not waiting:
+                    return
+                for seat in waiting:
+                    assert table.recorder is not None
+                    if seat not in table.waiting_bots():
+                        continue
+                    bot = table.bots.get(seat)
+                    if bot is None or bot.name != table.seats[seat].bot:
+                        bot = table.bots[seat] = make_bot(table.seats[seat].bot or "", random.Random(self.rng.random()))
+                    action = bot.act(view(table.recorder.state, seat))
+                    if isinstance(action, PlayCard):
+                        entry: dict[str, Any] = {"kind": "play", "seat": seat, "card": action.card}
+                    else:
+                        entry = {"kind": "row", "seat": seat, "row": action.row}
+                    await self._commit(table, entry)
+                    await self._deal_if_needed(table)
+                    if table.recorder.state.phase is Phase.CHOOSE_ROW:
+                        break  # the next row choice comes after a pause, so people can follow
+
+
+def _action(entry: dict[str, Any]) -> Deal | PlayCard | ChooseRow:
+    if entry["kind"] == "deal":
+        return Deal(tuple(entry["rows"]), tuple(tuple(h) for h in entry["hands"]))
+    if entry["kind"] == "play":
+        return PlayCard(entry["seat"], entry["card"])
+    return ChooseRow(entry["seat"], entry["row"])
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    recorder: Recorder | None  # the game as it will be (None: the entry does not touch the game)
+    step: Step | None  # the core's step for a game action
+
+
+def _fork(recorder: Recorder) -> Recorder:
+    """A copy that can take an action without touching the original (its record and state are
+    immutable; only the turn being written is mutable)."""
+    fork = copy.copy(recorder)
+    fork._cards = dict(recorder._cards)
+    fork._rows = dict(recorder._rows)
+    return fork
+
+
+def _table_from_create(table_id: str, entry: dict[str, Any]) -> Table:
+    seats = [Seat() for _ in range(entry["seats"])]
+    seats[0] = Seat(name=entry["name"], token_hash=entry["token_hash"])
+    for index, bot in entry["bots"].items():
+        seats[int(index)] = Seat(name=f"{bot.capitalize()} {int(index) + 1}", bot=bot)
+    return Table(
+        id=table_id,
+        seats=seats,
+        options=TableOptions(**entry["options"]),
+        language=entry["language"],
+    )

@@ -1,0 +1,120 @@
+// Shared helpers: the page's texts (one language, from the server), cards, and API calls.
+const messages = JSON.parse(document.getElementById("i18n").textContent);
+export const page = JSON.parse(document.getElementById("page-data").textContent);
+export const lang = page.lang;
+
+/** A text of the page's language with its {placeholders} filled. */
+export function t(key, params = {}) {
+  const text = messages[key];
+  if (text === undefined) {
+    console.error("missing text", key);
+    return key;
+  }
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+export const has = (key) => key in messages;
+
+/** A text for an error code sent by the server; unknown codes get a general message. */
+export function errorText(error) {
+  const key = `error_${error.code}`;
+  return key in messages ? t(key, error.params || {}) : t("error_unknown");
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") node.className = value;
+    else if (name === "text") node.textContent = value;
+    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/** Bullheads as a count in words for screen readers and as marks on screen: never colour alone. */
+export function headsLabel(count) {
+  return t(count === 1 ? "bullhead_one" : "bullheads_many", { count });
+}
+
+/** A card face: its number, its bullheads as marks and a number (the colour only repeats it). */
+export function cardFace(card, heads) {
+  return [
+    el("span", { class: "num" }, String(card)),
+    el("span", { class: `heads heads-${heads}`, "aria-hidden": "true" }, "▲".repeat(Math.min(heads, 7))),
+    el("span", { class: "visually-hidden" }, ", " + headsLabel(heads)),
+  ];
+}
+
+export function cardLabel(card, heads) {
+  return t("card_label", { card, heads: headsLabel(heads) });
+}
+
+export async function api(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = { code: "unknown", params: {} };
+  }
+  if (!response.ok) throw Object.assign(new Error(data.message || "error"), data);
+  return data;
+}
+
+export function announce(text) {
+  const region = document.getElementById("announce");
+  region.textContent = "";
+  // A fresh text node after a tick makes screen readers read it even if it repeats.
+  setTimeout(() => { region.textContent = text; }, 50);
+}
+
+export function listFormat(items) {
+  try {
+    return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items);
+  } catch {
+    return items.join(", ");
+  }
+}
+
+export function rowName(index) {
+  return t("row_name", { row: index + 1 });
+}
+
+/** Rows as an ordered list; ``onPick`` makes each row a button (a row choice). */
+export function renderRows(list, rows, bullheads, options = {}) {
+  list.replaceChildren();
+  rows.forEach((row, index) => {
+    const total = row.reduce((sum, card) => sum + bullheads(card), 0);
+    const cards = el("span", { class: "row-cards" },
+      row.map((card) => el("span", { class: `card heads-bg-${bullheads(card)}`, title: cardLabel(card, bullheads(card)) },
+        cardFace(card, bullheads(card)))));
+    const summary = el("span", { class: "row-summary" },
+      el("span", { class: "row-title" }, rowName(index)),
+      el("span", { class: "row-heads" }, headsLabel(total)));
+    let item;
+    if (options.onPick) {
+      item = el("li", { class: "row pickable" },
+        el("button", {
+          type: "button", class: "row-button", "data-row": index,
+          "aria-label": t("take_row_label", { row: index + 1, heads: headsLabel(total) }),
+          onclick: () => options.onPick(index),
+        }, summary, cards));
+    } else {
+      item = el("li", { class: "row", "data-row": index }, summary, cards);
+    }
+    if (options.highlight === index) item.classList.add("highlight");
+    list.append(item);
+  });
+}

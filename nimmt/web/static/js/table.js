@@ -1,0 +1,333 @@
+// The table: lobby, game and standings. Shows what the server sends; never applies a rule itself.
+import {
+  announce, api, cardFace, has, cardLabel, el, errorText, headsLabel, listFormat, page, reducedMotion,
+  renderRows, t,
+} from "./common.js";
+
+const tableId = page.table;
+const spectator = page.spectator;
+const tokenKey = `nimmt:seat:${tableId}`;
+const $ = (id) => document.getElementById(id);
+
+let token = spectator ? null : localStorage.getItem(tokenKey);
+let socket = null;
+let state = null;
+let retry = 0;
+let shownReveal = null;
+let revealTimers = [];
+let refs = 0;
+let closedForGood = false;
+
+// A seat token may also come in the link's fragment (#seat=...), to move to another device.
+if (!spectator && location.hash.startsWith("#seat=")) {
+  token = decodeURIComponent(location.hash.slice(6));
+  localStorage.setItem(tokenKey, token);
+  history.replaceState(null, "", location.pathname + location.search);
+}
+
+function showError(error) {
+  $("error").textContent = error ? errorText(error) : "";
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}`);
+  $("connection").textContent = t("connecting");
+  socket.addEventListener("open", () => {
+    retry = 0;
+    socket.send(JSON.stringify({ type: "hello", token }));
+  });
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") {
+      $("connection").textContent = "";
+      if (!state || message.version >= state.version) render(message);
+    } else if (message.type === "error") {
+      if (message.code === "bad_token") {
+        localStorage.removeItem(tokenKey);
+        token = null;
+        socket.send(JSON.stringify({ type: "hello", token: null }));
+        return;
+      }
+      showError(message);
+    } else if (message.type === "ack") {
+      showError(null);
+    }
+  });
+  socket.addEventListener("close", (event) => {
+    if (event.code === 4404) {
+      closedForGood = true;
+      $("connection").textContent = t("error_unknown_table");
+      return;
+    }
+    if (closedForGood) return;
+    $("connection").textContent = t("reconnecting");
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connect, 300 * 2 ** retry);
+  });
+}
+
+function send(message) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    $("error").textContent = t("error_offline");
+    return;
+  }
+  refs += 1;
+  socket.send(JSON.stringify({ ...message, ref: String(refs) }));
+}
+
+const bullheadsOf = (card) => (state && state.view && state.view.bullheads[String(card)]) || 0;
+const nameOf = (seat) => {
+  const info = state.table.seats[seat];
+  const name = info && info.name ? info.name : t("seat_free_name", { seat: seat + 1 });
+  return seat === state.table.you ? t("you_name", { name }) : name;
+};
+
+// -- rendering -----------------------------------------------------------------------------------
+function render(message) {
+  state = message;
+  const table = message.table;
+  $("table-heading").textContent = spectator ? t("watch_heading") : t("table_heading");
+  const inviteUrl = `${location.origin}/t/${tableId}?lang=${table.language}`;
+  $("invite-link").value = inviteUrl;
+  $("watch-link").value = `${location.origin}/watch/${tableId}`;
+  $("watch-box").hidden = spectator;
+  const seated = table.you !== null && table.you !== undefined;
+  $("join").hidden = !(table.status === "lobby" && !seated && !spectator);
+  $("lobby").hidden = table.status !== "lobby";
+  $("game").hidden = table.status === "lobby";
+  $("over").hidden = table.status !== "over";
+  if (table.status === "lobby") renderLobby(table, seated);
+  else renderGame(message);
+}
+
+function renderLobby(table, seated) {
+  const free = table.seats.filter((s) => !s.taken).length;
+  $("lobby-status").textContent = free ? t("lobby_waiting", { count: free }) : t("lobby_full");
+  $("lobby-seats").replaceChildren(...table.seats.map((seat) => el("li", {},
+    seat.taken ? (seat.bot ? t("seat_bot", { name: seat.name, bot: botName(seat.bot) }) : nameOf(seat.seat))
+      : t("seat_free"))));
+  $("invite").hidden = !seated;
+  $("start-box").hidden = !table.creator;
+  $("start").disabled = free > 0;
+}
+
+function botName(bot) {
+  return has(`bot_${bot}`) ? t(`bot_${bot}`) : bot;
+}
+
+function renderGame(message) {
+  const view = message.view;
+  const table = message.table;
+  const legal = message.legal;
+  const mustRow = legal.rows.length > 0;
+  renderStatus(message);
+  renderRows($("rows"), view.rows, bullheadsOf, mustRow ? {
+    onPick: (row) => send({ type: "choose_row", row, version: message.version }),
+  } : {});
+  $("rows").classList.toggle("choosing", mustRow);
+  renderPlayers(message);
+  renderHand(message);
+  renderReveal(message);
+  renderHistory(message);
+  renderHost(message);
+  if (table.status === "over") renderOver(message);
+  if (mustRow && document.activeElement && !document.activeElement.closest("#rows")) {
+    const first = $("rows").querySelector("button");
+    if (first) first.focus();
+  }
+}
+
+function renderStatus(message) {
+  const view = message.view;
+  const table = message.table;
+  let text;
+  if (table.status === "over") text = t("status_over");
+  else if (message.legal.rows.length) {
+    text = t("status_choose_row", { card: view.row_choice_card });
+  } else if (view.phase === "choose_row") {
+    text = t("status_waiting_row", { name: nameOf(view.waiting_for[0]), card: view.row_choice_card });
+  } else if (message.legal.cards.length) text = t("status_pick_card");
+  else if (view.phase === "choose_cards") {
+    text = t("status_waiting_cards", { names: listFormat(view.waiting_for.map(nameOf)) });
+  } else text = "";
+  const round = table.options.rounds ? t("round_of", { round: view.round, rounds: table.options.rounds })
+    : t("round_number", { round: view.round });
+  $("status").textContent = `${round} · ${t("turn_number", { turn: Math.min(view.turn + 1, 10) })} — ${text}`;
+}
+
+function renderPlayers(message) {
+  const view = message.view;
+  const scores = message.scores;
+  $("total-heading").textContent = scores.countdown ? t("col_left") : t("col_total");
+  const body = $("players").querySelector("tbody");
+  body.replaceChildren(...message.table.seats.map((seat, index) => {
+    let turn;
+    if (message.table.status === "over") turn = "";
+    else if (view.phase === "choose_row" && view.waiting_for[0] === index) turn = t("player_choosing_row");
+    else if (view.has_chosen[index]) turn = t("player_chosen");
+    else turn = t("player_thinking");
+    const away = !seat.present ? t("player_away") : "";
+    return el("tr", { class: index === message.table.you ? "me" : "" },
+      el("th", { scope: "row" }, nameOf(index), seat.bot ? el("small", {}, ` (${t("bot_tag")})`) : null,
+        away ? el("small", { class: "away" }, ` — ${away}`) : null),
+      el("td", {}, turn),
+      el("td", {}, String(view.penalties[index] ?? 0)),
+      el("td", {}, String(scores.shown[index])));
+  }));
+}
+
+function renderHand(message) {
+  const view = message.view;
+  const legal = new Set(message.legal.cards);
+  $("hand-box").hidden = spectator || message.table.you === null || message.table.status === "over";
+  let help = "";
+  if (view.my_card !== null && view.my_card !== undefined) help = t("hand_chosen", { card: view.my_card });
+  else if (legal.size) help = t("hand_help");
+  $("hand-help").textContent = help;
+  $("hand").replaceChildren(...view.hand.map((card) => {
+    const heads = bullheadsOf(card);
+    const chosen = view.my_card === card;
+    return el("li", {},
+      el("button", {
+        type: "button", class: `card heads-bg-${heads}${chosen ? " chosen" : ""}`, "data-card": card,
+        disabled: !legal.has(card), "aria-pressed": chosen ? "true" : "false",
+        "aria-label": cardLabel(card, heads),
+        onclick: () => send({ type: "play", card, version: message.version }),
+      }, cardFace(card, heads)));
+  }));
+}
+
+function placementText(p) {
+  const name = nameOf(p.player);
+  if (p.took && p.took.length) {
+    return t(p.chosen ? "placed_chose_row" : "placed_sixth", {
+      name, card: p.card, row: p.row + 1, heads: headsLabel(p.bullheads),
+    });
+  }
+  return t("placed_on_row", { name, card: p.card, row: p.row + 1 });
+}
+
+function renderReveal(message) {
+  const reveal = message.reveal;
+  $("reveal-box").hidden = !reveal;
+  if (!reveal) return;
+  $("reveal-heading").textContent = t("reveal_heading", { round: reveal.round, turn: reveal.turn });
+  const items = reveal.cards.map(([card, player], index) => {
+    const placement = reveal.placements.find((p) => p.card === card);
+    const waiting = !placement && reveal.waiting && reveal.waiting.card === card;
+    return el("li", { class: "reveal-item", "data-index": index },
+      el("span", { class: `card small heads-bg-${bullheadsOf(card)}` }, cardFace(card, bullheadsOf(card))),
+      el("span", { class: "who" }, nameOf(player)),
+      el("span", { class: "where" },
+        placement ? placementText(placement) : waiting ? t("reveal_waiting_row", { name: nameOf(player) }) : ""));
+  });
+  $("reveal").replaceChildren(...items);
+  const fresh = shownReveal !== reveal.id;
+  if (fresh) {
+    shownReveal = reveal.id;
+    announce(t("announce_revealed", {
+      cards: listFormat(reveal.cards.map(([card, player]) => t("card_by", { card, name: nameOf(player) }))),
+    }));
+    // Cards are placed one by one, lowest first: show them so, unless motion is reduced.
+    revealTimers.forEach(clearTimeout);
+    revealTimers = [];
+    if (!reducedMotion()) {
+      items.forEach((item, index) => {
+        item.classList.add("pending");
+        revealTimers.push(setTimeout(() => item.classList.remove("pending"), 450 * (index + 1)));
+      });
+    }
+  }
+  const last = reveal.placements[reveal.placements.length - 1];
+  if (reveal.waiting) {
+    announce(reveal.waiting.player === message.table.you
+      ? t("status_choose_row", { card: reveal.waiting.card })
+      : t("status_waiting_row", { name: nameOf(reveal.waiting.player), card: reveal.waiting.card }));
+  } else if (!fresh && last && last.took.length) {
+    announce(placementText(last));
+  }
+}
+
+function renderHistory(message) {
+  const scores = message.scores;
+  const history = scores.history_shown;
+  $("history-box").hidden = history.length === 0;
+  if (!history.length) return;
+  const seats = message.table.seats;
+  const head = el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("col_round")),
+    seats.map((_, i) => el("th", { scope: "col" }, nameOf(i)))));
+  const rows = scores.history.map((penalties, r) => el("tr", {},
+    el("th", { scope: "row" }, String(r + 1)),
+    penalties.map((p, i) => el("td", {}, scores.countdown ? `${history[r][i]} (−${p})` : `+${p}`))));
+  const total = el("tr", { class: "total" }, el("th", { scope: "row" }, scores.countdown ? t("col_left") : t("col_total")),
+    scores.shown.map((s) => el("td", {}, String(s))));
+  $("history").replaceChildren(head, el("tbody", {}, rows, total));
+}
+
+function renderHost(message) {
+  const table = message.table;
+  const absent = table.status === "playing" && table.creator
+    ? table.seats.filter((s) => !s.present && !s.bot && s.seat !== table.you) : [];
+  $("host-tools").hidden = absent.length === 0;
+  $("absent").replaceChildren(...absent.map((seat) => el("li", {},
+    el("span", {}, t("absent_player", { name: nameOf(seat.seat) }), " "),
+    el("button", {
+      type: "button",
+      onclick: () => {
+        if (window.confirm(t("confirm_bot", { name: nameOf(seat.seat) }))) {
+          send({ type: "seat_to_bot", seat: seat.seat, bot: page.bot || "random" });
+        }
+      },
+    }, t("hand_to_bot", { name: nameOf(seat.seat) })))));
+}
+
+function renderOver(message) {
+  const view = message.view;
+  const scores = message.scores;
+  const order = [...view.totals.keys()].sort((a, b) => view.totals[a] - view.totals[b]);
+  const winners = view.winners.map(nameOf);
+  $("winners").textContent = winners.length > 1 ? t("winners_shared", { names: listFormat(winners) })
+    : t("winner_one", { name: winners[0] });
+  $("standings").replaceChildren(...order.map((seat) => el("li", { class: view.winners.includes(seat) ? "won" : "" },
+    t("standing_line", { name: nameOf(seat), total: headsLabel(view.totals[seat]) }),
+    scores.countdown ? ` (${t("col_left")}: ${scores.shown[seat]})` : "")));
+  $("rematch").hidden = !message.table.creator;
+  const game = message.table.game;
+  $("download").href = `/api/tables/${tableId}/games/${game}/record`;
+  $("download").setAttribute("download", `nimmt-${tableId}-${game}.json`);
+  $("replay-link").href = `/replay/${tableId}/${game}`;
+}
+
+// -- actions -------------------------------------------------------------------------------------
+$("join-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const name = $("join-name").value.trim();
+  if (!name) {
+    $("error").textContent = t("error_name_missing");
+    $("join-name").focus();
+    return;
+  }
+  try {
+    const seat = await api("POST", `/api/tables/${tableId}/join`, { name });
+    token = seat.token;
+    localStorage.setItem(tokenKey, token);
+    showError(null);
+    socket.close(4000);
+  } catch (error) {
+    showError(error);
+  }
+});
+$("start").addEventListener("click", () => send({ type: "start" }));
+$("rematch").addEventListener("click", () => send({ type: "rematch" }));
+$("copy-invite").addEventListener("click", async () => {
+  $("invite-link").select();
+  try {
+    await navigator.clipboard.writeText($("invite-link").value);
+    announce(t("copied"));
+  } catch {
+    announce(t("copy_manually"));
+  }
+});
+
+connect();

@@ -1,0 +1,75 @@
+"""Helpers for the server tests: a table created over HTTP and people at it over WebSockets."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from starlette.testclient import TestClient, WebSocketTestSession
+
+
+def create_table(
+    client: TestClient, *, seats: int = 3, bots: list[str] | None = None, name: str = "Ana", **options: Any
+) -> dict[str, Any]:
+    response = client.post(
+        "/api/tables", json={"name": name, "seats": seats, "bots": bots or [], "options": options}
+    )
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def join(client: TestClient, table_id: str, name: str) -> dict[str, Any]:
+    response = client.post(f"/api/tables/{table_id}/join", json={"name": name})
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+class Person:
+    """One open connection: keeps the latest state it was sent."""
+
+    def __init__(self, socket: WebSocketTestSession, token: str | None) -> None:
+        self.socket = socket
+        self.state: dict[str, Any] = {}
+        socket.send_json({"type": "hello", "token": token})
+        self.state = self.until(lambda m: m["type"] == "state")
+
+    def until(self, predicate: Callable[[dict[str, Any]], bool], limit: int = 2000) -> dict[str, Any]:
+        for _ in range(limit):
+            message: dict[str, Any] = self.socket.receive_json()
+            if message["type"] == "state":
+                self.state = message
+            if predicate(message):
+                return message
+        raise AssertionError("the expected message never came")
+
+    def send(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send, and return the answer to it (an ack or an error)."""
+        self.socket.send_json({**message, "ref": "r1"} if message["type"] != "ping" else message)
+        return self.until(lambda m: m["type"] in ("ack", "error", "pong"))
+
+    def send_raw(self, text: str) -> dict[str, Any]:
+        self.socket.send_text(text)
+        return self.until(lambda m: m["type"] in ("ack", "error", "pong"))
+
+    def latest(self) -> dict[str, Any]:
+        """Wait until the latest state reflects every ack this person received."""
+        return self.state
+
+    def sync(self) -> dict[str, Any]:
+        """A fresh state: ping, then drain until the pong (updates come in order before it)."""
+        self.socket.send_json({"type": "ping"})
+        self.until(lambda m: m["type"] == "pong")
+        return self.state
+
+    def act_randomly(self, rng: random.Random) -> dict[str, Any] | None:
+        """Play a legal card or choose a legal row, if the table waits for this person."""
+        state = self.sync()
+        legal = state["legal"]
+        if legal["rows"]:
+            return self.send({"type": "choose_row", "row": rng.choice(legal["rows"]), "version": state["version"]})
+        if legal["cards"]:
+            return self.send({"type": "play", "card": rng.choice(legal["cards"]), "version": state["version"]})
+        return None
