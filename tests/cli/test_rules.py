@@ -63,27 +63,30 @@ def test_unknown_language_is_a_clear_error_in_the_users_language() -> None:
 
 def test_renders_markdown_on_a_terminal() -> None:
     controller, terminal = pty.openpty()
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "nimmt", "rules", "--lang", "de"],
-            stdout=terminal,
-            stderr=subprocess.PIPE,
-            env=environment(TERM="xterm-256color", COLUMNS="100", LANG="C.UTF-8"),
-            timeout=60,
-        )
-    finally:
-        os.close(terminal)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nimmt", "rules", "--lang", "de"],
+        stdout=terminal,
+        stderr=subprocess.PIPE,
+        env=environment(TERM="xterm-256color", COLUMNS="100", LANG="C.UTF-8"),
+    )
+    os.close(terminal)
     shown = b""
-    while True:
-        try:
-            chunk = os.read(controller, 1 << 16)
-        except OSError:  # the terminal is closed once everything was read
-            break
-        if not chunk:
-            break
-        shown += chunk
-    os.close(controller)
-    assert done.returncode == 0, done.stderr
+    try:
+        while True:  # read while it writes, so that a full terminal buffer cannot block it
+            try:
+                chunk = os.read(controller, 1 << 16)
+            except OSError:  # EIO: the command closed the terminal
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(controller)
+        process.wait(timeout=60)
+    assert process.stderr is not None
+    errors = process.stderr.read()
+    process.stderr.close()
+    assert process.returncode == 0, errors
     output = shown.decode("utf-8")
     assert "\x1b[" in output  # styled by rich
     assert "Häufige Fragen" in output and "Hornochsen" in output
