@@ -78,6 +78,8 @@ def test_a_scripted_game_is_played_to_the_final_standings(tmp_path: Path) -> Non
     assert "Traceback" not in done.stderr
     out = done.stdout
     assert "Final standings" in out
+    assert "Bot 3 (heuristic) has chosen a card." in out
+    assert "Cards (bullheads)" in out and "Your hand:" in out
     for number in range(1, len(expected.rounds) + 1):
         assert f"End of round {number}" in out
     names = ["Ana", "Bot 1 (heuristic)", "Bot 2 (heuristic)", "Bot 3 (heuristic)"]
@@ -218,3 +220,29 @@ def test_a_bad_option_in_the_real_process() -> None:
     assert done.returncode == 2
     assert "2 to 10 players" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_end_above_sets_the_end_of_the_game() -> None:
+    record, human = expected_game(3, 2, "random", Rules(end_above=10))
+    expected = score(record)
+    done = nimmt("play", "--seed", "3", "--players", "2", "--bots", "random", "--end-above", "10", "--lang", "en",
+                 stdin="\n".join(human.lines) + "\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("End of round") == len(expected.rounds)
+    assert max(expected.totals) > 10 and all(max(t) <= 10 for t in _running_totals(expected.rounds)[:-1])
+    assert f"with {min(expected.totals)} bullheads" in done.stdout
+
+
+def _running_totals(rounds: tuple[tuple[int, ...], ...]) -> list[tuple[int, ...]]:
+    totals: list[tuple[int, ...]] = []
+    current = (0,) * len(rounds[0])
+    for penalties in rounds:
+        current = tuple(a + b for a, b in zip(current, penalties, strict=True))
+        totals.append(current)
+    return totals
+
+
+def test_a_record_file_that_cannot_be_written_is_refused(tmp_path: Path) -> None:
+    done = CliRunner().invoke(app, ["play", "--record", str(tmp_path / "missing" / "game.json")], input="")
+    assert done.exit_code == 2
+    assert "cannot write" in " ".join(done.output.replace("│", " ").split())
