@@ -172,7 +172,11 @@ class GameRecord:
         """Write atomically: a crash mid-write never leaves half a record behind."""
         target = Path(path)
         temporary = target.with_name(f".{target.name}.tmp")
-        temporary.write_text(self.dumps() + "\n", encoding="utf-8")
+        try:
+            data = self.dumps().encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate, read from a "\ud800" escape: keep it escaped
+            data = json.dumps(self.to_json(), ensure_ascii=True).encode("ascii")
+        temporary.write_bytes(data + b"\n")
         os.replace(temporary, target)
 
 
@@ -525,6 +529,8 @@ def load(path: str | os.PathLike[str]) -> GameRecord:
         raise RecordError("this is a folder, not a record file") from None
     except OSError as error:
         raise RecordError(f"cannot be read: {error.strerror or error}") from None
+    except ValueError as error:  # a path holding a NUL character
+        raise RecordError(f"cannot be read: {error}") from None
     return loads(raw)
 
 

@@ -244,3 +244,17 @@ def test_rows_taken_keys_that_are_not_seats(key: str) -> None:
     message = str(caught.value)
     assert message.startswith("round 1, turn 1"), message
     assert len(message) < 200
+
+
+def test_a_path_with_a_nul_character() -> None:
+    with pytest.raises(RecordError, match="cannot be read"):
+        load("game\0.json")
+
+
+def test_a_lone_surrogate_in_a_name_survives_save_and_load(tmp_path: Path) -> None:
+    data = copy.deepcopy(BASES[1])
+    text = json.dumps(data).replace('"Ana"', '"Ana \\ud800"')
+    record = loads(text)
+    assert record.players[0] == "Ana \ud800"
+    record.save(tmp_path / "game.json")
+    assert load(tmp_path / "game.json") == record
