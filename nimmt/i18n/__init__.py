@@ -31,7 +31,7 @@ class UnknownLanguage(ValueError):
     pass
 
 
-# Short spellings people type for a language we have only in one form.
+# Bare codes that stand for one of our variants ("pt" alone is European Portuguese).
 ALIASES: dict[str, str] = {"pt": "pt-PT"}
 
 
