@@ -177,7 +177,7 @@ class ProcessBot(Bot):
         if self._failure is not None:
             raise self._failure
         if self._closed:
-            raise self._fail(FailureKind.CRASHED, "was already closed", doing="starting")
+            raise self._fail(FailureKind.CRASHED, "was closed and cannot play any more", doing="starting")
         if self._process is not None:
             return
         try:

@@ -66,6 +66,9 @@ def test_a_whole_game_follows_the_rules_and_rewards_are_minus_the_bullheads() ->
         seat = int(agent.split("_")[1])
         assert recorder.state.waiting_for[0] == seat  # AEC order: lowest waiting seat first
         mask = observation["action_mask"]
+        for other in table.agents:
+            if other != agent:  # only the agent whose step it is may act
+                assert table.observe(other)["action_mask"].sum() == 0
         if recorder.state.phase is Phase.CHOOSE_ROW:
             row_steps += 1
             assert list(np.flatnonzero(mask)) == [ROW_ACTION, ROW_ACTION + 1, ROW_ACTION + 2, ROW_ACTION + 3]

@@ -224,3 +224,14 @@ def test_the_python_bot_in_the_protocol_document_plays_a_game(tmp_path: Path) ->
     assert replay(record).finished
     first_turn = record.rounds[0].turns[0]
     assert first_turn.cards[0] == min(record.rounds[0].hands[0])  # it plays its lowest card
+
+
+def test_close_says_bye_and_the_program_exits_by_itself() -> None:
+    bot = ProcessBot([NODE, str(NODE_BOT)])
+    with bot:
+        bot.start()
+        assert bot.running
+        process = bot._process
+    assert process is not None and process.returncode == 0  # it left on "bye"; it was not killed
+    with pytest.raises(BotFailure, match="was closed and cannot play any more"):
+        bot.act(view(card_state(), 0))
