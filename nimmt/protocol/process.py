@@ -201,8 +201,9 @@ class ProcessBot(Bot):
         os.set_blocking(process.stdout.fileno(), False)
         self._selector = selectors.DefaultSelector()
         self._selector.register(process.stdout, selectors.EVENT_READ)
+        # The thread must not hold the bot itself, or a forgotten bot could never be collected and killed.
         self._stderr_thread = threading.Thread(
-            target=self._drain_stderr, args=(process.stderr,), name=f"stderr of {self.label}", daemon=True
+            target=_drain_stderr, args=(process.stderr, self._stderr), name=f"stderr of {self.label}", daemon=True
         )
         self._stderr_thread.start()
         hello = {
@@ -379,12 +380,14 @@ class ProcessBot(Bot):
         self._failure = failure
         return failure
 
-    def _drain_stderr(self, stream: IO[bytes]) -> None:
-        # Always read stderr, so that a talkative program never blocks on a full pipe.
-        with contextlib.suppress(OSError, ValueError):
-            for raw in iter(stream.readline, b""):
-                text = raw.decode("utf-8", errors="replace").rstrip()
-                self._stderr.append(text if len(text) <= 300 else text[:297] + "...")
+
+
+def _drain_stderr(stream: IO[bytes], lines: deque[str]) -> None:
+    # Always read stderr, so that a talkative program never blocks on a full pipe.
+    with contextlib.suppress(OSError, ValueError):
+        for raw in iter(stream.readline, b""):
+            text = raw.decode("utf-8", errors="replace").rstrip()
+            lines.append(text if len(text) <= 300 else text[:297] + "...")
 
 
 def _short(value: object, limit: int = 80) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import shutil
@@ -235,3 +236,13 @@ def test_close_says_bye_and_the_program_exits_by_itself() -> None:
     assert process is not None and process.returncode == 0  # it left on "bye"; it was not killed
     with pytest.raises(BotFailure, match="was closed and cannot play any more"):
         bot.act(view(card_state(), 0))
+
+
+def test_a_forgotten_bot_is_stopped_when_it_is_collected() -> None:
+    bot = ProcessBot([NODE, str(NODE_BOT)])
+    bot.start()
+    process = bot._process
+    assert process is not None and process.poll() is None
+    del bot
+    gc.collect()
+    assert process.poll() is not None  # killed by the finalizer, not left running
