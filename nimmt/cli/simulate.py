@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
+import signal
 import sys
 import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -69,6 +70,10 @@ def run_job(job: Job) -> list[GameResult]:
     rules = Rules(end_above=job.end_above, rounds=job.rounds)
     folder = Path(job.records) if job.records is not None else None
     return [play_one(job.seed, i, job.bots, rules, folder) for i in range(job.first, job.first + job.count)]
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def split(games: int, jobs: int) -> Iterator[tuple[int, int]]:
@@ -150,13 +155,19 @@ def simulate(
             if progress is not None and task is not None:
                 progress.advance(task, batch.count)
     else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(batches))) as pool:
-            futures = [pool.submit(run_job, batch) for batch in batches]
-            for future in as_completed(futures):
-                done = future.result()
+        # Workers ignore Ctrl-C; the parent stops them at once (terminate) instead of waiting.
+        pool = multiprocessing.Pool(min(jobs, len(batches)), initializer=_ignore_interrupts)
+        try:
+            for done in pool.imap_unordered(run_job, batches):
                 results.extend(done)
                 if progress is not None and task is not None:
                     progress.advance(task, len(done))
+            pool.close()
+        except BaseException:
+            pool.terminate()
+            raise
+        finally:
+            pool.join()
     seconds = time.perf_counter() - started
     results.sort(key=lambda g: g.index)
     return results, seconds
@@ -241,7 +252,7 @@ def command(
     if as_json:
         sys.stdout.write(json.dumps(summary) + "\n")
         return
-    out = Console()
+    out = Console(highlight=False)
     out.print(_table(summary))
     out.print(f"{summary['games_per_second']:.1f} games per second with {jobs} process(es)")
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -126,3 +129,16 @@ def test_records_folder_that_is_a_file(tmp_path: Path) -> None:
     done = nimmt("simulate", "--games", "1", "--records", str(target))
     assert done.returncode == 2
     assert "is a file, not a folder" in " ".join(done.stderr.replace("│", " ").split())
+
+
+def test_ctrl_c_stops_every_process_at_once() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nimmt", "simulate", "--games", "100000", "--jobs", "2", "--seed", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    time.sleep(2.0)
+    os.killpg(process.pid, signal.SIGINT)  # a terminal's Ctrl-C reaches the whole process group
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert "simulation stopped" in err
+    assert "Traceback" not in err + out
