@@ -507,14 +507,14 @@ def loads(text: str | bytes) -> GameRecord:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(
-            f"not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}"
+            f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
         ) from None
     except UnicodeDecodeError:
         raise RecordError("not valid JSON: the file is not UTF-8 text") from None
     except RecursionError:
         raise RecordError("not valid JSON: nested too deeply") from None
-    except ValueError as error:  # e.g. an integer with more digits than Python converts
-        raise RecordError(f"not valid JSON: {error}") from None
+    except ValueError:  # an integer with more digits than Python converts (4300)
+        raise RecordError("not valid JSON: a number in it is too long to read") from None
     return parse(data)
 
 
