@@ -153,6 +153,7 @@ class ProcessBot(Bot):
         self._selector: selectors.BaseSelector | None = None
         self._buffer = bytearray()
         self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
+        self._stderr_lock = threading.Lock()  # the reader thread appends while we may be copying
         self._stderr_thread: threading.Thread | None = None
         self._failure: BotFailure | None = None
         self._closed = False
@@ -166,7 +167,8 @@ class ProcessBot(Bot):
     @property
     def stderr_lines(self) -> tuple[str, ...]:
         """The last lines the program wrote to its stderr."""
-        return tuple(self._stderr)
+        with self._stderr_lock:
+            return tuple(self._stderr)
 
     @property
     def pid(self) -> int | None:
@@ -203,7 +205,10 @@ class ProcessBot(Bot):
         self._selector.register(process.stdout, selectors.EVENT_READ)
         # The thread must not hold the bot itself, or a forgotten bot could never be collected and killed.
         self._stderr_thread = threading.Thread(
-            target=_drain_stderr, args=(process.stderr, self._stderr), name=f"stderr of {self.label}", daemon=True
+            target=_drain_stderr,
+            args=(process.stderr, self._stderr, self._stderr_lock),
+            name=f"stderr of {self.label}",
+            daemon=True,
         )
         self._stderr_thread.start()
         hello = {
@@ -382,12 +387,13 @@ class ProcessBot(Bot):
 
 
 
-def _drain_stderr(stream: IO[bytes], lines: deque[str]) -> None:
+def _drain_stderr(stream: IO[bytes], lines: deque[str], lock: threading.Lock) -> None:
     # Always read stderr, so that a talkative program never blocks on a full pipe.
     with contextlib.suppress(OSError, ValueError):
         for raw in iter(stream.readline, b""):
             text = raw.decode("utf-8", errors="replace").rstrip()
-            lines.append(text if len(text) <= 300 else text[:297] + "...")
+            with lock:
+                lines.append(text if len(text) <= 300 else text[:297] + "...")
 
 
 def _short(value: object, limit: int = 80) -> str:
