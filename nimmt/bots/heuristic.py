@@ -55,8 +55,8 @@ def card_cost(
 ) -> float:
     """Expected bullheads ``card`` takes if played now on ``rows`` (``unseen`` sorted).
 
-    >>> card_cost(((10,), (20,), (30,), (40, 41, 42, 43, 44)), 45, (), 3)  # sixth card, no gap
-    5.0
+    >>> card_cost(((10,), (20,), (30,), (40, 41, 42, 43, 44)), 45, (), 3)  # sixth card: 3+1+1+1+5
+    11.0
     >>> card_cost(((10,), (20,), (30,), (40,)), 41, (), 3)
     0.0
     """
