@@ -42,7 +42,7 @@ def random_deal(players: int, rng: random.Random) -> tuple[Deal, list[list[int]]
     return Deal(tuple(cards[-4:]), tuple(tuple(o) for o in orders)), orders
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(st.integers(2, 10), st.integers(0, 2**32 - 1), st.sampled_from(sorted(CHOOSERS)))
 def test_play_round_matches_the_step_engine(players: int, seed: int, chooser_name: str) -> None:
     chooser = CHOOSERS[chooser_name]

@@ -31,7 +31,7 @@ RULES = st.one_of(
     st.builds(Rules, end_above=st.integers(0, 40)),
     st.builds(Rules, rounds=st.integers(1, 2), end_above=st.integers(0, 66)),
 )
-GAMES = settings(max_examples=60, deadline=None)
+GAMES = settings(max_examples=100, deadline=None)
 
 
 def in_play(state: GameState) -> list[int]:
@@ -145,7 +145,7 @@ def test_random_games_keep_every_invariant(players: int, seed: int, rules: Rules
     assert apply_all(new_game(players, rules), record.actions()) == state
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.integers(2, 10), st.integers(0, 2**32 - 1), st.integers(1, 400))
 def test_records_of_games_in_progress_round_trip(players: int, seed: int, stop: int) -> None:
     rules = Rules(rounds=3)
@@ -217,7 +217,7 @@ def change_secret_choice(state: GameState, p: int, rng: random.Random) -> tuple[
     return replace(state, chosen=tuple(chosen)), q
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.integers(2, 10), st.integers(0, 2**32 - 1))
 def test_a_view_hides_what_its_player_may_not_know(players: int, seed: int) -> None:
     rng = random.Random(seed)

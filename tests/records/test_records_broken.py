@@ -200,7 +200,7 @@ def mutate(data: Any, draw: Any) -> Any:
     return data
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_mutated_records_give_only_record_errors(data: st.DataObject) -> None:
     record = copy.deepcopy(data.draw(st.sampled_from(BASES)))
@@ -213,7 +213,7 @@ def test_mutated_records_give_only_record_errors(data: st.DataObject) -> None:
         assert str(error)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.sampled_from(BASES), st.data())
 def test_mangled_texts_give_only_record_errors(base: dict[str, Any], data: st.DataObject) -> None:
     text = json.dumps(base).encode()
