@@ -173,7 +173,7 @@ class TerminalGame:
                     self.console.print(Text(_("has_chosen", player=names[event.player]), style="dim"))
             elif isinstance(event, CardsRevealed):
                 order = sorted((card, p) for p, card in enumerate(event.cards))
-                listed = ", ".join(f"{card} ({names[p]})" for card, p in order)
+                listed = " · ".join(f"{names[p]}: {card}" for card, p in order)
                 self.console.print(Text(_("revealed", cards=listed), style="bold"))
                 self.pause()
             elif isinstance(event, RowChoiceNeeded):
@@ -181,6 +181,8 @@ class TerminalGame:
                 self.console.print(Text(_(key, player=names[event.player], card=event.card), style="magenta"))
             elif isinstance(event, RowTaken):
                 key = "row_chosen" if event.chosen else "row_full"
+                if event.player == HUMAN:
+                    key = "you_" + key
                 cards = " ".join(str(c) for c in event.cards)
                 self.console.print(Text(
                     _(key, player=names[event.player], row=event.row + 1, cards=cards, bullheads=event.bullheads),
@@ -189,11 +191,12 @@ class TerminalGame:
                 taken_by = event.player
             elif isinstance(event, CardPlaced):
                 if taken_by == event.player:
-                    self.console.print(_("card_starts_row", player=names[event.player], card=event.card,
-                                         row=event.row + 1), markup=False, highlight=False)
+                    line = _("card_starts_row", card=event.card, row=event.row + 1)
+                elif event.player == HUMAN:
+                    line = _("you_placed", card=event.card, row=event.row + 1)
                 else:
-                    self.console.print(_("card_placed", player=names[event.player], card=event.card,
-                                         row=event.row + 1), markup=False, highlight=False)
+                    line = _("card_placed", player=names[event.player], card=event.card, row=event.row + 1)
+                self.console.print(line, markup=False, highlight=False)
                 taken_by = None
                 self.pause()
             elif isinstance(event, RoundEnded):

@@ -85,7 +85,7 @@ def test_a_scripted_game_is_played_to_the_final_standings(tmp_path: Path) -> Non
     names = ["Ana", "Bot 1 (heuristic)", "Bot 2 (heuristic)", "Bot 3 (heuristic)"]
     winners = ", ".join(names[p] for p in expected.winners)
     key = "Winner" if len(expected.winners) == 1 else "Shared win"
-    assert f"{key}: {winners}, with {min(expected.totals)} bullheads" in out
+    assert f"{key}: {winners}, total {min(expected.totals)}" in out
     # The record written turn by turn is the game that was played.
     saved = load(path)
     assert saved.players == tuple(names)
@@ -93,6 +93,8 @@ def test_a_scripted_game_is_played_to_the_final_standings(tmp_path: Path) -> Non
     assert score(saved) == expected
     # Every revealed card was told as it was resolved: one line per card placed.
     placed = sum(out.count(f" on row {r}.") + out.count(f" now starts row {r}.") for r in range(1, 5))
+    assert "Ana lays" not in out and "Ana takes" not in out and "Ana chooses" not in out
+    assert "You lay " in out  # the player is told in the second person
     assert placed == 4 * 10 * len(expected.rounds)
 
 
@@ -121,6 +123,7 @@ def test_wrong_input_is_asked_again_and_a_low_card_makes_the_player_choose(tmp_p
     assert "You do not hold card 999" in out
     assert "You do not hold card 0" in out
     assert "is lower than the last card of every row. Choose a row" in out
+    assert "You choose row " in out
     assert '"x" is not a row' in out and '"0" is not a row' in out and '"5" is not a row' in out
     assert "Final standings" in out
     assert score(load(path)) == score(record)
@@ -230,7 +233,7 @@ def test_end_above_sets_the_end_of_the_game() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("End of round") == len(expected.rounds)
     assert max(expected.totals) > 10 and all(max(t) <= 10 for t in _running_totals(expected.rounds)[:-1])
-    assert f"with {min(expected.totals)} bullheads" in done.stdout
+    assert f", total {min(expected.totals)}" in done.stdout
 
 
 def _running_totals(rounds: tuple[tuple[int, ...], ...]) -> list[tuple[int, ...]]:
