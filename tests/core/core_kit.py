@@ -12,6 +12,7 @@ from nimmt.core import (
     Action,
     ChooseRow,
     Deal,
+    Event,
     GameState,
     Phase,
     PlayCard,
@@ -80,6 +81,7 @@ class Moment:
     action: Action
     state: GameState
     deal: Deal
+    events: tuple[Event, ...] = ()
 
 
 def random_game(players: int, rng: random.Random, rules: Rules | None = None) -> Iterator[Moment]:
@@ -97,6 +99,7 @@ def random_game(players: int, rng: random.Random, rules: Rules | None = None) ->
             # Players choose in a random order, as at a real table.
             player = rng.choice(state.waiting_for)
             action = PlayCard(player, rng.choice(state.hands[player]))
-        state = apply(state, action).state
+        step = apply(state, action)
+        state = step.state
         assert deal is not None
-        yield Moment(action, state, deal)
+        yield Moment(action, state, deal, step.events)

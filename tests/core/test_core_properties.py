@@ -14,9 +14,20 @@ from nimmt.core import (
     BULLHEADS,
     DECK,
     DECK_BULLHEADS,
+    Action,
+    CardChosen,
+    CardPlaced,
+    CardsRevealed,
     Deal,
+    Event,
+    GameEnded,
     GameState,
     Phase,
+    PlayCard,
+    RoundEnded,
+    RoundStarted,
+    RowChoiceNeeded,
+    RowTaken,
     Rules,
     apply_all,
     legal_actions,
@@ -79,7 +90,7 @@ def check_turns(state: GameState) -> None:
         assert state.waiting_for == (player,)
 
 
-def check_views(state: GameState) -> None:
+def check_views(state: GameState, deal: Deal) -> None:
     waiting = set()
     for p in range(state.players):
         mine = view(state, p)
@@ -87,6 +98,9 @@ def check_views(state: GameState) -> None:
         if mine.legal_actions():
             waiting.add(p)
         assert mine.hand == (state.hands[p] if state.hands else ())
+        # What a player has not seen this round: the other hands and the cards not dealt.
+        others = {c for q, hand in enumerate(state.hands) if q != p for c in hand}
+        assert set(mine.unseen_cards()) == others | undealt(deal)
     assert waiting == set(state.waiting_for)
     if state.phase in (Phase.CHOOSE_CARDS, Phase.CHOOSE_ROW):
         assert waiting
@@ -96,6 +110,57 @@ def check_views(state: GameState) -> None:
     assert public.hand == ()
     assert public.my_card is None
     assert public.legal_actions() == ()
+
+
+class EventTable:
+    """A table that knows the game only from the events, as a screen showing them would."""
+
+    def __init__(self, players: int) -> None:
+        self.rows: list[tuple[int, ...]] = []
+        self.penalties = [0] * players
+        self.totals = [0] * players
+        self.winners: tuple[int, ...] = ()
+
+    def follow(self, action: Action, events: tuple[Event, ...], state: GameState) -> None:
+        just_taken: set[int] = set()
+        for event in events:
+            if isinstance(event, RoundStarted):
+                assert event.round == state.round
+                self.rows = [(c,) for c in event.rows]
+                self.penalties = [0] * state.players
+            elif isinstance(event, CardChosen):
+                assert isinstance(action, PlayCard) and action.player == event.player
+            elif isinstance(event, CardsRevealed):
+                # Still this turn's picks while a row is awaited, else the turn's played cards.
+                picks = tuple(state.chosen) if state.phase is Phase.CHOOSE_ROW else state.played[-1]
+                assert event.cards == picks
+            elif isinstance(event, RowTaken):
+                assert self.rows[event.row] == event.cards
+                assert event.bullheads == sum(BULLHEADS[c] for c in event.cards)
+                self.penalties[event.player] += event.bullheads
+                just_taken.add(event.row)
+            elif isinstance(event, CardPlaced):
+                if event.row in just_taken:
+                    self.rows[event.row] = (event.card,)
+                    just_taken.discard(event.row)
+                else:
+                    assert self.rows[event.row][-1] < event.card
+                    self.rows[event.row] = (*self.rows[event.row], event.card)
+            elif isinstance(event, RowChoiceNeeded):
+                assert state.waiting_for == (event.player,)
+                assert state.row_choice_card == event.card
+            elif isinstance(event, RoundEnded):
+                assert list(event.penalties) == self.penalties
+                self.totals = [t + p for t, p in zip(self.totals, self.penalties, strict=True)]
+                assert list(event.totals) == self.totals
+            elif isinstance(event, GameEnded):
+                self.winners = event.winners
+                assert event.totals == state.totals
+        assert not just_taken
+        assert tuple(self.rows) == state.rows
+        assert tuple(self.penalties) == state.penalties
+        assert tuple(self.totals) == state.totals
+        assert self.winners == state.winners
 
 
 def check_end(state: GameState, before: GameState) -> None:
@@ -123,14 +188,16 @@ def test_random_games_keep_every_invariant(players: int, seed: int, rules: Rules
     rng = random.Random(seed)
     recorder = Recorder(GameRecord(players=tuple(f"p{i}" for i in range(players)), rules=rules))
     before = new_game(players, rules)
+    table = EventTable(players)
     for moment in random_game(players, rng, rules):
         state = moment.state
+        table.follow(moment.action, moment.events, state)
         assert recorder.add(moment.action).state == state
         check_cards(state, moment.deal)
         check_rows(state)
         check_bullheads(state)
         check_turns(state)
-        check_views(state)
+        check_views(state, moment.deal)
         check_end(state, before)
         before = state
     assert state.is_over
