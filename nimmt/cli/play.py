@@ -211,7 +211,7 @@ class TerminalGame:
         table.add_column(_("col_round_penalty"), justify="right")
         table.add_column(_("col_total"), justify="right")
         for p, name in enumerate(self.names):
-            table.add_row(name, str(event.penalties[p]), str(event.totals[p]))
+            table.add_row(Text(name), str(event.penalties[p]), str(event.totals[p]))
         self.console.print()
         self.console.print(table)
 
@@ -224,7 +224,7 @@ class TerminalGame:
         order = sorted(range(len(self.names)), key=lambda p: (event.totals[p], p))
         for p in order:
             place = 1 + sum(1 for t in event.totals if t < event.totals[p])
-            table.add_row(str(place), self.names[p], str(event.totals[p]))
+            table.add_row(str(place), Text(self.names[p]), str(event.totals[p]))
         self.console.print()
         self.console.print(table)
         winners = ", ".join(self.names[p] for p in event.winners)

@@ -72,7 +72,7 @@ def test_a_scripted_game_is_played_to_the_final_standings(tmp_path: Path) -> Non
     expected = score(record)
     assert expected.finished and len(expected.rounds) >= 2
     path = tmp_path / "game.json"
-    done = nimmt("play", "--seed", "11", "--lang", "en", "--name", "Ana", "--record", str(path),
+    done = nimmt("play", "--seed", "11", "--lang", "en", "--name", "[/Ana]", "--record", str(path),
                  stdin="\n".join(human.lines) + "\n")
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
@@ -82,7 +82,7 @@ def test_a_scripted_game_is_played_to_the_final_standings(tmp_path: Path) -> Non
     assert "Cards (bullheads)" in out and "Your hand:" in out
     for number in range(1, len(expected.rounds) + 1):
         assert f"End of round {number}" in out
-    names = ["Ana", "Bot 1 (heuristic)", "Bot 2 (heuristic)", "Bot 3 (heuristic)"]
+    names = ["[/Ana]", "Bot 1 (heuristic)", "Bot 2 (heuristic)", "Bot 3 (heuristic)"]
     winners = ", ".join(names[p] for p in expected.winners)
     key = "Winner" if len(expected.winners) == 1 else "Shared win"
     assert f"{key}: {winners}, total {min(expected.totals)}" in out
@@ -93,7 +93,7 @@ def test_a_scripted_game_is_played_to_the_final_standings(tmp_path: Path) -> Non
     assert score(saved) == expected
     # Every revealed card was told as it was resolved: one line per card placed.
     placed = sum(out.count(f" on row {r}.") + out.count(f" now starts row {r}.") for r in range(1, 5))
-    assert "Ana lays" not in out and "Ana takes" not in out and "Ana chooses" not in out
+    assert "Ana] lays" not in out and "Ana] takes" not in out and "Ana] chooses" not in out
     assert "You lay " in out  # the player is told in the second person
     assert placed == 4 * 10 * len(expected.rounds)
 
