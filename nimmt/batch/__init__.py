@@ -1,0 +1,89 @@
+"""A batch engine for 6 nimmt!: many hands or games at once, for search bots, learning and tests.
+
+Everything here follows :mod:`nimmt.core` exactly (``tests/batch`` replays thousands of deals
+through both and compares every penalty; ``benchmarks/check_batch_exact.py`` does it for 100,000).
+Two paths run the same API: compiled kernels when Numba is installed (``pip install 'nimmt[sim]'``),
+vectorised NumPy otherwise. ``engine="numpy"`` (or ``NIMMT_BATCH_ENGINE=numpy``) forces NumPy.
+
+Policies
+--------
+* cards: ``"order"`` (each player plays its cards in the order given; a random order is random
+  play) or ``"heuristic"`` (the choice of :class:`nimmt.bots.heuristic.HeuristicBot`);
+* rows, for a card below every row: ``"given"`` (row choices supplied per low card, in order),
+  ``"random"``, ``"fewest"`` (fewest bullheads, the first row on a tie) or ``"heuristic"``;
+* whole tables (``play_hands``, ``play_games``, rollouts): ``"random"``, ``"fewest"`` (random cards,
+  fewest-bullheads rows) or ``"heuristic"`` (every seat plays like the heuristic bot).
+
+Hands and games
+---------------
+>>> import numpy as np
+>>> rng = np.random.default_rng(7)
+>>> rows, orders = deal(4, 1000, rng)            # (1000, 4) and (1000, 4, 10)
+>>> penalties = play(rows, orders, row_policy="fewest")
+>>> penalties.shape
+(1000, 4)
+>>> stats = play_hands(4, 100_000, rng)           # played in chunks; never held at once
+>>> stats.hands, stats.totals.shape
+(100000, (4,))
+>>> games = play_games(4, 1000, rng)
+>>> games.games, bool(games.rounds >= 1000)
+(1000, True)
+
+Rollouts (for search bots)
+--------------------------
+From a player's :class:`nimmt.core.View`, the unseen cards are dealt at random to the other
+players (each gets as many as it holds), and the current round is played to its end,
+``n_samples`` times; the same deals serve every candidate (common random numbers).
+
+* ``rollout_card_values(view, cards=None, n_samples=256, rng=None, policy="random")`` ->
+  ``{card: mean bullheads}`` the viewer takes from now to the end of the round if it plays
+  ``card`` now (its later cards and every other player follow ``policy``). Needs
+  ``view.must_play_card``. ``rollout_card_penalties`` gives the (cards, samples) array.
+* ``rollout_row_values(view, n_samples=256, rng=None, policy="random")`` -> ``{row: mean
+  bullheads}`` when the viewer's low card takes that row (the row's own bullheads included).
+  Needs ``view.must_choose_row``. ``rollout_row_penalties`` gives the (4, samples) array.
+
+Lower is better. ``rng`` is a :class:`numpy.random.Generator`; the same seed gives the same
+numbers on the same engine.
+"""
+
+from ._kernels import HAVE_NUMBA
+from .engine import (
+    CARD_POLICIES,
+    DEFAULT_CHUNK,
+    ENGINE_VARIABLE,
+    POLICIES,
+    ROW_POLICIES,
+    BatchError,
+    GameStats,
+    HandStats,
+    check_deals,
+    deal,
+    engine_name,
+    play,
+    play_games,
+    play_hands,
+)
+from .rollout import rollout_card_penalties, rollout_card_values, rollout_row_penalties, rollout_row_values
+
+__all__ = [
+    "CARD_POLICIES",
+    "DEFAULT_CHUNK",
+    "ENGINE_VARIABLE",
+    "HAVE_NUMBA",
+    "POLICIES",
+    "ROW_POLICIES",
+    "BatchError",
+    "GameStats",
+    "HandStats",
+    "check_deals",
+    "deal",
+    "engine_name",
+    "play",
+    "play_games",
+    "play_hands",
+    "rollout_card_penalties",
+    "rollout_card_values",
+    "rollout_row_penalties",
+    "rollout_row_values",
+]

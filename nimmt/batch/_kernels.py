@@ -1,0 +1,706 @@
+"""Scalar kernels: one hand at a time, written in the subset of Python that Numba compiles.
+
+With Numba installed every function here is compiled once (``cache=True``: the machine code is kept
+in ``__pycache__``) and the batch loops run at native speed. Without Numba they stay plain Python:
+the NumPy path then uses them only for the heuristic policies, whose choices depend on each hand.
+
+The state of the rows is three small arrays indexed by row 0-3: ``ends`` (last card), ``counts``
+(cards in the row) and ``heads`` (bullheads in the row). That is all scoring needs, and it is what
+:func:`nimmt.core.target_row` and the heuristic bot look at.
+
+Orders are ``(players, turns)`` arrays of cards, ``orders[p, t]`` being the card player ``p`` plays
+in turn ``t``; a 0 means "no card" (a player whose card of the first turn was already resolved
+when a rollout starts). Random numbers come from SplitMix64 with Lemire's exact bounded draw; the
+state is one ``uint64`` passed in and returned.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from nimmt.core import BULLHEADS
+
+try:  # Numba is an optional extra (``nimmt[sim]``); everything works without it.
+    import numba  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    from numba.cpython.unsafe.numbers import (  # type: ignore[import-untyped,import-not-found,unused-ignore]
+        trailing_zeros as _trailing_zeros,
+    )
+except ImportError:  # pragma: no cover - exercised by the test that hides numba
+    numba = None  # type: ignore[assignment,unused-ignore]
+
+    def _trailing_zeros(bits: Any) -> int:  # type: ignore[misc,unused-ignore]
+        return (int(bits) & -int(bits)).bit_length() - 1
+
+
+trailing_zeros: Callable[..., Any] = _trailing_zeros
+
+HAVE_NUMBA = numba is not None
+
+
+def _jit(fn: Callable[..., Any]) -> Callable[..., Any]:
+    if numba is None:
+        return fn
+    compiled: Callable[..., Any] = numba.njit(cache=True, nogil=True)(fn)
+    return compiled
+
+
+# Row policies (what a player does with a card below every row) and card policies.
+ROW_GIVEN = 0  # the k-th low card of a hand takes row choices[k]
+ROW_RANDOM = 1  # a uniformly random row
+ROW_FEWEST = 2  # the row with the fewest bullheads, the first one on a tie
+ROW_HEURISTIC = 3  # what nimmt.bots.heuristic.HeuristicBot.choose_row picks
+CARD_ORDER = 0  # each player plays orders[p, t] in turn t (random play: a random order)
+CARD_HEURISTIC = 1  # each player plays what HeuristicBot.choose_card picks from its remaining cards
+
+BULL = np.array(BULLHEADS, dtype=np.int64)
+# comb(n, k) as floats, exactly the numbers math.comb gives (n, k <= 10).
+COMB = np.array([[math.comb(n, k) for k in range(11)] for n in range(11)], dtype=np.float64)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
+_S27 = np.uint64(27)
+_S30 = np.uint64(30)
+_S31 = np.uint64(31)
+_S32 = np.uint64(32)
+
+
+@_jit
+def below(state, n):  # type: ignore[no-untyped-def]
+    """(new state, a uniform integer in [0, n)) for 1 <= n < 2**32: SplitMix64, Lemire's method
+    (the rejection that makes it exact is needed with chance below n / 2**32)."""
+    bound = np.uint64(n)
+    threshold = np.uint64(0)
+    first = True
+    while True:
+        state = state + _GOLDEN
+        z = state
+        z = (z ^ (z >> _S30)) * _MIX1
+        z = (z ^ (z >> _S27)) * _MIX2
+        z = z ^ (z >> _S31)
+        m = (z >> _S32) * bound
+        low = m & _LOW32
+        if low >= bound:
+            return state, np.int64(m >> _S32)
+        if first:
+            threshold = (_TWO32 - bound) % bound
+            first = False
+        if low >= threshold:
+            return state, np.int64(m >> _S32)
+
+
+@_jit
+def deal_hand(deck, dealt, state):  # type: ignore[no-untyped-def]
+    """Put a uniformly random ordered sample of ``dealt`` cards at the front of ``deck``.
+
+    ``deck`` is any permutation of the 104 cards; a partial Fisher-Yates shuffle keeps it one.
+    The first 4 cards start the rows; then player ``p``'s cards, in playing order, are
+    ``deck[4 + 10 p : 14 + 10 p]``.
+    """
+    size = deck.shape[0]
+    for i in range(dealt):
+        state, j = below(state, size - i)
+        j += i
+        card = deck[i]
+        deck[i] = deck[j]
+        deck[j] = card
+    return state
+
+
+@_jit
+def target(ends, card):  # type: ignore[no-untyped-def]
+    """The row ``card`` goes to (the highest last card below it), or -1: below every row."""
+    best = -1
+    best_end = 0
+    for r in range(4):
+        end = ends[r]
+        if best_end < end < card:
+            best = r
+            best_end = end
+    return best
+
+
+@_jit
+def fewest(heads):  # type: ignore[no-untyped-def]
+    best = 0
+    for r in range(1, 4):
+        if heads[r] < heads[best]:
+            best = r
+    return best
+
+
+@_jit
+def unseen_prefix(public, cnt, hb):  # type: ignore[no-untyped-def]
+    """cnt[c] / hb[c]: how many cards below c are not public, and their bullheads (c = 0..105)."""
+    cnt[0] = 0
+    hb[0] = 0
+    cnt[1] = 0
+    hb[1] = 0
+    for c in range(1, 105):
+        if public[c]:
+            cnt[c + 1] = cnt[c]
+            hb[c + 1] = hb[c]
+        else:
+            cnt[c + 1] = cnt[c] + 1
+            hb[c + 1] = hb[c] + BULL[c]
+
+
+@_jit
+def card_cost(ends, counts, heads, card, hand, cnt, hb, opponents):  # type: ignore[no-untyped-def]
+    """:func:`nimmt.bots.heuristic.card_cost`, the same float operations in the same order.
+
+    The player's unseen cards are the cards not public and not in ``hand`` (its cards, 0 = none).
+    """
+    held = 0
+    own_below = 0
+    own_gap = 0
+    own_gap_heads = 0
+    row = target(ends, card)
+    end = ends[row] if row >= 0 else 0
+    for c in hand:
+        if c > 0:
+            held += 1
+            if c < card:
+                own_below += 1
+                if c > end:
+                    own_gap += 1
+                    own_gap_heads += BULL[c]
+    total = cnt[105] - held
+    if row < 0:
+        cheapest = heads[0]
+        for r in range(1, 4):
+            if heads[r] < cheapest:
+                cheapest = heads[r]
+        if total == 0:
+            return float(cheapest)
+        lower = cnt[card] - own_below
+        alone = math.pow(1.0 - lower / total, float(opponents))
+        return alone * cheapest
+    length = counts[row]
+    row_heads = heads[row]
+    gap = cnt[card] - cnt[end + 1] - own_gap
+    if gap == 0 or total == 0:
+        return float(row_heads) if length >= 5 else 0.0
+    mean_gap = (hb[card] - hb[end + 1] - own_gap_heads) / gap
+    p = min(1.0, gap / total)
+    q = 1.0 - p
+    expected = 0.0
+    for k in range(opponents + 1):
+        if (length - 1 + k) % 5 + 1 != 5:
+            continue
+        chance = COMB[opponents, k] * math.pow(p, float(k)) * math.pow(q, float(opponents - k))
+        if chance == 0.0:
+            continue
+        if length + k <= 5:
+            expected += chance * (row_heads + k * mean_gap)
+        else:
+            expected += chance * 5 * mean_gap
+    return expected
+
+
+@_jit
+def heuristic_card(ends, counts, heads, hand, cnt, hb, opponents, tie):  # type: ignore[no-untyped-def]
+    """Index in ``hand`` of the card HeuristicBot.choose_card plays (lowest cost; on a near tie
+    the highest card)."""
+    costs = np.empty(hand.shape[0])
+    best = np.inf
+    for i in range(hand.shape[0]):
+        c = hand[i]
+        if c > 0:
+            costs[i] = card_cost(ends, counts, heads, c, hand, cnt, hb, opponents)
+            best = min(best, costs[i])
+    pick = -1
+    pick_card = 0
+    for i in range(hand.shape[0]):
+        c = hand[i]
+        if c > pick_card and costs[i] <= best + tie:
+            pick = i
+            pick_card = c
+    return pick
+
+
+@_jit
+def heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, later_weight):  # type: ignore[no-untyped-def]
+    """The row HeuristicBot.choose_row takes for ``card``: bullheads now plus ``later_weight``
+    times the mean cost of its remaining ``hand`` on the rows left after the cards ``still`` to
+    resolve this turn (an opponent's low card takes the cheapest row). ``cnt``/``hb`` count the
+    cards not public once this turn's cards are revealed."""
+    e2 = np.empty(4, np.int64)
+    c2 = np.empty(4, np.int64)
+    h2 = np.empty(4, np.int64)
+    mine = np.sort(hand[hand > 0])
+    best_score = np.inf
+    best_now = 0
+    best_row = 0
+    for row in range(4):
+        for r in range(4):
+            e2[r] = ends[r]
+            c2[r] = counts[r]
+            h2[r] = heads[r]
+        now = heads[row]
+        e2[row] = card
+        c2[row] = 1
+        h2[row] = BULL[card]
+        for c in still:
+            r = target(e2, c)
+            if r < 0:
+                r = fewest(h2)
+                c2[r] = 1
+                h2[r] = BULL[c]
+            elif c2[r] >= 5:
+                c2[r] = 1
+                h2[r] = BULL[c]
+            else:
+                c2[r] += 1
+                h2[r] += BULL[c]
+            e2[r] = c
+        later = 0.0
+        if mine.shape[0] > 0:
+            total = 0.0
+            for c in mine:
+                total += card_cost(e2, c2, h2, c, mine, cnt, hb, opponents)
+            later = total / mine.shape[0]
+        score = now + later_weight * later
+        if score < best_score or (score == best_score and now < best_now):
+            best_score = score
+            best_now = now
+            best_row = row
+    return best_row
+
+
+@_jit
+def play_hand(ends, counts, heads, orders, fixed, public, choices, row_policy, card_policy,  # type: ignore[no-untyped-def]
+              tie, later_weight, penalties, scratch, state):
+    """Play ``orders`` (players, turns) from the rows ``ends``/``counts``/``heads`` (changed in place)
+    and add each player's bullheads to ``penalties``. Returns the random state.
+
+    ``fixed[p]``: player p's card of the first turn is given even under CARD_HEURISTIC (a rollout's
+    candidate card, or cards already revealed). ``public`` (105 flags) marks the cards everybody has
+    seen; it is kept up to date only when a heuristic policy needs it. ``choices`` holds the rows of
+    the low cards, in order, for ROW_GIVEN. ``scratch``: room for 212 + 2 * players numbers.
+    """
+    players = orders.shape[0]
+    turns = orders.shape[1]
+    keys = scratch[0:players]
+    picks = scratch[players : 2 * players]
+    cnt = scratch[2 * players : 2 * players + 106]
+    hb = scratch[2 * players + 106 : 2 * players + 212]
+    heuristic = card_policy == 1 or row_policy == 3
+    opponents = players - 1
+    event = 0
+    for t in range(turns):
+        if card_policy == 1:
+            unseen_prefix(public, cnt, hb)
+            for p in range(players):
+                picks[p] = -1
+                if (t > 0 or not fixed[p]) and orders[p, t] > 0:
+                    picks[p] = heuristic_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, tie)
+            # Everybody chooses from the same rows, then the chosen cards move to turn t.
+            for p in range(players):
+                if picks[p] > 0:
+                    i = t + picks[p]
+                    c = orders[p, i]
+                    orders[p, i] = orders[p, t]
+                    orders[p, t] = c
+        n = 0
+        for p in range(players):
+            c = orders[p, t]
+            if c > 0:
+                key = c * 16 + p
+                i = n
+                while i > 0 and keys[i - 1] > key:
+                    keys[i] = keys[i - 1]
+                    i -= 1
+                keys[i] = key
+                n += 1
+                if heuristic:
+                    public[c] = True
+        fresh = False
+        for i in range(n):
+            key = keys[i]
+            card = key >> 4
+            p = key & 15
+            r = target(ends, card)
+            if r >= 0:
+                if counts[r] == 5:
+                    penalties[p] += heads[r]
+                    counts[r] = 1
+                    heads[r] = BULL[card]
+                else:
+                    counts[r] += 1
+                    heads[r] += BULL[card]
+                ends[r] = card
+                continue
+            if row_policy == 0:
+                r = choices[event]
+            elif row_policy == 1:
+                state, r = below(state, 4)
+            elif row_policy == 2:
+                r = fewest(heads)
+            else:
+                if not fresh:
+                    unseen_prefix(public, cnt, hb)
+                    fresh = True
+                still = np.empty(n - i - 1, np.int64)
+                for j in range(i + 1, n):
+                    still[j - i - 1] = keys[j] >> 4
+                r = heuristic_row(ends, counts, heads, card, still, orders[p, t + 1 :], cnt, hb, opponents,
+                                  later_weight)
+            event += 1
+            penalties[p] += heads[r]
+            counts[r] = 1
+            heads[r] = BULL[card]
+            ends[r] = card
+    return state
+
+
+@_jit
+def play_plain(rows, turns, choices, row_policy, penalties, owner, state):  # type: ignore[no-untyped-def]
+    """The hot loop of random play: each player plays the given cards; a low card's row comes from
+    ``choices`` (ROW_GIVEN), the random source (ROW_RANDOM) or the fewest bullheads (ROW_FEWEST).
+
+    ``rows``: the 4 starting cards; ``turns`` (turns, players): the cards of each turn. Adds each
+    player's bullheads to ``penalties`` and returns the random state; ``owner`` is scratch (105).
+
+    Each row is one number, ``end << 16 | row << 12 | bullheads << 4 | count``, and the four are
+    kept sorted by their last card in ``v0 < v1 < v2 < v3``: the row a card goes to is then the
+    count of rows below it, and placing a card there keeps the order (only a low card, which
+    starts its row again below all others, moves a row to the front). Everything stays in
+    registers and the common case has no branch to mispredict. Each turn's cards are put in
+    order by setting their bits in two 64-bit words and reading them back lowest first.
+    """
+    turn_count = turns.shape[0]
+    players = turns.shape[1]
+    a0 = np.int64(rows[0])
+    a1 = np.int64(rows[1])
+    a2 = np.int64(rows[2])
+    a3 = np.int64(rows[3])
+    w0 = (a0 << 16) | (BULL[a0] << 4) | 1
+    w1 = (a1 << 16) | (1 << 12) | (BULL[a1] << 4) | 1
+    w2 = (a2 << 16) | (2 << 12) | (BULL[a2] << 4) | 1
+    w3 = (a3 << 16) | (3 << 12) | (BULL[a3] << 4) | 1
+    # A sorting network for four.
+    lo = min(w0, w1)
+    w1 = max(w0, w1)
+    w0 = lo
+    lo = min(w2, w3)
+    w3 = max(w2, w3)
+    w2 = lo
+    lo = min(w0, w2)
+    w2 = max(w0, w2)
+    w0 = lo
+    lo = min(w1, w3)
+    w3 = max(w1, w3)
+    w1 = lo
+    v0 = w0
+    v1 = min(w1, w2)
+    v2 = max(w1, w2)
+    v3 = w3
+    event = 0
+    one = np.uint64(1)
+    zero = np.uint64(0)
+    for t in range(turn_count):
+        cards = turns[t]
+        low_bits = zero
+        high_bits = zero
+        for p in range(players):
+            c = np.int64(cards[p])
+            owner[c] = p
+            bit = one << np.uint64(c & 63)
+            if c >= 64:
+                high_bits |= bit
+            else:
+                low_bits |= bit
+        for word in range(2):
+            bits = low_bits if word == 0 else high_bits
+            base = 0 if word == 0 else 64
+            while bits != zero:
+                card = base + np.int64(trailing_zeros(bits))
+                bits &= bits - one
+                p = owner[card]
+                key = card << 16
+                slot = int(v0 < key) + int(v1 < key) + int(v2 < key) + int(v3 < key)
+                b = BULL[card]
+                if slot > 0:
+                    m0 = -np.int64(slot == 1)
+                    m1 = -np.int64(slot == 2)
+                    m2 = -np.int64(slot == 3)
+                    m3 = -np.int64(slot == 4)
+                    w = (v0 & m0) | (v1 & m1) | (v2 & m2) | (v3 & m3)
+                    count = w & 15
+                    h = (w >> 4) & 255
+                    full = -np.int64(count == 5)  # all ones when this card is the sixth
+                    penalties[p] += h & full
+                    new = key | (w & 0x3000) | (((h & ~full) + b) << 4) | ((count + 1) & ~full) | (1 & full)
+                    v0 = (new & m0) | (v0 & ~m0)
+                    v1 = (new & m1) | (v1 & ~m1)
+                    v2 = (new & m2) | (v2 & ~m2)
+                    v3 = (new & m3) | (v3 & ~m3)
+                    continue
+                if row_policy == 0:
+                    r = np.int64(choices[event])
+                elif row_policy == 1:
+                    state, r = below(state, 4)
+                else:  # fewest bullheads, the lowest row number on a tie
+                    f0 = (v0 & 0xFF0) | ((v0 >> 12) & 3)
+                    f1 = (v1 & 0xFF0) | ((v1 >> 12) & 3)
+                    f2 = (v2 & 0xFF0) | ((v2 >> 12) & 3)
+                    f3 = (v3 & 0xFF0) | ((v3 >> 12) & 3)
+                    r = min(min(f0, f1), min(f2, f3)) & 3
+                event += 1
+                new = key | (r << 12) | (b << 4) | 1
+                if ((v0 >> 12) & 3) == r:
+                    penalties[p] += (v0 >> 4) & 255
+                    v0 = new
+                elif ((v1 >> 12) & 3) == r:
+                    penalties[p] += (v1 >> 4) & 255
+                    v1 = v0
+                    v0 = new
+                elif ((v2 >> 12) & 3) == r:
+                    penalties[p] += (v2 >> 4) & 255
+                    v2 = v1
+                    v1 = v0
+                    v0 = new
+                else:
+                    penalties[p] += (v3 >> 4) & 255
+                    v3 = v2
+                    v2 = v1
+                    v1 = v0
+                    v0 = new
+    return state
+
+
+@_jit
+def plain_many(rows, orders, choices, row_policy, seed, penalties):  # type: ignore[no-untyped-def]
+    """Play hands from their deals, each player's cards in the given order: rows (B, 4), orders
+    (B, players, turns), choices (B, events); penalties (B, players) receives the bullheads."""
+    count = rows.shape[0]
+    players = orders.shape[1]
+    turn_count = orders.shape[2]
+    turns = np.empty((turn_count, players), np.int64)
+    owner = np.empty(105, np.int64)
+    state = np.uint64(seed)
+    for b in range(count):
+        for p in range(players):
+            for t in range(turn_count):
+                turns[t, p] = orders[b, p, t]
+        state = play_plain(rows[b], turns, choices[b], row_policy, penalties[b], owner, state)
+    return state
+
+
+@_jit
+def deal_many(players, count, seed, rows, orders):  # type: ignore[no-untyped-def]
+    """Deal ``count`` random hands into rows (count, 4) and orders (count, players, 10), exactly as
+    the batch loops deal them (player p's card of turn t is deck[4 + t * players + p])."""
+    deck = np.arange(1, 105).astype(np.int64)
+    dealt = 4 + 10 * players
+    state = np.uint64(seed)
+    for b in range(count):
+        state = deal_hand(deck, dealt, state)
+        for r in range(4):
+            rows[b, r] = deck[r]
+        for p in range(players):
+            for t in range(10):
+                orders[b, p, t] = deck[4 + t * players + p]
+    return state
+
+
+@_jit
+def plain_hands(players, count, row_policy, seed, totals, spread):  # type: ignore[no-untyped-def]
+    """Deal and play ``count`` hands of random play; add each player's penalty to ``totals`` and
+    count the hands by each player's penalty in ``spread`` (players, 172). Holds one hand at a time."""
+    deck = np.arange(1, 105).astype(np.int64)
+    dealt = 4 + 10 * players
+    owner = np.empty(105, np.int64)
+    choices = np.zeros(1, np.int64)
+    penalties = np.zeros(players, np.int64)
+    state = np.uint64(seed)
+    for _ in range(count):
+        state = deal_hand(deck, dealt, state)
+        penalties[:] = 0
+        state = play_plain(deck[0:4], deck[4:dealt].reshape((10, players)), choices, row_policy, penalties,
+                           owner, state)
+        for p in range(players):
+            totals[p] += penalties[p]
+            spread[p, penalties[p]] += 1
+    return state
+
+
+@_jit
+def plain_games(players, count, end_above, rounds, row_policy, seed, totals, played):  # type: ignore[no-untyped-def]
+    """Play ``count`` whole games of random play: rounds until a total is above ``end_above`` (or
+    exactly ``rounds`` rounds when rounds > 0). Final totals go to ``totals`` (count, players), the
+    number of rounds to ``played`` (count)."""
+    deck = np.arange(1, 105).astype(np.int64)
+    dealt = 4 + 10 * players
+    owner = np.empty(105, np.int64)
+    choices = np.zeros(1, np.int64)
+    state = np.uint64(seed)
+    for g in range(count):
+        done = 0
+        while True:
+            state = deal_hand(deck, dealt, state)
+            state = play_plain(deck[0:4], deck[4:dealt].reshape((10, players)), choices, row_policy, totals[g],
+                               owner, state)
+            done += 1
+            top = 0
+            for p in range(players):
+                top = max(top, totals[g, p])
+            if (rounds > 0 and done >= rounds) or (rounds <= 0 and top > end_above):
+                break
+        played[g] = done
+    return state
+
+
+@_jit
+def _play_policy(deck, players, row_policy, card_policy, tie, later_weight, choices, penalties, ends, counts,  # type: ignore[no-untyped-def]
+                 heads, fixed, public, scratch, state):
+    """Play the hand dealt at the front of ``deck`` with :func:`play_hand` (heuristic policies)."""
+    dealt = 4 + 10 * players
+    public[:] = False
+    for r in range(4):
+        c = deck[r]
+        ends[r] = c
+        counts[r] = 1
+        heads[r] = BULL[c]
+        public[c] = True
+    orders = deck[4:dealt].reshape((10, players)).T.copy()
+    return play_hand(ends, counts, heads, orders, fixed, public, choices, row_policy, card_policy, tie,
+                     later_weight, penalties, scratch, state)
+
+
+@_jit
+def policy_many(rows, orders, choices, row_policy, card_policy, tie, later_weight, seed, penalties):  # type: ignore[no-untyped-def]
+    """:func:`plain_many` for any policy (the heuristic ones included); orders (B, players, 10)."""
+    count = rows.shape[0]
+    players = orders.shape[1]
+    deck = np.empty(4 + 10 * players, np.int64)
+    ends = np.empty(4, np.int64)
+    counts = np.empty(4, np.int64)
+    heads = np.empty(4, np.int64)
+    fixed = np.zeros(players, np.bool_)
+    public = np.zeros(105, np.bool_)
+    scratch = np.empty(212 + 2 * players, np.int64)
+    state = np.uint64(seed)
+    for b in range(count):
+        for r in range(4):
+            deck[r] = rows[b, r]
+        for p in range(players):
+            for t in range(10):
+                deck[4 + t * players + p] = orders[b, p, t]
+        state = _play_policy(deck, players, row_policy, card_policy, tie, later_weight, choices[b], penalties[b],
+                             ends, counts, heads, fixed, public, scratch, state)
+    return state
+
+
+@_jit
+def policy_games(players, count, end_above, rounds, row_policy, card_policy, tie, later_weight, seed,  # type: ignore[no-untyped-def]
+                 totals, played):
+    """:func:`plain_games` for any policy. Random hands are policy_games with rounds=1."""
+    deck = np.arange(1, 105).astype(np.int64)
+    dealt = 4 + 10 * players
+    ends = np.empty(4, np.int64)
+    counts = np.empty(4, np.int64)
+    heads = np.empty(4, np.int64)
+    fixed = np.zeros(players, np.bool_)
+    public = np.zeros(105, np.bool_)
+    scratch = np.empty(212 + 2 * players, np.int64)
+    choices = np.zeros(1, np.int64)
+    state = np.uint64(seed)
+    for g in range(count):
+        done = 0
+        while True:
+            state = deal_hand(deck, dealt, state)
+            state = _play_policy(deck, players, row_policy, card_policy, tie, later_weight, choices, totals[g],
+                                 ends, counts, heads, fixed, public, scratch, state)
+            done += 1
+            top = 0
+            for p in range(players):
+                top = max(top, totals[g, p])
+            if (rounds > 0 and done >= rounds) or (rounds <= 0 and top > end_above):
+                break
+        played[g] = done
+    return state
+
+
+@_jit
+def rollouts(ends0, counts0, heads0, public0, first, fixed, mine, pool, sizes, me, samples,  # type: ignore[no-untyped-def]
+             row_policy, card_policy, tie, later_weight, seed, out):
+    """Complete the round ``samples`` times from each of ``candidates`` starting points.
+
+    Candidate k starts from the rows ``ends0[k]``/``counts0[k]``/``heads0[k]`` with the cards
+    ``first[k]`` (one per player, 0 = none) given for the current turn where ``fixed[p]``.
+    ``mine``: the cards player ``me`` holds; when ``first[k, me] > 0`` that card is one of them and
+    is played now, else ``mine`` are the cards for the later turns. Each sample shuffles ``mine``
+    and deals the unseen ``pool``: ``sizes[p]`` cards to each other player (from the current turn
+    on when its card is not fixed, from the next turn on when it is). The same deal serves every
+    candidate (common random numbers). ``out[k, s]``: the bullheads ``me`` takes from this point
+    to the end of the round in sample ``s`` of candidate ``k``.
+    """
+    candidates = first.shape[0]
+    players = first.shape[1]
+    now_mine = first[0, me] > 0
+    turns = mine.shape[0] if now_mine else mine.shape[0] + 1
+    for p in range(players):
+        if p != me:
+            span = sizes[p] + 1 if fixed[p] else sizes[p]
+            if span > turns:
+                turns = span
+    orders = np.zeros((players, turns), np.int64)
+    work = np.empty((players, turns), np.int64)
+    ends = np.empty(4, np.int64)
+    counts = np.empty(4, np.int64)
+    heads = np.empty(4, np.int64)
+    public = np.empty(105, np.bool_)
+    choices = np.zeros(1, np.int64)
+    penalties = np.zeros(players, np.int64)
+    scratch = np.empty(212 + 2 * players, np.int64)
+    cards = pool.copy()
+    own = mine.copy()
+    need = 0
+    for p in range(players):
+        if p != me:
+            need += sizes[p]
+    state = np.uint64(seed)
+    for s in range(samples):
+        state = deal_hand(cards, need, state)
+        state = deal_hand(own, own.shape[0], state)
+        orders[:, :] = 0
+        at = 0
+        for p in range(players):
+            if p == me:
+                start = 0 if now_mine else 1
+                for t in range(own.shape[0]):
+                    orders[p, start + t] = own[t]
+            else:
+                start = 1 if fixed[p] else 0
+                for t in range(sizes[p]):
+                    orders[p, start + t] = cards[at]
+                    at += 1
+        for k in range(candidates):
+            work[:, :] = orders
+            for p in range(players):
+                if fixed[p] and p != me:
+                    work[p, 0] = first[k, p]
+            if now_mine:
+                for t in range(turns):
+                    if work[me, t] == first[k, me]:
+                        work[me, t] = work[me, 0]
+                        work[me, 0] = first[k, me]
+                        break
+            for r in range(4):
+                ends[r] = ends0[k, r]
+                counts[r] = counts0[k, r]
+                heads[r] = heads0[k, r]
+            public[:] = public0
+            penalties[:] = 0
+            state = play_hand(ends, counts, heads, work, fixed, public, choices, row_policy, card_policy,
+                              tie, later_weight, penalties, scratch, state)
+            out[k, s] = penalties[me]
+    return state

@@ -1,0 +1,225 @@
+"""Rollouts for search bots: finish the current round many times from one player's view.
+
+Each rollout deals the cards the player cannot see (:meth:`nimmt.core.View.unseen_cards`) at
+random to the other players, as many as each one holds (every such deal is equally likely given
+the view: nothing a player does in 6 nimmt! reveals the cards still in their hand), then plays the
+round to its end. The same deals serve every candidate (common random numbers), so differences
+between candidates are not drowned by the luck of the deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from nimmt.core import BULLHEADS, View
+
+from . import _kernels as K
+from . import _numpy as N
+from .engine import POLICIES, BatchError, EngineName, Policy, _heuristic_weights, _seed, engine_name, run_kernel
+
+Ints = npt.NDArray[np.int64]
+
+
+def _row_state(rows: Sequence[Sequence[int]]) -> tuple[Ints, Ints, Ints]:
+    ends = np.array([row[-1] for row in rows], np.int64)
+    counts = np.array([len(row) for row in rows], np.int64)
+    heads = np.array([sum(BULLHEADS[c] for c in row) for row in rows], np.int64)
+    return ends, counts, heads
+
+
+def _public(view: View) -> npt.NDArray[np.bool_]:
+    """Cards every player has seen: rows, cards taken, cards played, cards revealed this turn."""
+    public = np.zeros(105, np.bool_)
+    for group in (*view.rows, *view.taken, *view.played, [c for c, _ in view.revealed]):
+        for card in group:
+            public[card] = True
+    return public
+
+
+def _policy(policy: str) -> tuple[int, int]:
+    try:
+        return POLICIES[policy]
+    except KeyError:
+        raise BatchError(f"unknown policy {policy!r}: choose {', '.join(POLICIES)}") from None
+
+
+def _run(
+    view: View,
+    ends0: Ints,
+    counts0: Ints,
+    heads0: Ints,
+    first: Ints,
+    fixed: npt.NDArray[np.bool_],
+    mine: Ints,
+    n_samples: int,
+    rng: np.random.Generator,
+    policy: str,
+    engine: str,
+) -> Ints:
+    """(candidates, n_samples) bullheads the viewer takes from the given starting points."""
+    assert view.player is not None
+    me = view.player
+    cp, rp = _policy(policy)
+    if isinstance(n_samples, bool) or not isinstance(n_samples, int | np.integer) or n_samples < 1:
+        raise BatchError(f"n_samples must be a whole number from 1 up, not {n_samples!r}")
+    pool = np.array(view.unseen_cards(), np.int64)
+    sizes = np.array([0 if p == me else size for p, size in enumerate(view.hand_sizes)], np.int64)
+    if sizes.sum() > pool.size:
+        raise BatchError(f"this view is impossible: {sizes.sum()} unseen cards are needed, {pool.size} exist")
+    public = _public(view)
+    candidates = first.shape[0]
+    out = np.zeros((candidates, n_samples), np.int64)
+    if engine == "numba" or cp == K.CARD_HEURISTIC:
+        tie, later = _heuristic_weights()
+        run_kernel(K.rollouts, ends0, counts0, heads0, public, first, fixed, mine, pool, sizes, me, n_samples,
+                   rp, cp, tie, later, _seed(rng), out)
+        return out
+    return _numpy_rollouts(ends0, counts0, heads0, first, fixed, mine, pool, sizes, me, n_samples, rp, rng)
+
+
+def _numpy_rollouts(
+    ends0: Ints,
+    counts0: Ints,
+    heads0: Ints,
+    first: Ints,
+    fixed: npt.NDArray[np.bool_],
+    mine: Ints,
+    pool: Ints,
+    sizes: Ints,
+    me: int,
+    samples: int,
+    row_policy: int,
+    rng: np.random.Generator,
+) -> Ints:
+    """The same rollouts as the compiled kernel, built as arrays and played by the NumPy path."""
+    candidates, players = first.shape
+    now_mine = bool(first[0, me] > 0)
+    turns = mine.size if now_mine else mine.size + 1
+    for p in range(players):
+        if p != me:
+            turns = max(turns, int(sizes[p]) + (1 if fixed[p] else 0))
+    orders = np.zeros((samples, players, turns), np.int64)
+    dealt = pool[np.argsort(rng.random((samples, pool.size)), axis=1)] if pool.size else np.zeros((samples, 0))
+    own = mine[np.argsort(rng.random((samples, mine.size)), axis=1)] if mine.size else np.zeros((samples, 0))
+    at = 0
+    for p in range(players):
+        if p == me:
+            start = 0 if now_mine else 1
+            orders[:, p, start : start + mine.size] = own
+        else:
+            start = 1 if fixed[p] else 0
+            size = int(sizes[p])
+            orders[:, p, start : start + size] = dealt[:, at : at + size]
+            at += size
+    work = np.tile(orders, (candidates, 1, 1))  # candidate k is rows k * samples ... (k + 1) * samples - 1
+    every = np.arange(candidates * samples)
+    for p in range(players):
+        if fixed[p] and p != me:
+            work[:, p, 0] = np.repeat(first[:, p], samples)
+    if now_mine:
+        wanted = np.repeat(first[:, me], samples)
+        where = (work[:, me, :] == wanted[:, None]).argmax(axis=1)
+        work[every, me, where] = work[:, me, 0]
+        work[:, me, 0] = wanted
+    ends = np.repeat(ends0, samples, axis=0)
+    counts = np.repeat(counts0, samples, axis=0)
+    heads = np.repeat(heads0, samples, axis=0)
+    penalties = N.play(ends, counts, heads, work, row_policy, None, rng)
+    return penalties[:, me].reshape(candidates, samples)
+
+
+def rollout_card_penalties(
+    view: View,
+    cards: Sequence[int] | None = None,
+    n_samples: int = 256,
+    rng: np.random.Generator | None = None,
+    policy: Policy | str = "random",
+    engine: EngineName | str = "auto",
+) -> Ints:
+    """(len(cards), n_samples): the bullheads the viewer takes from now to the end of the round
+    when it plays each of ``cards`` now (default: its whole hand), one column per sampled deal."""
+    if view.player is None or not view.must_play_card:
+        raise BatchError("rollouts of a card need the view of a player who must play a card now")
+    me = view.player
+    hand = tuple(view.hand)
+    chosen = tuple(hand if cards is None else cards)
+    missing = [c for c in chosen if c not in hand]
+    if missing or not chosen:
+        raise BatchError(f"cards to try must be in the hand {hand}, not {missing or 'none'}")
+    ends, counts, heads = _row_state(view.rows)
+    k = len(chosen)
+    first = np.zeros((k, view.players), np.int64)
+    first[:, me] = chosen
+    fixed = np.zeros(view.players, np.bool_)
+    fixed[me] = True
+    return _run(view, np.tile(ends, (k, 1)), np.tile(counts, (k, 1)), np.tile(heads, (k, 1)), first, fixed,
+                np.array(hand, np.int64), n_samples, rng or np.random.default_rng(), policy, engine_name(engine))
+
+
+def rollout_card_values(
+    view: View,
+    cards: Sequence[int] | None = None,
+    n_samples: int = 256,
+    rng: np.random.Generator | None = None,
+    policy: Policy | str = "random",
+    engine: EngineName | str = "auto",
+) -> dict[int, float]:
+    """card -> mean bullheads the viewer takes from now to the end of the round if it plays that
+    card now (lower is better). See :func:`rollout_card_penalties`."""
+    chosen = tuple(view.hand if cards is None else cards)
+    penalties = rollout_card_penalties(view, chosen, n_samples, rng, policy, engine)
+    return {card: float(penalties[i].mean()) for i, card in enumerate(chosen)}
+
+
+def rollout_row_penalties(
+    view: View,
+    n_samples: int = 256,
+    rng: np.random.Generator | None = None,
+    policy: Policy | str = "random",
+    engine: EngineName | str = "auto",
+) -> Ints:
+    """(4, n_samples): the bullheads the viewer takes from now to the end of the round, the taken
+    row's included, when its low card takes row 0, 1, 2 or 3."""
+    if view.player is None or not view.must_choose_row or view.row_choice_card is None:
+        raise BatchError("rollouts of a row need the view of a player who must choose a row now")
+    card = view.row_choice_card
+    ends, counts, heads = _row_state(view.rows)
+    now = heads.copy()
+    ends0 = np.tile(ends, (4, 1))
+    counts0 = np.tile(counts, (4, 1))
+    heads0 = np.tile(heads, (4, 1))
+    for row in range(4):
+        ends0[row, row] = card
+        counts0[row, row] = 1
+        heads0[row, row] = BULLHEADS[card]
+    first = np.zeros((4, view.players), np.int64)
+    for c, p in view.revealed[view.resolved + 1 :]:
+        first[:, p] = c
+    fixed = np.ones(view.players, np.bool_)  # every card of this turn is face up (or already placed)
+    later = _run(view, ends0, counts0, heads0, first, fixed, np.array(view.hand, np.int64), n_samples,
+                 rng or np.random.default_rng(), policy, engine_name(engine))
+    return later + now[:, None]
+
+
+def rollout_row_values(
+    view: View,
+    n_samples: int = 256,
+    rng: np.random.Generator | None = None,
+    policy: Policy | str = "random",
+    engine: EngineName | str = "auto",
+) -> dict[int, float]:
+    """row -> mean bullheads the viewer takes from now to the end of the round (the row's own
+    included) if its low card takes that row. See :func:`rollout_row_penalties`."""
+    penalties = rollout_row_penalties(view, n_samples, rng, policy, engine)
+    return {row: float(penalties[row].mean()) for row in range(4)}
+
+
+__all__ = [
+    "rollout_card_penalties",
+    "rollout_card_values",
+    "rollout_row_penalties",
+    "rollout_row_values",
+]

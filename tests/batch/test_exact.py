@@ -1,0 +1,83 @@
+"""The batch engine against the rules core: the same deals, orders and row choices, every penalty."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nimmt.batch import HAVE_NUMBA, deal, play
+from nimmt.batch.check import core_heuristic_penalties, core_penalties
+from nimmt.core.fast import play_round
+
+ENGINES = ["numpy", *(["numba"] if HAVE_NUMBA else [])]
+PLAYERS = range(2, 11)
+
+
+@pytest.fixture(scope="module")
+def deals() -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """About 3,000 deals over 2..10 players, with row choices, and the core's penalties for them."""
+    rng = np.random.default_rng(2026)
+    out = {}
+    for players in PLAYERS:
+        rows, orders = deal(players, 340, rng, engine="numpy")
+        choices = rng.integers(0, 4, size=(340, players * 10))
+        out[players] = (rows, orders, choices, core_penalties(rows, orders, choices), core_penalties(rows, orders))
+    return out
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_given_row_choices_agree_with_the_core_on_every_penalty(engine: str, deals: dict) -> None:  # type: ignore[type-arg]
+    checked = 0
+    for players, (rows, orders, choices, expected, _) in deals.items():
+        got = play(rows, orders, row_policy="given", choices=choices, engine=engine)
+        wrong = np.flatnonzero((got != expected).any(axis=1))
+        assert wrong.size == 0, f"{players} players, hand {wrong[:5]}: {got[wrong[0]]} != {expected[wrong[0]]}"
+        checked += len(rows)
+    assert checked == 340 * 9
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_fewest_bullheads_rows_agree_with_the_core(engine: str, deals: dict) -> None:  # type: ignore[type-arg]
+    for _players, (rows, orders, _, _, expected) in deals.items():
+        np.testing.assert_array_equal(play(rows, orders, row_policy="fewest", engine=engine), expected)
+
+
+def test_the_deals_take_row_choices_and_sixth_cards() -> None:
+    """The sample is not trivial: low cards with each row chosen, and sixth cards, do happen."""
+    rng = np.random.default_rng(1)
+    rows, orders = deal(4, 200, rng, engine="numpy")
+    choices = rng.integers(0, 4, size=(200, 40))
+    a = play(rows, orders, row_policy="given", choices=choices, engine="numpy")
+    b = play(rows, orders, row_policy="given", choices=(choices + 1) % 4, engine="numpy")
+    assert (a != b).any(), "row choices must change penalties"
+    assert (play(rows, orders, row_policy="fewest", engine="numpy") > 0).any()
+
+
+def test_the_fast_core_path_agrees_too() -> None:
+    rng = np.random.default_rng(3)
+    for players in (2, 5, 10):
+        rows, orders = deal(players, 100, rng)
+        got = play(rows, orders, row_policy="fewest")
+        for b in range(100):
+            expected = play_round(tuple(int(c) for c in rows[b]), [tuple(int(c) for c in o) for o in orders[b]])
+            assert list(got[b]) == expected
+
+
+def test_partial_rounds_fewer_turns() -> None:
+    rng = np.random.default_rng(4)
+    rows, orders = deal(3, 50, rng)
+    short = orders[:, :, :6]
+    choices = rng.integers(0, 4, size=(50, 18))
+    expected = core_penalties(rows, orders, choices, turns=6)
+    for engine in ENGINES:
+        np.testing.assert_array_equal(play(rows, short, row_policy="given", choices=choices, engine=engine), expected)
+
+
+@pytest.mark.parametrize("players", [2, 4, 10])
+def test_heuristic_policy_plays_exactly_like_the_heuristic_bot(players: int) -> None:
+    """Every seat a HeuristicBot through the step engine vs the batch heuristic policy."""
+    rng = np.random.default_rng(players)
+    rows, orders = deal(players, 40, rng)
+    expected = core_heuristic_penalties(rows, orders)
+    got = play(rows, orders, row_policy="heuristic", card_policy="heuristic")
+    np.testing.assert_array_equal(got, expected)
