@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import replace
 from itertools import pairwise
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,10 +19,12 @@ from nimmt.core import (
     CardChosen,
     CardPlaced,
     CardsRevealed,
+    ChooseRow,
     Deal,
     Event,
     GameEnded,
     GameState,
+    IllegalAction,
     Phase,
     PlayCard,
     RoundEnded,
@@ -29,6 +32,8 @@ from nimmt.core import (
     RowChoiceNeeded,
     RowTaken,
     Rules,
+    UnknownPlayer,
+    apply,
     apply_all,
     legal_actions,
     new_game,
@@ -304,3 +309,40 @@ def test_a_view_hides_what_its_player_may_not_know(players: int, seed: int) -> N
             assert view(other, q) != view(state, q)
             checked += 1
     assert checked > 0
+
+
+# -- exactly the legal actions are accepted -----------------------------------------------------
+
+NOT_CARDS: tuple[object, ...] = (-1, 0, 105, True, False, None, "1", 1.0, (1,))
+NOT_ROWS: tuple[object, ...] = (-1, 4, True, False, None, "1", 1.0, (1,))
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(2, 10), st.integers(0, 2**32 - 1))
+def test_exactly_the_legal_actions_are_accepted(players: int, seed: int) -> None:
+    rng = random.Random(seed)
+    moments = list(random_game(players, rng, Rules(rounds=1)))
+    for moment in rng.sample(moments, 4):
+        state = moment.state
+        for p in range(players):
+            legal = set(legal_actions(state, p))
+            tries: list[Action] = [PlayCard(p, card) for card in DECK]
+            tries += [ChooseRow(p, row) for row in range(4)]
+            for action in tries:
+                if action in legal:
+                    apply(state, action)
+                else:
+                    with pytest.raises(IllegalAction):
+                        apply(state, action)
+            # Never legal, though True == 1 and 1.0 == 1 would pass a membership test.
+            for odd in NOT_CARDS:
+                with pytest.raises(IllegalAction):
+                    apply(state, PlayCard(p, odd))  # type: ignore[arg-type]
+            for odd in NOT_ROWS:
+                with pytest.raises(IllegalAction):
+                    apply(state, ChooseRow(p, odd))  # type: ignore[arg-type]
+        for odd in (*NOT_ROWS, players, players + 3):
+            if odd in range(players) and not isinstance(odd, bool):
+                continue
+            with pytest.raises(UnknownPlayer if not state.is_over else IllegalAction):
+                apply(state, ChooseRow(odd, 0))  # type: ignore[arg-type]
