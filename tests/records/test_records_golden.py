@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from nimmt.bots import make_bot
+from nimmt.core import Rules
+from nimmt.match import play_game
 from nimmt.records import GameRecord, Recorder, load, loads, parse, replay, score
 from tests.records import make_golden
 
@@ -184,3 +190,17 @@ def test_the_generator_still_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert made == sorted(p.name for p in GOLDEN.iterdir())
     for name in ("hand_exactly_66", "hand_one_round"):
         assert (tmp_path / "golden" / f"{name}.json").read_text() == (GOLDEN / f"{name}.json").read_text()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 10), st.integers(0, 2**32 - 1), st.sampled_from([Rules(), Rules(end_above=20), Rules(rounds=2)]))
+def test_random_bot_games_agree_with_the_independent_reading(players: int, seed: int, rules: Rules) -> None:
+    bots = [make_bot("random", random.Random(seed + p)) for p in range(players)]
+    record = play_game(bots, random.Random(seed), rules)
+    data = json.loads(record.dumps())
+    assert reference_score(data) == score(record).to_json()
+    # And a game cut anywhere (a game in progress) too.
+    cut = random.Random(seed).randrange(len(data["rounds"]))
+    data["rounds"] = data["rounds"][: cut + 1]
+    data["rounds"][-1]["turns"] = data["rounds"][-1]["turns"][: seed % 11]
+    assert reference_score(data) == score(parse(data)).to_json()
