@@ -31,6 +31,7 @@ from nimmt.core import (
     Event,
     GameEnded,
     GameState,
+    NimmtError,
     Phase,
     PlayCard,
     RoundEnded,
@@ -44,7 +45,16 @@ from nimmt.core import (
 from nimmt.core.cards import TURNS_PER_ROUND
 from nimmt.records import GameRecord, Recorder
 
-from ._common import check_players, deal_rng, fresh_seed, make_bots, make_rules, parse_bots
+from ._common import (
+    check_players,
+    close_bots,
+    deal_rng,
+    fresh_seed,
+    label,
+    make_bots,
+    make_rules,
+    parse_bots,
+)
 
 HUMAN = 0
 
@@ -302,13 +312,12 @@ def command(
     _ = i18n.translator(language, "play")
     base = seed if seed is not None else fresh_seed()
     me = (name or "").strip() or _("you")
-    names = [me, *(_("bot_name", number=seat, bot=bot) for seat, bot in enumerate(bot_names, start=1))]
+    names = [me, *(_("bot_name", number=seat, bot=label(bot)) for seat, bot in enumerate(bot_names, start=1))]
     if pace is None:
         pace = 0.5 if sys.stdin.isatty() and sys.stdout.isatty() else 0.0
     console = Console(highlight=False)
-    game = TerminalGame(
-        console, _, names, make_bots(bot_names, base, 0, first_seat=1), rules, 0, base, record, pace
-    )
+    seated = make_bots(bot_names, base, 0, first_seat=1)
+    game = TerminalGame(console, _, names, seated, rules, 0, base, record, pace)
     if record is not None:
         try:
             game.save()
@@ -322,6 +331,11 @@ def command(
     console.print(_("seed", seed=base), markup=False)
     try:
         game.play()
+    except NimmtError as error:  # an external bot program failed
+        console.print(_("bot_failed", error=str(error)), markup=False)
+        if record is not None:
+            console.print(_("record_saved", file=str(record)), markup=False)
+        raise typer.Exit(1) from None
     except InputEnded:
         console.print(_("bye_eof"), markup=False)
         if record is not None:
@@ -336,6 +350,8 @@ def command(
     except OSError as error:
         console.print(_("record_error", file=str(record), error=error.strerror or str(error)), markup=False)
         raise typer.Exit(1) from None
+    finally:
+        close_bots(seated)
     if record is not None:
         console.print(_("record_saved", file=str(record)), markup=False)
 

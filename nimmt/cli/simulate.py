@@ -18,12 +18,25 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from nimmt.core import Event, GameEnded, GameState, RoundEnded, Rules
+from nimmt.core import Event, GameEnded, GameState, NimmtError, RoundEnded, Rules
 from nimmt.match import play_game
 
-from ._common import check_players, deal_rng, fresh_seed, make_bots, make_rules, parse_bots
+from ._common import (
+    check_players,
+    close_bots,
+    deal_rng,
+    fresh_seed,
+    label,
+    make_bots,
+    make_rules,
+    parse_bots,
+)
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+
+
+class SimulationFailed(Exception):
+    """A game could not be finished (an external bot failed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +71,13 @@ def play_one(seed: int, index: int, bots: Sequence[str], rules: Rules, records: 
                 ended.append(event)
 
     players = make_bots(list(bots), seed, index)
-    names = [f"{name} {seat + 1}" for seat, name in enumerate(bots)]
-    record = play_game(players, deal_rng(seed, index), rules, names, observe)
+    names = [f"{label(name)} {seat + 1}" for seat, name in enumerate(bots)]
+    try:
+        record = play_game(players, deal_rng(seed, index), rules, names, observe)
+    except NimmtError as error:  # an external bot failed: say which game, in a picklable error
+        raise SimulationFailed(f"game {index + 1}: {error}") from None
+    finally:
+        close_bots(players)
     if records is not None:
         record.save(records / f"game-{index + 1:06d}.json")
     return GameResult(index, tuple(rounds), ended[0].totals, ended[0].winners)
@@ -222,6 +240,7 @@ def command(
     """Play bots against bots and show each seat's mean penalty and share of wins."""
     check_players(players)
     names = parse_bots(bots, players)
+    close_bots(make_bots(names, 0, 0))  # a command line that cannot be read is refused here (exit 2)
     rules = make_rules(end_above, rounds)
     if records is not None:
         if records.exists() and not records.is_dir():
@@ -248,6 +267,9 @@ def command(
     except KeyboardInterrupt:
         err.print("simulation stopped")
         raise typer.Exit(130) from None
+    except SimulationFailed as error:
+        typer.echo(f"nimmt simulate: {error}", err=True)
+        raise typer.Exit(1) from None
     summary = summarize(results, names, seconds, base, rules)
     if as_json:
         sys.stdout.write(json.dumps(summary) + "\n")

@@ -249,3 +249,10 @@ def test_a_record_file_that_cannot_be_written_is_refused(tmp_path: Path) -> None
     done = CliRunner().invoke(app, ["play", "--record", str(tmp_path / "missing" / "game.json")], input="")
     assert done.exit_code == 2
     assert "cannot write" in " ".join(done.output.replace("│", " ").split())
+
+
+def test_a_bot_program_that_cannot_start_ends_the_game_with_a_message(tmp_path: Path) -> None:
+    done = nimmt("play", "--seed", "1", "--lang", "en", "--bots", "cmd:/nonexistent/bot-program", stdin="")
+    assert done.returncode == 1
+    assert "A bot program failed and the game cannot go on" in done.stdout
+    assert "Traceback" not in done.stderr

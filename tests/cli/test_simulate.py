@@ -142,3 +142,20 @@ def test_ctrl_c_stops_every_process_at_once() -> None:
     assert process.returncode == 130
     assert "simulation stopped" in err
     assert "Traceback" not in err + out
+
+
+NODE_BOT = Path(__file__).resolve().parents[2] / "examples" / "node-bot" / "bot.js"
+
+
+def test_a_bot_program_can_take_a_seat() -> None:
+    data = run_json("--games", "2", "--players", "3", "--bots", f"cmd:node {NODE_BOT},random,heuristic",
+                    "--seed", "5", "--jobs", "2")
+    assert data["bots"][1:] == ["random", "heuristic"]
+    assert math.isclose(sum(data["win_share"]), 1.0, abs_tol=1e-5)
+
+
+def test_a_bot_program_that_fails_stops_the_run_with_a_message() -> None:
+    done = nimmt("simulate", "--games", "2", "--bots", "cmd:/nonexistent/bot-program,random,random,random")
+    assert done.returncode == 1
+    assert "could not be started" in done.stderr
+    assert "Traceback" not in done.stderr
