@@ -17,7 +17,8 @@ import random
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 
-from .cards import BULLHEADS, DECK, HAND_SIZE, ROW_COUNT
+from .cards import BULLHEADS, DECK, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ROW_COUNT
+from .errors import RulesError
 
 # (player, card, last card of each row, bullheads of each row) -> chosen row
 RowChooser = Callable[[int, int, Sequence[int], Sequence[int]], int]
@@ -84,6 +85,8 @@ def random_rounds(players: int, count: int, rng: random.Random) -> list[int]:
 
     Returns the summed penalty of each player. This is the loop behind the speed figures.
     """
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise RulesError(f"a table has 2 to 10 players, not {players!r}")
     bull = BULLHEADS
     deck = DECK
     dealt = players * HAND_SIZE + ROW_COUNT
