@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import socket
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
@@ -43,6 +44,20 @@ def run_local(specs: Sequence[MatchSpec], jobs: int = 1, progress: Progress | No
     return sorted(results, key=lambda r: (r.deal_set, r.rotation))
 
 
+def _check_reachable(address: str) -> None:
+    """Fail fast on an address nobody listens at (Ray itself retries for minutes)."""
+    if address in {"auto", "local"} or address.startswith("ray://"):
+        return
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise RayUnavailable(f"a Ray address is host:port (for example 127.0.0.1:6379), not {address!r}")
+    try:
+        with socket.create_connection((host, int(port)), timeout=5):
+            pass
+    except OSError as error:
+        raise RayUnavailable(f"cannot reach a Ray cluster at {address}: {error.strerror or error}") from None
+
+
 def run_ray(specs: Sequence[MatchSpec], address: str, progress: Progress | None = None) -> list[MatchResult]:
     """Play every game as a Ray task on the cluster at ``address`` (``host:port``, or ``auto``)."""
     try:
@@ -51,6 +66,7 @@ def run_ray(specs: Sequence[MatchSpec], address: str, progress: Progress | None 
         raise RayUnavailable("Ray is not installed: pip install 'nimmt[tournament]'") from None
     started_here = not ray.is_initialized()
     if started_here:
+        _check_reachable(address)
         try:
             ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
         except Exception as error:  # ray raises ConnectionError, ValueError and others here
