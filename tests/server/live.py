@@ -1,0 +1,77 @@
+"""A real ``nimmt serve`` process on a free loopback port, for the restart and browser tests."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import TracebackType
+
+import httpx
+
+
+class LiveServer:
+    def __init__(self, db: Path, *, bot_delay: float = 0.0) -> None:
+        self.db = db
+        self.bot_delay = bot_delay
+        self.process: subprocess.Popen[str] | None = None
+        self.url = ""
+
+    def start(self) -> LiveServer:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "nimmt", "serve", "--port", "0", "--db", str(self.db),
+             "--bot-delay", str(self.bot_delay)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        )
+        assert self.process.stdout is not None
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            found = re.search(r"open (http://\S+/) in your browser", line)
+            if found:
+                self.url = found.group(1).rstrip("/")
+                break
+        if not self.url:
+            self.stop()
+            raise AssertionError("nimmt serve did not say where it listens")
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/bots", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        self.stop()
+        raise AssertionError("nimmt serve did not answer")
+
+    @property
+    def ws_url(self) -> str:
+        return self.url.replace("http://", "ws://", 1)
+
+    def kill(self) -> None:
+        """Stop the process at once, as a crash or a pulled plug would."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        if self.process is not None and self.process.stdout is not None:
+            self.process.stdout.close()
+
+    def __enter__(self) -> LiveServer:
+        return self.start()
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        self.stop()

@@ -1,0 +1,90 @@
+"""Stop the server process in the middle of a turn, start it again: the game goes on from exactly
+where it was, with nothing lost (every acknowledged action was stored before the acknowledgement)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+from nimmt.records import loads, score
+
+from .live import LiveServer
+
+
+class Seat:
+    def __init__(self, server: LiveServer, table_id: str, token: str) -> None:
+        self.socket: ClientConnection = connect(f"{server.ws_url}/ws/{table_id}", open_timeout=10, legacy=True)
+        self.socket.send(json.dumps({"type": "hello", "token": token}))
+        self.state: dict[str, Any] = self.until("state")
+
+    def until(self, kind: str) -> dict[str, Any]:
+        while True:
+            message: dict[str, Any] = json.loads(self.socket.recv(timeout=10))
+            if message["type"] == "state":
+                self.state = message
+            if message["type"] == kind or (kind == "answer" and message["type"] in ("ack", "error")):
+                return message
+
+    def sync(self) -> dict[str, Any]:
+        self.socket.send(json.dumps({"type": "ping"}))
+        self.until("pong")
+        return self.state
+
+    def act(self, rng: random.Random) -> None:
+        state = self.sync()
+        if state["legal"]["rows"]:
+            message = {"type": "choose_row", "row": rng.choice(state["legal"]["rows"]), "version": state["version"]}
+        elif state["legal"]["cards"]:
+            message = {"type": "play", "card": rng.choice(state["legal"]["cards"]), "version": state["version"]}
+        else:
+            return
+        self.socket.send(json.dumps(message))
+        assert self.until("answer")["type"] == "ack"
+
+
+def _public(state: dict[str, Any]) -> dict[str, Any]:
+    return {key: state[key] for key in ("version", "view", "legal", "scores")}
+
+
+def test_a_restart_loses_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "nimmt.sqlite3"
+    rng = random.Random(7)
+    with LiveServer(db) as server:
+        created = httpx.post(f"{server.url}/api/tables", json={
+            "name": "Ana", "seats": 3, "bots": ["random"], "options": {"rounds": 1}}).json()
+        table_id = created["table_id"]
+        joined = httpx.post(f"{server.url}/api/tables/{table_id}/join", json={"name": "Bruno"}).json()
+        ana, bruno = Seat(server, table_id, created["token"]), Seat(server, table_id, joined["token"])
+        ana.socket.send(json.dumps({"type": "start"}))
+        ana.until("ack")
+        while ana.sync()["view"]["turn"] < 3 or ana.state["view"]["phase"] != "choose_cards":
+            ana.act(rng)
+            bruno.act(rng)
+        # Mid-turn: the bot has chosen, Ana chooses; the table now waits for Bruno only.
+        while not ana.sync()["view"]["has_chosen"][2]:
+            pass
+        ana.act(rng)
+        before_ana, before_bruno = ana.sync(), bruno.sync()
+        assert before_ana["view"]["my_card"] is not None and before_ana["view"]["waiting_for"] == [1]
+        server.kill()
+
+    with LiveServer(db) as server:
+        ana, bruno = Seat(server, table_id, created["token"]), Seat(server, table_id, joined["token"])
+        assert _public(ana.state) == _public(before_ana)
+        assert _public(bruno.state) == _public(before_bruno)
+        chosen_before_restart = before_ana["view"]["my_card"]
+        turn = before_ana["view"]["turn"]
+        while ana.sync()["table"]["status"] != "over":
+            bruno.act(rng)
+            ana.act(rng)
+        final = ana.state
+        record = loads(httpx.get(f"{server.url}/api/tables/{table_id}/games/1/record").content)
+        assert record.rounds[0].turns[turn].cards[0] == chosen_before_restart
+        result = score(record)
+        assert result.finished and list(result.totals) == final["view"]["totals"]
+        assert len(record.rounds) == 1 and len(record.rounds[0].turns) == 10
