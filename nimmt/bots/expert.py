@@ -3,14 +3,17 @@
 It reasons about the cards it cannot see by sampling: every sample deals the unseen cards out
 consistently with its view (each other player gets as many cards as they hold; in this game
 nothing else is known about them), then plays the round to its end with every player, itself
-included, following a fast greedy policy that avoids sixth cards and dear rows. Each card of its
-hand is scored by the bullheads it takes from now to the end of the round, all cards on the same
-samples; cards that are clearly worse stop being sampled, so the time goes to the close calls.
-It samples until its time budget for the decision is spent (``time_budget`` seconds, 1 by default;
-a tournament sets it with ``--time-budget``).
+included, playing like the ``heuristic`` bot (the compiled rollouts of :mod:`nimmt.batch`). Each
+card of its hand is scored by the bullheads it takes from now to the end of the round, all cards
+on the same samples; cards that are clearly worse stop being sampled, so the time goes to the
+close calls. It samples until its time budget for the decision is spent (``time_budget`` seconds,
+1 by default; a tournament sets it with ``--time-budget``).
 
 Its row choice is searched the same way: when its card is below every row, each of the four rows
 is scored by what it costs now *and* by what the table it leaves costs its remaining cards later.
+
+Without NumPy (the ``sim`` extra) it falls back to the pure-Python rollouts of
+:mod:`nimmt.bots.rollout` (greedy policy), which are slower and weaker.
 """
 
 from __future__ import annotations
@@ -21,20 +24,36 @@ import time
 from nimmt.core import ROW_COUNT, View
 
 from .base import Bot
-from .search import evaluate
+from .search import Estimate, batch_available, evaluate, evaluate_batch
+
+_warm = False
+
+
+def _warm_up() -> None:
+    """Load the compiled rollouts once per process, so that the first decision is not the one paying."""
+    global _warm
+    if _warm or not batch_available():
+        return
+    from nimmt.core import Deal, apply, new_game, view
+
+    hands = (tuple(range(11, 21)), tuple(range(21, 31)))
+    state = apply(new_game(2), Deal((1, 2, 3, 4), hands)).state
+    evaluate_batch(view(state, 0), "card", rng=random.Random(0), samples=2)
+    _warm = True
 
 
 class ExpertBot(Bot):
     name = "expert"
     description = (
-        "Samples the hidden hands and plays each round out with a greedy policy, scoring every card "
-        "and every row by its bullheads to the end of the round, within a time budget per decision "
-        "(default 1 s)."
+        "Samples the hidden hands and plays each round out with every player playing like the "
+        "heuristic bot, scoring every card and every row by its bullheads to the end of the round, "
+        "within a time budget per decision (default 1 s)."
     )
 
-    POLICY = "greedy"
+    POLICY = "heuristic"  # rollout policy of the batch engine
+    FALLBACK_POLICY = "greedy"  # rollout policy of the pure-Python engine
     # Share of the budget used, leaving room for the caller's own work and clock jitter.
-    MARGIN = 0.9
+    MARGIN = 0.85
 
     def __init__(
         self, rng: random.Random | None = None, time_budget: float = 1.0, samples: int | None = None
@@ -42,24 +61,25 @@ class ExpertBot(Bot):
         super().__init__(rng)
         self.time_budget = time_budget
         self.samples = samples  # a fixed sample count (also capped by the budget): reproducible runs
+        self.batch = batch_available()
+        _warm_up()
 
-    def _deadline(self, start: float) -> float:
-        return start + self.time_budget * self.MARGIN
+    def _search(self, view: View, kind: str) -> list[Estimate]:
+        deadline = time.perf_counter() + self.time_budget * self.MARGIN
+        if self.batch:
+            return evaluate_batch(
+                view, kind, rng=self.rng, policy=self.POLICY, samples=self.samples, deadline=deadline, prune=True
+            )
+        options = view.hand if kind == "card" else range(ROW_COUNT)
+        return evaluate(
+            view, options, kind, rng=self.rng, engine=self.FALLBACK_POLICY,
+            samples=self.samples, deadline=deadline, prune=True,
+        )
 
     def choose_card(self, view: View) -> int:
-        start = time.perf_counter()
         if len(view.hand) == 1:
             return view.hand[0]
-        estimates = evaluate(
-            view, view.hand, "card", rng=self.rng, engine=self.POLICY,
-            samples=self.samples, deadline=self._deadline(start), prune=True,
-        )
-        return min(estimates, key=lambda e: (e.mean, -e.option)).option
+        return min(self._search(view, "card"), key=lambda e: (e.mean, -e.option)).option
 
     def choose_row(self, view: View) -> int:
-        start = time.perf_counter()
-        estimates = evaluate(
-            view, range(ROW_COUNT), "row", rng=self.rng, engine=self.POLICY,
-            samples=self.samples, deadline=self._deadline(start), prune=True,
-        )
-        return min(estimates, key=lambda e: (e.mean, e.option)).option
+        return min(self._search(view, "row"), key=lambda e: (e.mean, e.option)).option
