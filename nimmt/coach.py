@@ -31,9 +31,13 @@ That makes these two numbers exact under the model. When there are too many sets
 (``exact_limit``), it draws ``samples`` of them at random instead, and says so (``exact=False``).
 
 *The rest of the round* (``round_bullheads``, ``later``). Monte Carlo: ``samples`` deals of the
-unseen cards consistent with the view, each played to the end of the round by every player with
-the greedy policy of :mod:`nimmt.bots.rollout`; all options are scored on the same deals. The
-standard error is given with each mean.
+unseen cards consistent with the view, each played to the end of the round by every player
+playing like the ``heuristic`` bot (the compiled rollouts of :mod:`nimmt.batch`; without NumPy,
+the pure-Python greedy rollouts of :mod:`nimmt.bots.rollout`); all options are scored on the same
+deals. The standard error is given with each mean.
+
+The exception to "exact under the model": when no row can reach five cards before the advised
+card and some row end stays below it, the card is safe this turn (chance 0), whatever is unseen.
 
 >>> from nimmt.core import Deal, apply, new_game, view
 >>> hands = (tuple(range(41, 51)), tuple(range(51, 61)))
@@ -52,7 +56,7 @@ from itertools import combinations
 from math import comb
 
 from nimmt.bots.rollout import place, table_of
-from nimmt.bots.search import evaluate
+from nimmt.bots.search import Estimate, batch_available, evaluate, evaluate_batch
 from nimmt.core import ROW_COUNT, View
 
 DEFAULT_SAMPLES = 400
@@ -148,6 +152,14 @@ def turn_risk(
     return chance / samples, heads / samples, False
 
 
+def _sample(view: View, kind: str, rng: random.Random, samples: int) -> list[Estimate]:
+    """Monte Carlo to the end of the round: compiled heuristic rollouts when NumPy is there."""
+    if batch_available():
+        return evaluate_batch(view, kind, rng=rng, policy="heuristic", samples=samples, chunk=64)
+    options = view.hand if kind == "card" else range(ROW_COUNT)
+    return evaluate(view, options, kind, rng=rng, engine="greedy", samples=samples)
+
+
 def advise_cards(
     view: View,
     *,
@@ -163,7 +175,7 @@ def advise_cards(
     if view.row_choice_card is not None:
         raise CoachError("a card waits for a row choice: ask for advice on the rows")
     rng = rng or random.Random()
-    estimates = {e.option: e for e in evaluate(view, view.hand, "card", rng=rng, engine="greedy", samples=samples)}
+    estimates = {e.option: e for e in _sample(view, "card", rng, samples)}
     advice = []
     for card in view.hand:
         chance, heads, exact = turn_risk(view, card, rng=rng, samples=samples, exact_limit=exact_limit)
@@ -190,8 +202,7 @@ def advise_rows(
         raise CoachError("no card of this player waits for a row choice")
     rng = rng or random.Random()
     heads = view.row_bullheads()
-    found = evaluate(view, range(ROW_COUNT), "row", rng=rng, engine="greedy", samples=samples)
-    estimates = {e.option: e for e in found}
+    estimates = {e.option: e for e in _sample(view, "row", rng, samples)}
     advice = []
     for row in range(ROW_COUNT):
         estimate = estimates[row]
