@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nimmt.core import ROW_COUNT, View
@@ -74,12 +74,14 @@ def evaluate(
     prune: bool = False,
     z: float = 3.0,
     min_samples: int = 24,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> list[Estimate]:
     """Estimate each option for ``view.player``: ``kind`` is ``"card"`` (options are cards of the
     hand, during card choice) or ``"row"`` (options are rows, while this player must choose one).
 
-    ``samples``: how many samples per option at most; ``deadline``: a ``time.perf_counter()``
-    value after which no new sample starts (at least one sample is always taken).
+    ``samples``: how many samples per option at most; ``deadline``: a ``clock()`` value
+    (``time.perf_counter`` by default) after which no new batch of samples starts (one batch of 8
+    samples is always taken).
     """
     if samples is None and deadline is None:
         raise ValueError("give samples, a deadline, or both")
@@ -100,7 +102,6 @@ def evaluate(
         raise ValueError(f"kind is 'card' or 'row', not {kind!r}")
     taken = 0
     check_every = 8
-    clock = time.perf_counter
     while True:
         hidden = determinize(view, rng) if unseen else [[] for _ in range(n)]
         seed = rng.getrandbits(48)
@@ -173,6 +174,7 @@ def evaluate_batch(
     z: float = 3.0,
     min_samples: int = 32,
     chunk: int = 16,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> list[Estimate]:
     """Like :func:`evaluate`, with the rollouts of :mod:`nimmt.batch` (compiled; ``policy`` is one of
     its table policies: ``random``, ``fewest`` or ``heuristic``), ``chunk`` samples at a time. For
@@ -188,7 +190,6 @@ def evaluate_batch(
     values: dict[int, list[float]] = {option: [] for option in options}
     live = list(options)
     taken = 0
-    clock = time.perf_counter
     while True:
         size = chunk if samples is None else max(1, min(chunk, samples - taken))
         if kind == "card":

@@ -29,7 +29,8 @@ def _pm(mean: float, half: float | None, digits: int = 2) -> str:
 
 def _table(title: str, standings: tuple[Standing, ...], ratings: bool) -> Table:
     table = Table(title=title)
-    for column in ("bot", "rounds", "penalty/round (95% CI)", "vs first", "win share", "p95 decision"):
+    for column in ("bot", "rounds", "penalty/round (95% CI)", "vs first", "win share", "p95 decision",
+                   "p95 CPU"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     if ratings:
         table.add_column("rating (mu ± sigma)", justify="right")
@@ -42,6 +43,7 @@ def _table(title: str, standings: tuple[Standing, ...], ratings: bool) -> Table:
             "-" if diff is None else _pm(diff.mean, diff.half_width),
             _pm(s.win_share.mean, s.win_share.half_width, 3),
             f"{_fmt(s.timing.p95 * 1000, 1)} ms",
+            f"{_fmt(s.timing.cpu_p95 * 1000, 1)} ms",
         ]
         if ratings:
             cells.append(f"{_fmt(s.rating_mu)} ± {_fmt(s.rating_sigma)}")
@@ -81,6 +83,10 @@ def tournament_command(
         float | None, typer.Option("--time-budget", help="Seconds per decision for bots that search (expert).")
     ] = None,
     rounds: Annotated[int | None, typer.Option("--rounds", help="A fixed number of rounds per game.")] = None,
+    budget_clock: Annotated[
+        str | None,
+        typer.Option("--budget-clock", help="Clock of the time budget: wall (default) or cpu (one core's time)."),
+    ] = None,
 ) -> None:
     """Play bots against each other over duplicate deals and report penalties, wins and ratings."""
     count = players if players is not None else (len(bots.split(",")) if "," in bots else 4)
@@ -93,6 +99,8 @@ def tournament_command(
     if time_budget is not None and not time_budget > 0:
         raise typer.BadParameter(f"a time budget is a positive number of seconds, not {time_budget}",
                                  param_hint="--time-budget")
+    if budget_clock not in (None, "wall", "cpu"):
+        raise typer.BadParameter(f"the budget clock is wall or cpu, not {budget_clock!r}", param_hint="--budget-clock")
     if rounds is not None and rounds < 1:
         raise typer.BadParameter(f"play at least one round, not {rounds}", param_hint="--rounds")
     if plot_file is not None and not plot_file.parent.is_dir():
@@ -110,7 +118,7 @@ def tournament_command(
         try:
             summary = tournament(
                 names, games, seed=seed, jobs=jobs, ray_address=ray_address, time_budget=time_budget,
-                rounds=rounds, progress=lambda done: bar.advance(task, done),
+                rounds=rounds, progress=lambda done: bar.advance(task, done), budget_clock=budget_clock,
             )
         except (TournamentError, RayUnavailable) as error:
             bar.stop()
@@ -127,6 +135,7 @@ def tournament_command(
             "ray": ray_address,
             "time_budget": time_budget,
             "rounds": rounds,
+            "budget_clock": budget_clock,
             "seconds": elapsed,
             **summary.to_json(),
         }

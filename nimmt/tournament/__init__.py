@@ -41,12 +41,17 @@ def tournament(
     time_budget: float | None = None,
     rounds: int | None = None,
     progress: Progress | None = None,
+    budget_clock: str | None = None,
 ) -> Summary:
     """Play at least ``games`` games (whole duplicate deal sets) between ``bots`` and sum them up."""
     check_bots(bots)
     if games < 1:
         raise TournamentError(f"play at least one game, not {games}")
-    specs = schedule(bots, deal_sets_for(games, len(bots)), seed, time_budget=time_budget, rounds=rounds)
+    if budget_clock not in (None, "wall", "cpu"):
+        raise TournamentError(f"the budget clock is 'wall' or 'cpu', not {budget_clock!r}")
+    specs = schedule(
+        bots, deal_sets_for(games, len(bots)), seed, time_budget=time_budget, rounds=rounds, budget_clock=budget_clock
+    )
     results = run_ray(specs, ray_address, progress) if ray_address else run_local(specs, jobs, progress)
     return summarize(bots, results)
 

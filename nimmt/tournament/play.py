@@ -24,7 +24,8 @@ class MatchResult:
     rounds: tuple[tuple[int, ...], ...]  # each round's penalties, by seat
     totals: tuple[int, ...]
     winners: tuple[int, ...]  # seats
-    decision_times: tuple[tuple[float, ...], ...]  # seconds, by seat, every card and row choice
+    decision_times: tuple[tuple[float, ...], ...]  # wall-clock seconds, by seat, every card and row choice
+    decision_cpu: tuple[tuple[float, ...], ...] = ()  # the same decisions in CPU seconds of this thread
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -39,7 +40,8 @@ class MatchResult:
 
 
 class TimedBot(Bot):
-    """Wraps a bot and measures the wall-clock time of each of its decisions."""
+    """Wraps a bot and measures each of its decisions, in wall-clock time and in CPU time (what
+    one core spent on it: on a loaded machine the wall clock also counts the waits for a core)."""
 
     name = "timed"
     description = "measures another bot's decisions"
@@ -48,31 +50,37 @@ class TimedBot(Bot):
         super().__init__(inner.rng)
         self.inner = inner
         self.times: list[float] = []
+        self.cpu: list[float] = []
 
     def choose_card(self, view: View) -> int:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.thread_time()
         card = self.inner.choose_card(view)
         self.times.append(time.perf_counter() - start)
+        self.cpu.append(time.thread_time() - cpu)
         return card
 
     def choose_row(self, view: View) -> int:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.thread_time()
         row = self.inner.choose_row(view)
         self.times.append(time.perf_counter() - start)
+        self.cpu.append(time.thread_time() - cpu)
         return row
 
 
-def build_bot(name: str, rng: random.Random, time_budget: float | None) -> Bot:
+def build_bot(name: str, rng: random.Random, time_budget: float | None, budget_clock: str | None = None) -> Bot:
+    """A bot by name; bots that search get the tournament's time budget and budget clock."""
     bot = make_bot(name, rng)
     if time_budget is not None and hasattr(bot, "time_budget"):
         bot.time_budget = time_budget
+    if budget_clock is not None and hasattr(bot, "clock"):
+        bot.clock = budget_clock
     return bot
 
 
 def play_match(spec: MatchSpec) -> MatchResult:
     """Play the game ``spec`` describes. Same spec, same game (bots with a time budget aside)."""
     bots = [
-        TimedBot(build_bot(name, random.Random(spec.bot_seed(seat)), spec.time_budget))
+        TimedBot(build_bot(name, random.Random(spec.bot_seed(seat)), spec.time_budget, spec.budget_clock))
         for seat, name in enumerate(spec.seats)
     ]
     final: list[GameState] = []
@@ -94,4 +102,5 @@ def play_match(spec: MatchSpec) -> MatchResult:
         totals=state.totals,
         winners=state.winners,
         decision_times=tuple(tuple(b.times) for b in bots),
+        decision_cpu=tuple(tuple(b.cpu) for b in bots),
     )

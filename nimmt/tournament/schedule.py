@@ -27,6 +27,7 @@ class MatchSpec:
     entries: tuple[int, ...]  # index in the tournament's bot list per seat
     time_budget: float | None = None
     rounds: int | None = None  # a fixed number of rounds, or None for the classic end (above 66)
+    budget_clock: str | None = None  # "wall" or "cpu": which clock a bot's time budget runs on
 
     @property
     def deal_seed(self) -> str:
@@ -47,6 +48,7 @@ def schedule(
     seed: int,
     time_budget: float | None = None,
     rounds: int | None = None,
+    budget_clock: str | None = None,
 ) -> list[MatchSpec]:
     """Every deal set with every rotation of the seats, in a fixed order."""
     players = len(bots)
@@ -63,6 +65,7 @@ def schedule(
                     entries=entries,
                     time_budget=time_budget,
                     rounds=rounds,
+                    budget_clock=budget_clock,
                 )
             )
     return matches

@@ -81,10 +81,15 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Timing:
+    """Decision times in seconds: wall clock, and CPU time of the deciding thread."""
+
     decisions: int
     p50: float
     p95: float
     max: float
+    cpu_p50: float = math.nan
+    cpu_p95: float = math.nan
+    cpu_max: float = math.nan
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +144,7 @@ def _standings(
     win = [[0.0] * len(deal_sets) for _ in range(k)]
     games_in = [0] * len(deal_sets)
     times: list[list[float]] = [[] for _ in range(k)]
+    cpu: list[list[float]] = [[] for _ in range(k)]
     group_of = {e: g for g, members in enumerate(groups) for e in members}
     for r in results:
         d = index[r.deal_set]
@@ -151,13 +157,15 @@ def _standings(
             if seat in r.winners:
                 win[g][d] += share
             times[g].extend(r.decision_times[seat])
+            if r.decision_cpu:
+                cpu[g].extend(r.decision_cpu[seat])
     per_round = [[pen[g][d] / rnd[g][d] if rnd[g][d] else 0.0 for d in range(len(deal_sets))] for g in range(k)]
     out = []
     for g, members in enumerate(groups):
         diff = None
         if g > 0:
             diff = interval([per_round[g][d] - per_round[0][d] for d in range(len(deal_sets))])
-        ts = times[g]
+        ts, cs = times[g], cpu[g]
         out.append(
             Standing(
                 label=labels[g],
@@ -167,7 +175,10 @@ def _standings(
                 penalty_per_round=interval(per_round[g]),
                 win_share=interval([win[g][d] / games_in[d] for d in range(len(deal_sets))]),
                 difference_to_first=diff,
-                timing=Timing(len(ts), percentile(ts, 50), percentile(ts, 95), max(ts) if ts else math.nan),
+                timing=Timing(
+                    len(ts), percentile(ts, 50), percentile(ts, 95), max(ts) if ts else math.nan,
+                    percentile(cs, 50), percentile(cs, 95), max(cs) if cs else math.nan,
+                ),
             )
         )
     return out

@@ -45,6 +45,7 @@ def ladder() -> list[Bot]:
         BeginnerBot(random.Random(1)),
         MonteCarloBot(random.Random(2), samples=3),
         ExpertBot(random.Random(3), time_budget=0.02),
+        ExpertBot(random.Random(4), time_budget=0.02, clock="cpu"),
     ]
 
 

@@ -83,7 +83,7 @@ def test_the_command_writes_json_and_a_png(tmp_path: Path) -> None:
     assert set(entry) >= {"label", "bot", "games", "rounds", "penalty_per_round", "win_share",
                           "difference_to_first", "timing", "rating_mu", "rating_sigma", "rating_ordinal"}
     assert set(entry["penalty_per_round"]) == {"mean", "ci95", "low", "high", "n"}
-    assert set(entry["timing"]) == {"decisions", "p50", "p95", "max"}
+    assert set(entry["timing"]) == {"decisions", "p50", "p95", "max", "cpu_p50", "cpu_p95", "cpu_max"}
     assert entry["timing"]["decisions"] > 0
     assert chart.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
@@ -104,6 +104,8 @@ def test_bad_input_gets_a_clear_message() -> None:
     assert few.exit_code == 2 and "at least one game" in few.output
     budget = runner.invoke(app, ["tournament", "--bots", "random", "--time-budget", "-1"])
     assert budget.exit_code == 2 and "time budget" in budget.output
+    clock = runner.invoke(app, ["tournament", "--bots", "random", "--budget-clock", "sundial"])
+    assert clock.exit_code == 2 and "wall or cpu" in clock.output
     plot = runner.invoke(app, ["tournament", "--bots", "random", "--plot", "/no/such/folder/x.png"])
     assert plot.exit_code == 2 and "does not exist" in plot.output
     ray = runner.invoke(app, ["tournament", "--bots", "random", "--games", "2", "--ray", "127.0.0.1:1"])
