@@ -36,8 +36,8 @@ playing like the ``heuristic`` bot (the compiled rollouts of :mod:`nimmt.batch`;
 the pure-Python greedy rollouts of :mod:`nimmt.bots.rollout`); all options are scored on the same
 deals. The standard error is given with each mean.
 
-The exception to "exact under the model": when no row can reach five cards before the advised
-card and some row end stays below it, the card is safe this turn (chance 0), whatever is unseen.
+A shortcut, exact as well: when no row can reach five cards before the advised card and some row
+end stays below it, the card is safe this turn (chance 0) whatever the others play.
 
 >>> from nimmt.core import Deal, apply, new_game, view
 >>> hands = (tuple(range(41, 51)), tuple(range(51, 61)))

@@ -207,10 +207,12 @@ def evaluate_batch(
             break
         if prune and taken >= min_samples and len(live) > 1:
             best = min(live, key=lambda o: sum(values[o]) / len(values[o]))
-            live = [
-                o for o in live
-                if o == best or (lambda g: g[0] - z * g[1])(_paired_gap(values[o], values[best])) <= 0
-            ]
+            keep = []
+            for option in live:
+                gap, err = _paired_gap(values[option], values[best])
+                if option == best or gap - z * err <= 0:
+                    keep.append(option)
+            live = keep
             if len(live) == 1 and samples is None:
                 break
     return [
