@@ -36,6 +36,9 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option(min=0.0, max=10.0, help="Seconds a bot waits before it plays.")
     ] = 0.8,
+    seed: Annotated[
+        int | None, typer.Option(help="Deal and let bots play from this seed (for demos and tests).", hidden=True)
+    ] = None,
 ) -> None:
     """Start the web table: create a table in the browser and share the invite link."""
     try:
@@ -65,7 +68,7 @@ def serve(
     typer.echo(f"games are kept in {database}; press Ctrl+C to stop")
     sys.stdout.flush()
     config = uvicorn.Config(
-        create_app(database, bot_delay=bot_delay),
+        create_app(database, bot_delay=bot_delay, seed=seed),
         log_level="warning",
         ws_max_size=64 * 1024,
         ws_ping_interval=20,

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -75,6 +76,7 @@ def create_app(
     store: Store | None = None,
     hub: Hub | None = None,
     bot_delay: float = 0.8,
+    seed: int | None = None,
 ) -> FastAPI:
     """The ASGI app. ``db`` is a SQLite file (ignored when ``store`` is given)."""
     if store is None:
@@ -87,7 +89,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await the_store.start()
-        app.state.service = TableService(the_store, the_hub, bot_delay=bot_delay)
+        rng = random.Random(seed) if seed is not None else None
+        app.state.service = TableService(the_store, the_hub, bot_delay=bot_delay, rng=rng)
         try:
             yield
         finally:

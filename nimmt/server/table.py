@@ -589,7 +589,8 @@ class TableService:
                     bot = table.bots.get(seat)
                     if bot is None or bot.name != table.seats[seat].bot:
                         bot = table.bots[seat] = make_bot(table.seats[seat].bot or "", random.Random(self.rng.random()))
-                    action = bot.act(view(table.recorder.state, seat))
+                    # A strong bot thinks for a while: in a thread, so other tables go on meanwhile.
+                    action = await asyncio.to_thread(bot.act, view(table.recorder.state, seat))
                     if isinstance(action, PlayCard):
                         entry: dict[str, Any] = {"kind": "play", "seat": seat, "card": action.card}
                     else:
@@ -627,7 +628,7 @@ def _table_from_create(table_id: str, entry: dict[str, Any]) -> Table:
     seats = [Seat() for _ in range(entry["seats"])]
     seats[0] = Seat(name=entry["name"], token_hash=entry["token_hash"])
     for index, bot in entry["bots"].items():
-        seats[int(index)] = Seat(name=f"{bot.capitalize()} {int(index) + 1}", bot=bot)
+        seats[int(index)] = Seat(name=f"Bot {int(index) + 1}", bot=bot)
     return Table(
         id=table_id,
         seats=seats,

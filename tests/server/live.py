@@ -15,9 +15,10 @@ import httpx
 
 
 class LiveServer:
-    def __init__(self, db: Path, *, bot_delay: float = 0.0) -> None:
+    def __init__(self, db: Path, *, bot_delay: float = 0.0, seed: int | None = None) -> None:
         self.db = db
         self.bot_delay = bot_delay
+        self.seed = seed
         self.process: subprocess.Popen[str] | None = None
         self.url = ""
 
@@ -25,7 +26,7 @@ class LiveServer:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "nimmt", "serve", "--port", "0", "--db", str(self.db),
-             "--bot-delay", str(self.bot_delay)],
+             "--bot-delay", str(self.bot_delay), *(["--seed", str(self.seed)] if self.seed is not None else [])],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
         )
         assert self.process.stdout is not None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -62,12 +63,17 @@ def test_a_restart_loses_nothing(tmp_path: Path) -> None:
         ana, bruno = Seat(server, table_id, created["token"]), Seat(server, table_id, joined["token"])
         ana.socket.send(json.dumps({"type": "start"}))
         ana.until("ack")
-        while ana.sync()["view"]["turn"] < 3 or ana.state["view"]["phase"] != "choose_cards":
+        # Play on until a turn from the fourth on where only the bot has chosen so far.
+        while True:
+            view = ana.sync()["view"]
+            if view["phase"] == "choose_cards" and view["turn"] >= 3 and not any(view["has_chosen"][:2]):
+                if view["has_chosen"][2]:
+                    break
+                time.sleep(0.01)  # the bot is about to choose
+                continue
             ana.act(rng)
             bruno.act(rng)
-        # Mid-turn: the bot has chosen, Ana chooses; the table now waits for Bruno only.
-        while not ana.sync()["view"]["has_chosen"][2]:
-            pass
+        # Mid-turn: Ana chooses; the table now waits for Bruno only.
         ana.act(rng)
         before_ana, before_bruno = ana.sync(), bruno.sync()
         assert before_ana["view"]["my_card"] is not None and before_ana["view"]["waiting_for"] == [1]

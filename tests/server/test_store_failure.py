@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from nimmt.server.hub import LocalHub
 from nimmt.server.models import CreateTable, Play, Start, TableOptions
 from nimmt.server.store import GameRow, SqlStore
 from nimmt.server.table import TableService
+from tests.server.helpers import run
 
 
 class FlakyStore(SqlStore):
@@ -54,4 +54,4 @@ async def _scenario(path: Path) -> None:
 
 
 def test_a_failed_store_applies_nothing(tmp_path: Path) -> None:
-    asyncio.run(_scenario(tmp_path / "nimmt.sqlite3"))
+    run(_scenario(tmp_path / "nimmt.sqlite3"))

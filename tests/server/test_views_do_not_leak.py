@@ -3,7 +3,6 @@ gets another player's hand, a card chosen but not yet revealed, or the cards set
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from nimmt.server.hub import LocalHub, Update
 from nimmt.server.models import ChooseRowMessage, CreateTable, Play, Start, TableOptions
 from nimmt.server.store import SqlStore
 from nimmt.server.table import Table, TableService
+from tests.server.helpers import run
 
 
 def _cards_in(message: dict[str, Any]) -> set[int]:
@@ -113,5 +113,5 @@ def test_no_view_ever_leaks_a_secret(tmp_path: Path) -> None:
     checked = 0
     for game in range(11):
         players = 2 + game % 9
-        checked += asyncio.run(_random_game(tmp_path / f"g{game}.sqlite3", players, seed=game))
+        checked += run(_random_game(tmp_path / f"g{game}.sqlite3", players, seed=game))
     assert checked > 11 * 10

@@ -87,6 +87,9 @@ const nameOf = (seat) => {
 function render(message) {
   state = message;
   const table = message.table;
+  // The version on the page lets people's tools (and the browser tests) see that it moved on.
+  document.body.dataset.version = String(message.version);
+  document.body.dataset.status = table.status;
   $("table-heading").textContent = spectator ? t("watch_heading") : t("table_heading");
   const inviteUrl = `${location.origin}/t/${tableId}?lang=${table.language}`;
   $("invite-link").value = inviteUrl;
@@ -218,9 +221,10 @@ function renderReveal(message) {
     const waiting = !placement && reveal.waiting && reveal.waiting.card === card;
     return el("li", { class: "reveal-item", "data-index": index },
       el("span", { class: `card small heads-bg-${bullheadsOf(card)}` }, cardFace(card, bullheadsOf(card))),
-      el("span", { class: "who" }, nameOf(player)),
       el("span", { class: "where" },
-        placement ? placementText(placement) : waiting ? t("reveal_waiting_row", { name: nameOf(player) }) : ""));
+        placement ? placementText(placement)
+          : waiting ? t("reveal_waiting_row", { name: nameOf(player) })
+            : t("card_by", { card, name: nameOf(player) })));
   });
   $("reveal").replaceChildren(...items);
   const fresh = shownReveal !== reveal.id;

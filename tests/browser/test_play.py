@@ -1,0 +1,136 @@
+"""Two people, each in their own browser, play a whole game with two bots to its standings."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.server.live import LiveServer
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+
+
+def _play_one(page: Page, *, keyboard: bool) -> str | None:
+    """Do what the table asks of this person, if anything: returns "row" or "card"."""
+    rows = page.locator("#rows button.row-button")
+    version = int(page.evaluate("() => document.body.dataset.version || 0"))
+    moved = f"() => Number(document.body.dataset.version) > {version}"
+    if rows.count():
+        # Take the row with the fewest bullheads, chosen by clicking (or Enter, from the keyboard).
+        target = rows.nth(0)
+        if keyboard:
+            target.focus()
+            page.keyboard.press("Enter")
+        else:
+            target.click()
+        page.wait_for_function(moved, timeout=5000)
+        return "row"
+    cards = page.locator("#hand button.card:not([disabled])")
+    if cards.count():
+        target = cards.nth(0)  # the lowest card: it is the likeliest to fall below every row
+        if keyboard:
+            target.focus()
+            page.keyboard.press("Enter")
+        else:
+            target.click()
+        page.wait_for_function(moved, timeout=5000)
+        return "card"
+    return None
+
+
+def _overflow(page: Page) -> int:
+    width: int = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    return width
+
+
+def test_two_people_play_a_whole_game(browser: Browser, server: LiveServer, screenshots: Path) -> None:
+    desk = browser.new_context(viewport={"width": 1200, "height": 900})
+    phone = browser.new_context(**PHONE, reduced_motion="reduce")
+    try:
+        ana, bruno = desk.new_page(), phone.new_page()
+        errors: list[str] = []
+        for page in (ana, bruno):
+            page.on("pageerror", lambda error: errors.append(str(error)))
+        ana.goto(f"{server.url}/?lang=en")
+        ana.fill("#create-name", "Ana")
+        ana.fill("#create-seats", "4")
+        ana.fill("#create-bots", "2")
+        ana.select_option("#bot-0", "random")
+        ana.select_option("#bot-1", "beginner")
+        ana.fill("#create-rounds", "1")
+        ana.get_by_role("button", name="Create the table").click()
+        ana.wait_for_url(re.compile(r"/t/[\w-]+$"))
+        expect(ana.locator("#lobby")).to_be_visible()
+        invite = ana.input_value("#invite-link")
+        expect(ana.locator("#start")).to_be_disabled()
+
+        bruno.goto(invite)
+        bruno.fill("#join-name", "Bruno")
+        bruno.get_by_role("button", name="Sit down").click()
+        expect(bruno.locator("#lobby-seats")).to_contain_text("Bruno (you)")
+        expect(ana.locator("#start")).to_be_enabled()
+        ana.locator("#start").click()
+        expect(ana.locator("#hand button.card")).to_have_count(10)
+        expect(bruno.locator("#hand button.card")).to_have_count(10)
+        assert _overflow(bruno) <= 0, "the phone view scrolls sideways"
+        bruno.screenshot(path=str(screenshots / "phone.png"))
+
+        did: list[str] = []
+        refreshed = False
+        shot = False
+        deadline = time.monotonic() + 150
+        while time.monotonic() < deadline:
+            if ana.locator("#over").is_visible() and bruno.locator("#over").is_visible():
+                break
+            turn = len([d for d in did if d == "card"]) // 2
+            if turn >= 4 and not refreshed and bruno.locator("#hand button.card:not([disabled])").count():
+                # Bruno reloads the page mid-round, while the table waits for him: same seat, same
+                # hand, same game.
+                cards = "els => els.map(e => e.dataset.card)"
+                hand = bruno.locator("#hand button.card").evaluate_all(cards)
+                bruno.reload()
+                expect(bruno.locator("#hand button.card:not([disabled])")).to_have_count(len(hand))
+                assert bruno.locator("#hand button.card").evaluate_all(cards) == hand
+                refreshed = True
+            for page, keyboard in ((ana, True), (bruno, False)):
+                done = _play_one(page, keyboard=keyboard)
+                if done:
+                    did.append(done)
+            turn = len([d for d in did if d == "card"]) // 2
+            if turn == 6 and not shot and ana.locator("#reveal-box").is_visible():
+                ana.wait_for_timeout(600)  # let the reveal finish placing its cards
+                ana.screenshot(path=str(screenshots / "game.png"), full_page=True)
+                shot = True
+            ana.wait_for_timeout(40)
+        expect(ana.locator("#over")).to_be_visible()
+        expect(bruno.locator("#over")).to_be_visible()
+        assert refreshed and shot
+        assert "row" in did, "nobody chose a row by clicking it"
+        assert did.count("card") == 20
+
+        # Final standings: the winners named, everyone listed, lowest total first.
+        expect(ana.locator("#winners")).to_contain_text(re.compile("wins|Shared win"))
+        expect(ana.locator("#standings li")).to_have_count(4)
+        expect(ana.locator("#rematch")).to_be_visible()
+        expect(bruno.locator("#rematch")).to_be_hidden()
+        # Revealed cards were announced to screen readers.
+        expect(ana.locator("#announce")).not_to_be_empty()
+        ana.screenshot(path=str(screenshots / "standings.png"), full_page=True)
+        assert not errors, errors
+
+        # The finished game: download its record, and watch it again turn by turn.
+        with ana.expect_download() as download:
+            ana.locator("#download").click()
+        assert download.value.suggested_filename.endswith("-1.json")
+        ana.locator("#replay-link").click()
+        expect(ana.locator("#replay-turn")).to_contain_text("Round 1, turn 1 (1 of 10)")
+        ana.get_by_role("button", name="Next turn").click()
+        expect(ana.locator("#replay-turn")).to_contain_text("turn 2")
+        ana.keyboard.press("ArrowRight")
+        expect(ana.locator("#replay-turn")).to_contain_text("turn 3")
+    finally:
+        desk.close()
+        phone.close()
