@@ -152,26 +152,28 @@ def unseen_prefix(public, cnt, hb):  # type: ignore[no-untyped-def]
 
 
 @_jit
-def card_cost(ends, counts, heads, card, hand, cnt, hb, opponents):  # type: ignore[no-untyped-def]
+def own_rows(ends, mine, below, below_heads):  # type: ignore[no-untyped-def]
+    """For each row: how many of the player's cards ``mine`` (sorted) lie below its last card, and
+    their bullheads."""
+    for r in range(4):
+        below[r] = 0
+        below_heads[r] = 0
+        for c in mine:
+            if c < ends[r]:
+                below[r] += 1
+                below_heads[r] += BULL[c]
+
+
+@_jit
+def card_cost(ends, counts, heads, card, rank, held, prefix, below, below_heads, cnt, hb, opponents):  # type: ignore[no-untyped-def]
     """:func:`nimmt.bots.heuristic.card_cost`, the same float operations in the same order.
 
-    The player's unseen cards are the cards not public and not in ``hand`` (its cards, 0 = none).
+    The player's unseen cards are the cards not public and not its own: it holds ``held`` cards,
+    ``rank`` of them below ``card``, the first i of them (sorted) worth ``prefix[i]`` bullheads;
+    ``below``/``below_heads`` come from :func:`own_rows`. ``cnt``/``hb`` from :func:`unseen_prefix`.
     """
-    held = 0
-    own_below = 0
-    own_gap = 0
-    own_gap_heads = 0
-    row = target(ends, card)
-    end = ends[row] if row >= 0 else 0
-    for c in hand:
-        if c > 0:
-            held += 1
-            if c < card:
-                own_below += 1
-                if c > end:
-                    own_gap += 1
-                    own_gap_heads += BULL[c]
     total = cnt[105] - held
+    row = target(ends, card)
     if row < 0:
         cheapest = heads[0]
         for r in range(1, 4):
@@ -179,15 +181,16 @@ def card_cost(ends, counts, heads, card, hand, cnt, hb, opponents):  # type: ign
                 cheapest = heads[r]
         if total == 0:
             return float(cheapest)
-        lower = cnt[card] - own_below
+        lower = cnt[card] - rank
         alone = math.pow(1.0 - lower / total, float(opponents))
         return alone * cheapest
+    end = ends[row]
     length = counts[row]
     row_heads = heads[row]
-    gap = cnt[card] - cnt[end + 1] - own_gap
+    gap = cnt[card] - cnt[end + 1] - (rank - below[row])
     if gap == 0 or total == 0:
         return float(row_heads) if length >= 5 else 0.0
-    mean_gap = (hb[card] - hb[end + 1] - own_gap_heads) / gap
+    mean_gap = (hb[card] - hb[end + 1] - (prefix[rank] - below_heads[row])) / gap
     p = min(1.0, gap / total)
     q = 1.0 - p
     expected = 0.0
@@ -205,36 +208,66 @@ def card_cost(ends, counts, heads, card, hand, cnt, hb, opponents):  # type: ign
 
 
 @_jit
-def heuristic_card(ends, counts, heads, hand, cnt, hb, opponents, tie):  # type: ignore[no-untyped-def]
-    """Index in ``hand`` of the card HeuristicBot.choose_card plays (lowest cost; on a near tie
-    the highest card)."""
-    costs = np.empty(hand.shape[0])
-    best = np.inf
-    for i in range(hand.shape[0]):
-        c = hand[i]
+def own_cards(hand, buffer, prefix):  # type: ignore[no-untyped-def]
+    """Sort the cards of ``hand`` (0 = none) into ``buffer``, their running bullheads into
+    ``prefix``; returns the sorted cards (a view of ``buffer``)."""
+    held = 0
+    for c in hand:
         if c > 0:
-            costs[i] = card_cost(ends, counts, heads, c, hand, cnt, hb, opponents)
-            best = min(best, costs[i])
-    pick = -1
-    pick_card = 0
-    for i in range(hand.shape[0]):
-        c = hand[i]
-        if c > pick_card and costs[i] <= best + tie:
-            pick = i
-            pick_card = c
-    return pick
+            i = held
+            while i > 0 and buffer[i - 1] > c:
+                buffer[i] = buffer[i - 1]
+                i -= 1
+            buffer[i] = c
+            held += 1
+    prefix[0] = 0
+    for i in range(held):
+        prefix[i + 1] = prefix[i] + BULL[buffer[i]]
+    return buffer[:held]
 
 
 @_jit
-def heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, later_weight):  # type: ignore[no-untyped-def]
+def heuristic_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs):  # type: ignore[no-untyped-def]
+    """Index in ``hand`` (0 = no card) of the card HeuristicBot.choose_card plays: the lowest
+    expected cost; on a near tie (within ``tie``) the highest card. ``work``: 19 + 2 * len(hand)
+    numbers of room, ``costs``: len(hand)."""
+    size = hand.shape[0]
+    prefix = work[0 : size + 1]
+    below = work[size + 1 : size + 5]
+    below_heads = work[size + 5 : size + 9]
+    mine = own_cards(hand, work[size + 9 : 2 * size + 9], prefix)
+    held = mine.shape[0]
+    own_rows(ends, mine, below, below_heads)
+    best = np.inf
+    for i in range(held):
+        costs[i] = card_cost(ends, counts, heads, mine[i], i, held, prefix, below, below_heads, cnt, hb, opponents)
+        best = min(best, costs[i])
+    card = 0
+    for i in range(held - 1, -1, -1):
+        if costs[i] <= best + tie:
+            card = mine[i]
+            break
+    for i in range(hand.shape[0]):
+        if hand[i] == card:
+            return i
+    return -1
+
+
+@_jit
+def heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, later_weight, work):  # type: ignore[no-untyped-def]
     """The row HeuristicBot.choose_row takes for ``card``: bullheads now plus ``later_weight``
     times the mean cost of its remaining ``hand`` on the rows left after the cards ``still`` to
     resolve this turn (an opponent's low card takes the cheapest row). ``cnt``/``hb`` count the
-    cards not public once this turn's cards are revealed."""
+    cards not public once this turn's cards are revealed. ``work``: room as for heuristic_card."""
     e2 = np.empty(4, np.int64)
     c2 = np.empty(4, np.int64)
     h2 = np.empty(4, np.int64)
-    mine = np.sort(hand[hand > 0])
+    size = hand.shape[0]
+    prefix = work[0 : size + 1]
+    below = work[size + 1 : size + 5]
+    below_heads = work[size + 5 : size + 9]
+    mine = own_cards(hand, work[size + 9 : 2 * size + 9], prefix)
+    held = mine.shape[0]
     best_score = np.inf
     best_now = 0
     best_row = 0
@@ -261,11 +294,12 @@ def heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, la
                 h2[r] += BULL[c]
             e2[r] = c
         later = 0.0
-        if mine.shape[0] > 0:
+        if held > 0:
+            own_rows(e2, mine, below, below_heads)
             total = 0.0
-            for c in mine:
-                total += card_cost(e2, c2, h2, c, mine, cnt, hb, opponents)
-            later = total / mine.shape[0]
+            for i in range(held):
+                total += card_cost(e2, c2, h2, mine[i], i, held, prefix, below, below_heads, cnt, hb, opponents)
+            later = total / held
         score = now + later_weight * later
         if score < best_score or (score == best_score and now < best_now):
             best_score = score
@@ -292,6 +326,8 @@ def play_hand(ends, counts, heads, orders, fixed, public, choices, row_policy, c
     cnt = scratch[2 * players : 2 * players + 106]
     hb = scratch[2 * players + 106 : 2 * players + 212]
     heuristic = card_policy == 1 or row_policy == 3
+    work = np.empty(2 * turns + 19 if heuristic else 1, np.int64)
+    costs = np.empty(turns if heuristic else 1)
     opponents = players - 1
     event = 0
     for t in range(turns):
@@ -300,10 +336,11 @@ def play_hand(ends, counts, heads, orders, fixed, public, choices, row_policy, c
             for p in range(players):
                 picks[p] = -1
                 if (t > 0 or not fixed[p]) and orders[p, t] > 0:
-                    picks[p] = heuristic_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, tie)
+                    picks[p] = heuristic_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, tie, work,
+                                              costs)
             # Everybody chooses from the same rows, then the chosen cards move to turn t.
             for p in range(players):
-                if picks[p] > 0:
+                if picks[p] > 0:  # the card chosen moves to turn t
                     i = t + picks[p]
                     c = orders[p, i]
                     orders[p, i] = orders[p, t]
@@ -351,7 +388,7 @@ def play_hand(ends, counts, heads, orders, fixed, public, choices, row_policy, c
                 for j in range(i + 1, n):
                     still[j - i - 1] = keys[j] >> 4
                 r = heuristic_row(ends, counts, heads, card, still, orders[p, t + 1 :], cnt, hb, opponents,
-                                  later_weight)
+                                  later_weight, work)
             event += 1
             penalties[p] += heads[r]
             counts[r] = 1

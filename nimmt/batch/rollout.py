@@ -30,6 +30,11 @@ def _row_state(rows: Sequence[Sequence[int]]) -> tuple[Ints, Ints, Ints]:
     return ends, counts, heads
 
 
+def _rows_for(values: Ints, candidates: int) -> Ints:
+    """The same row state once per candidate, (candidates, 4)."""
+    return np.repeat(values[None, :], candidates, axis=0)
+
+
 def _public(view: View) -> npt.NDArray[np.bool_]:
     """Cards every player has seen: rows, cards taken, cards played, cards revealed this turn."""
     public = np.zeros(105, np.bool_)
@@ -155,7 +160,7 @@ def rollout_card_penalties(
     first[:, me] = chosen
     fixed = np.zeros(view.players, np.bool_)
     fixed[me] = True
-    return _run(view, np.tile(ends, (k, 1)), np.tile(counts, (k, 1)), np.tile(heads, (k, 1)), first, fixed,
+    return _run(view, _rows_for(ends, k), _rows_for(counts, k), _rows_for(heads, k), first, fixed,
                 np.array(hand, np.int64), n_samples, rng or np.random.default_rng(), policy, engine_name(engine))
 
 
@@ -188,9 +193,9 @@ def rollout_row_penalties(
     card = view.row_choice_card
     ends, counts, heads = _row_state(view.rows)
     now = heads.copy()
-    ends0 = np.tile(ends, (4, 1))
-    counts0 = np.tile(counts, (4, 1))
-    heads0 = np.tile(heads, (4, 1))
+    ends0 = _rows_for(ends, 4)
+    counts0 = _rows_for(counts, 4)
+    heads0 = _rows_for(heads, 4)
     for row in range(4):
         ends0[row, row] = card
         counts0[row, row] = 1

@@ -22,7 +22,8 @@ def test_bench_prints_every_engine_and_the_machine() -> None:
 
 def test_bench_table_and_bad_options() -> None:
     runner = CliRunner()
-    table = runner.invoke(app, ["bench", "--players", "3", "--hands", "2000", "--repeats", "1", "--engines", "fast,numpy"])
+    options = ["--players", "3", "--hands", "2000", "--repeats", "1", "--engines", "fast,numpy"]
+    table = runner.invoke(app, ["bench", *options])
     assert table.exit_code == 0, table.output
     assert "machine:" in table.output and "numpy" in table.output and "hands/s" in table.output
     bad = runner.invoke(app, ["bench", "--players", "1,4"])

@@ -14,7 +14,6 @@ from nimmt.batch import (
     BatchError,
     rollout_card_penalties,
     rollout_card_values,
-    rollout_row_penalties,
     rollout_row_values,
 )
 from nimmt.core import BULLHEADS, ChooseRow, GameState, Phase, PlayCard, apply, deal_cards, new_game, view
@@ -65,7 +64,7 @@ def test_card_values_at_the_last_turns_match_the_exact_expectation(engine: str) 
     pool = v.unseen_cards()
     exact = {}
     for card in v.hand:
-        other = [c for c in v.hand if c != card][0]
+        other = next(c for c in v.hand if c != card)
         outcomes = [finish(state, {me: [card, other], 1: [a, b]}, me) for a, b in permutations(pool, 2)]
         exact[card] = float(np.mean(outcomes))
     got = rollout_card_penalties(v, None, 6000, np.random.default_rng(1), policy="fewest", engine=engine)
