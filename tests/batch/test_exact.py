@@ -21,7 +21,8 @@ def deals() -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, n
     for players in PLAYERS:
         rows, orders = deal(players, 340, rng, engine="numpy")
         choices = rng.integers(0, 4, size=(340, players * 10))
-        out[players] = (rows, orders, choices, core_penalties(rows, orders, choices), core_penalties(rows, orders))
+        fewest = core_penalties(rows[:100], orders[:100])
+        out[players] = (rows, orders, choices, core_penalties(rows, orders, choices), fewest)
     return out
 
 
@@ -39,7 +40,7 @@ def test_given_row_choices_agree_with_the_core_on_every_penalty(engine: str, dea
 @pytest.mark.parametrize("engine", ENGINES)
 def test_fewest_bullheads_rows_agree_with_the_core(engine: str, deals: dict) -> None:  # type: ignore[type-arg]
     for _players, (rows, orders, _, _, expected) in deals.items():
-        np.testing.assert_array_equal(play(rows, orders, row_policy="fewest", engine=engine), expected)
+        np.testing.assert_array_equal(play(rows[:100], orders[:100], row_policy="fewest", engine=engine), expected)
 
 
 def test_the_deals_take_row_choices_and_sixth_cards() -> None:

@@ -55,18 +55,27 @@ def finish(state: GameState, cards: dict[int, list[int]], me: int) -> int:
     return state.history[-1][me] - before
 
 
-@pytest.mark.parametrize("engine", ENGINES)
-def test_card_values_at_the_last_turns_match_the_exact_expectation(engine: str) -> None:
-    """Two players, two cards left: enumerate every hand the opponent can hold, in every order."""
+@pytest.fixture(scope="module")
+def last_turns() -> tuple[GameState, dict[int, float]]:
+    """Two players, two cards left: the exact expectation of each card, by enumerating every hand
+    the opponent can hold, in every order."""
     state = advance(2, 11, 8)
-    me = 0
-    v = view(state, me)
+    v = view(state, 0)
     pool = v.unseen_cards()
     exact = {}
     for card in v.hand:
         other = next(c for c in v.hand if c != card)
-        outcomes = [finish(state, {me: [card, other], 1: [a, b]}, me) for a, b in permutations(pool, 2)]
+        outcomes = [finish(state, {0: [card, other], 1: [a, b]}, 0) for a, b in permutations(pool, 2)]
         exact[card] = float(np.mean(outcomes))
+    return state, exact
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_card_values_at_the_last_turns_match_the_exact_expectation(
+    engine: str, last_turns: tuple[GameState, dict[int, float]]
+) -> None:
+    state, exact = last_turns
+    v = view(state, 0)
     got = rollout_card_penalties(v, None, 6000, np.random.default_rng(1), policy="fewest", engine=engine)
     for i, card in enumerate(v.hand):
         mean = got[i].mean()
