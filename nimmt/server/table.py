@@ -13,6 +13,7 @@ import copy
 import hashlib
 import hmac
 import random
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -370,10 +371,7 @@ def _countdown_history(history: tuple[tuple[int, ...], ...], threshold: int) -> 
 
 
 def _event_json(event: Event) -> dict[str, Any]:
-    name = {
-        RoundStarted: "round_started", CardsRevealed: "cards_revealed", RowChoiceNeeded: "row_choice_needed",
-        RowTaken: "row_taken", CardPlaced: "card_placed", RoundEnded: "round_ended", GameEnded: "game_ended",
-    }.get(type(event), type(event).__name__)
+    name = re.sub(r"(?<!^)(?=[A-Z])", "_", type(event).__name__).lower()  # CardsRevealed -> cards_revealed
     data: dict[str, Any] = {"type": name}
     for key in event.__slots__:
         value = getattr(event, key)

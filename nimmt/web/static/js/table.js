@@ -63,7 +63,7 @@ function connect() {
     if (closedForGood) return;
     $("connection").textContent = t("reconnecting");
     retry = Math.min(retry + 1, 6);
-    setTimeout(connect, 300 * 2 ** retry);
+    setTimeout(connect, Math.min(300 * 2 ** retry, 5000));
   });
 }
 
@@ -132,6 +132,7 @@ function renderGame(message) {
   renderPlayers(message);
   renderHand(message);
   renderReveal(message);
+  announceRoundEnd(message);
   renderHistory(message);
   renderHost(message);
   if (table.status === "over") renderOver(message);
@@ -251,6 +252,13 @@ function renderReveal(message) {
   } else if (!fresh && last && last.took.length) {
     announce(placementText(last));
   }
+}
+
+function announceRoundEnd(message) {
+  const ended = message.events.find((e) => e.type === "round_ended");
+  if (!ended) return;
+  const parts = ended.penalties.map((p, i) => t("round_penalty", { name: nameOf(i), heads: headsLabel(p) }));
+  setTimeout(() => announce(t("announce_round_over", { round: ended.round, penalties: listFormat(parts) })), 1500);
 }
 
 function renderHistory(message) {
