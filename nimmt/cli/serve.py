@@ -65,6 +65,8 @@ def serve(
     real_port = listener.getsockname()[1]
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     typer.echo(f"nimmt is ready: open http://{shown}:{real_port}/ in your browser")
+    if shown != host:
+        typer.echo(f"other devices on your network: open http://<this computer's address>:{real_port}/")
     typer.echo(f"games are kept in {database}; press Ctrl+C to stop")
     sys.stdout.flush()
     config = uvicorn.Config(

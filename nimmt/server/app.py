@@ -147,11 +147,12 @@ def create_app(
             raise ApiError(404, "unknown_table", f"there is no table {table_id!r}", table=table_id)
         return table
 
-    def _links(request: Request, table_id: str) -> dict[str, str]:
+    def _links(request: Request, table: Table) -> dict[str, str]:
         base = str(request.base_url).rstrip("/")
+        table_id = table.id
         return {
             "table_url": f"{base}/t/{table_id}",
-            "invite_url": f"{base}/t/{table_id}",
+            "invite_url": f"{base}/t/{table_id}?lang={table.language}",  # the invitation's language
             "watch_url": f"{base}/watch/{table_id}",
         }
 
@@ -165,7 +166,7 @@ def create_app(
     async def create_table(body: CreateTable, request: Request) -> SeatToken:
         """Create a table. The creator sits in seat 0; bots take the last seats."""
         table, token = await service().create(body)
-        return SeatToken(table_id=table.id, seat=0, token=token, **_links(request, table.id))
+        return SeatToken(table_id=table.id, seat=0, token=token, **_links(request, table))
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo, tags=["lobby"])
     async def table_info(table_id: str) -> TableInfo:
@@ -177,7 +178,7 @@ def create_app(
         """Take the first free seat of a table that has not started."""
         table = await _table(table_id)
         seat, token = await service().join(table, body.name)
-        return SeatToken(table_id=table.id, seat=seat, token=token, **_links(request, table.id))
+        return SeatToken(table_id=table.id, seat=seat, token=token, **_links(request, table))
 
     @app.get("/api/tables/{table_id}/games/{game}/record", tags=["records"])
     async def game_record(table_id: str, game: int) -> Response:
