@@ -90,18 +90,26 @@ function render(message) {
   // The version on the page lets people's tools (and the browser tests) see that it moved on.
   document.body.dataset.version = String(message.version);
   document.body.dataset.status = table.status;
-  $("table-heading").textContent = spectator ? t("watch_heading") : t("table_heading");
+  const seated = table.you !== null && table.you !== undefined;
+  const watching = spectator || (!seated && table.status !== "lobby");
+  $("table-heading").textContent = watching ? t("watch_heading") : t("table_heading");
   const inviteUrl = `${location.origin}/t/${tableId}?lang=${table.language}`;
   $("invite-link").value = inviteUrl;
   $("watch-link").value = `${location.origin}/watch/${tableId}`;
   $("watch-box").hidden = spectator;
-  const seated = table.you !== null && table.you !== undefined;
+  const wasLobby = !$("lobby").hidden;
   $("join").hidden = !(table.status === "lobby" && !seated && !spectator);
   $("lobby").hidden = table.status !== "lobby";
   $("game").hidden = table.status === "lobby";
   $("over").hidden = table.status !== "over";
   if (table.status === "lobby") renderLobby(table, seated);
   else renderGame(message);
+  // The lobby's start button just disappeared: bring focus to the game, not to nowhere.
+  if (wasLobby && table.status !== "lobby" && (!document.activeElement || document.activeElement === document.body
+      || document.activeElement.closest("[hidden]"))) {
+    $("status").setAttribute("tabindex", "-1");
+    $("status").focus();
+  }
 }
 
 function renderLobby(table, seated) {
