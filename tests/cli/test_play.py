@@ -162,7 +162,11 @@ def test_ctrl_c_leaves_with_status_130(tmp_path: Path) -> None:
     seen = ""
     deadline = time.monotonic() + 60
     while "Which card do you play?" not in seen and time.monotonic() < deadline:
-        seen += process.stdout.read(1)
+        char = process.stdout.read(1)
+        if not char:
+            break
+        seen += char
+    assert "Which card do you play?" in seen
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130
