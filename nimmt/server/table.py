@@ -31,6 +31,7 @@ from nimmt.core import (
     Deal,
     Event,
     GameOver,
+    GameState,
     IllegalAction,
     NotWaitingForThat,
     NotYourTurn,
@@ -318,7 +319,7 @@ class Table:
             before = self.recorder.state
             self.recorder = prepared.recorder
             state = prepared.step.state
-            self._follow(prepared.step.events, before.round, before.turn + 1)
+            self._follow(prepared.step.events, before)
             for p in state.waiting_for:
                 key = (state.round, state.turn, state.phase.value, state.resolved)
                 if self.decisions.get(p) != key:
@@ -327,14 +328,15 @@ class Table:
             if state.phase is Phase.OVER and self.game not in self.finished_games:
                 self.finished_games.append(self.game)
 
-    def _follow(self, events: tuple[Event, ...], round_number: int, turn: int) -> None:
+    def _follow(self, events: tuple[Event, ...], before: GameState) -> None:
         out: list[dict[str, Any]] = []
         for event in events:
             if isinstance(event, CardsRevealed):
                 self.reveal = {
                     "id": self.version,
-                    "round": round_number,
-                    "turn": turn,
+                    "round": before.round,
+                    "turn": before.turn + 1,
+                    "rows_before": [list(r) for r in before.rows],  # so people can follow each placement
                     "cards": [[card, player] for card, player in sorted(
                         (c, p) for p, c in enumerate(event.cards))],
                     "placements": [],

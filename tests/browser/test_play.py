@@ -105,9 +105,12 @@ def test_two_people_play_a_whole_game(browser: Browser, server: LiveServer, scre
                 done = _play_one(page, keyboard=keyboard)
                 if done:
                     did.append(done)
+            # Bruno asked for reduced motion: his reveal is shown whole, never card by card.
+            assert bruno.locator("#reveal .pending").count() == 0
             turn = len([d for d in did if d == "card"]) // 2
             if turn == 6 and not shot and ana.locator("#reveal-box").is_visible():
-                ana.wait_for_timeout(600)  # let the reveal finish placing its cards
+                # Ana's cards are placed one by one: wait until the last one is on the table.
+                ana.wait_for_function("() => !document.querySelector('#reveal .pending')", timeout=10000)
                 ana.screenshot(path=str(screenshots / "game.png"), full_page=True)
                 shot = True
             ana.wait_for_timeout(40)

@@ -14,7 +14,6 @@ let socket = null;
 let state = null;
 let retry = 0;
 let shownReveal = null;
-let revealTimers = [];
 let refs = 0;
 let closedForGood = false;
 
@@ -133,9 +132,7 @@ function renderGame(message) {
   const legal = message.legal;
   const mustRow = legal.rows.length > 0;
   renderStatus(message);
-  renderRows($("rows"), view.rows, bullheadsOf, mustRow ? {
-    onPick: (row) => send({ type: "choose_row", row, version: message.version }),
-  } : {});
+  drawRows(message, mustRow);
   $("rows").classList.toggle("choosing", mustRow);
   renderPlayers(message);
   renderHand(message);
@@ -166,6 +163,63 @@ function renderStatus(message) {
   const round = table.options.rounds ? t("round_of", { round: view.round, rounds: table.options.rounds })
     : t("round_number", { round: view.round });
   $("status").textContent = `${round} · ${t("turn_number", { turn: Math.min(view.turn + 1, 10) })} — ${text}`;
+}
+
+// The reveal, placed one card at a time, lowest first, on the rows as they were before it. Only
+// what the server says happened is shown (which row, which cards taken): no rule is applied here.
+let anim = { id: null, rows: null, step: 0, timer: null, message: null };
+let firstRender = true;
+
+function stopAnimation() {
+  if (anim.timer) clearTimeout(anim.timer);
+  anim.timer = null;
+}
+
+function drawRows(message, mustRow) {
+  const reveal = message.reveal;
+  const final = message.view.rows;
+  const still = firstRender || reducedMotion() || !reveal || !reveal.rows_before;
+  firstRender = false;
+  if (reveal && anim.id !== reveal.id) {
+    stopAnimation();
+    anim = { id: reveal.id, rows: reveal.rows_before.map((row) => [...row]), step: 0, timer: null, message };
+    if (still) anim.step = reveal.placements.length;
+  }
+  anim.message = message;
+  if (mustRow || still || !reveal || anim.step >= reveal.placements.length) {
+    if (!anim.timer) {
+      if (reveal) anim.step = reveal.placements.length;
+      renderRows($("rows"), final, bullheadsOf, mustRow ? {
+        onPick: (row) => send({ type: "choose_row", row, version: message.version }),
+      } : {});
+      markReveal(reveal ? reveal.placements.length : 0);
+    }
+    return;
+  }
+  if (!anim.timer) placeNext();
+}
+
+function placeNext() {
+  const message = anim.message;
+  const reveal = message.reveal;
+  if (anim.step >= reveal.placements.length) {
+    anim.timer = null;
+    drawRows(message, message.legal.rows.length > 0);
+    return;
+  }
+  const placement = reveal.placements[anim.step];
+  anim.rows[placement.row] = placement.took.length ? [placement.card] : [...anim.rows[placement.row], placement.card];
+  renderRows($("rows"), anim.rows, bullheadsOf, { highlight: placement.row });
+  anim.step += 1;
+  markReveal(anim.step);
+  // Slow enough to follow, quick enough that a table of ten is not kept waiting.
+  anim.timer = setTimeout(placeNext, Math.max(250, Math.min(800, 4000 / reveal.placements.length)));
+}
+
+function markReveal(done) {
+  document.querySelectorAll("#reveal .reveal-item").forEach((item, index) => {
+    item.classList.toggle("pending", index >= done && !!(state.reveal && index < state.reveal.placements.length));
+  });
 }
 
 function renderPlayers(message) {
@@ -242,16 +296,8 @@ function renderReveal(message) {
     announce(t("announce_revealed", {
       cards: listFormat(reveal.cards.map(([card, player]) => t("card_by", { card, name: nameOf(player) }))),
     }));
-    // Cards are placed one by one, lowest first: show them so, unless motion is reduced.
-    revealTimers.forEach(clearTimeout);
-    revealTimers = [];
-    if (!reducedMotion()) {
-      items.forEach((item, index) => {
-        item.classList.add("pending");
-        revealTimers.push(setTimeout(() => item.classList.remove("pending"), 450 * (index + 1)));
-      });
-    }
   }
+  markReveal(anim.id === reveal.id ? anim.step : reveal.placements.length);
   const last = reveal.placements[reveal.placements.length - 1];
   if (reveal.waiting) {
     announce(reveal.waiting.player === message.table.you
