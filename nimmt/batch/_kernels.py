@@ -152,6 +152,16 @@ def unseen_prefix(public, cnt, hb):  # type: ignore[no-untyped-def]
 
 
 @_jit
+def power(x, k):  # type: ignore[no-untyped-def]
+    """x ** k as Python computes it (C pow), skipping the call where the result is exact anyway."""
+    if k == 0:
+        return 1.0
+    if k == 1:
+        return x
+    return math.pow(x, float(k))
+
+
+@_jit
 def own_rows(ends, mine, below, below_heads):  # type: ignore[no-untyped-def]
     """For each row: how many of the player's cards ``mine`` (sorted) lie below its last card, and
     their bullheads."""
@@ -182,7 +192,7 @@ def card_cost(ends, counts, heads, card, rank, held, prefix, below, below_heads,
         if total == 0:
             return float(cheapest)
         lower = cnt[card] - rank
-        alone = math.pow(1.0 - lower / total, float(opponents))
+        alone = power(1.0 - lower / total, opponents)
         return alone * cheapest
     end = ends[row]
     length = counts[row]
@@ -197,7 +207,7 @@ def card_cost(ends, counts, heads, card, rank, held, prefix, below, below_heads,
     for k in range(opponents + 1):
         if (length - 1 + k) % 5 + 1 != 5:
             continue
-        chance = COMB[opponents, k] * math.pow(p, float(k)) * math.pow(q, float(opponents - k))
+        chance = COMB[opponents, k] * power(p, k) * power(q, opponents - k)
         if chance == 0.0:
             continue
         if length + k <= 5:
