@@ -4,14 +4,18 @@ With Numba installed every function here is compiled once (``cache=True``: the m
 in ``__pycache__``) and the batch loops run at native speed. Without Numba they stay plain Python:
 the NumPy path then uses them only for the heuristic policies, whose choices depend on each hand.
 
-The state of the rows is three small arrays indexed by row 0-3: ``ends`` (last card), ``counts``
-(cards in the row) and ``heads`` (bullheads in the row). That is all scoring needs, and it is what
-:func:`nimmt.core.target_row` and the heuristic bot look at.
+Two hand players share the work. :func:`play_plain` is the hot loop of random play (cards in a
+given order; rows given, random or by fewest bullheads): rows packed into four 64-bit numbers,
+see its docstring. :func:`play_hand` plays any policy, the heuristic ones included, from any
+position: there the rows are three small arrays indexed by row 0-3, ``ends`` (last card),
+``counts`` (cards in the row) and ``heads`` (bullheads in the row), which is all that scoring and
+the heuristic bot look at, and orders are ``(players, turns)`` arrays of cards, ``orders[p, t]``
+being the card player ``p`` plays in turn ``t``; a 0 means "no card" (a player whose card of the
+first turn was already placed when a rollout starts).
 
-Orders are ``(players, turns)`` arrays of cards, ``orders[p, t]`` being the card player ``p`` plays
-in turn ``t``; a 0 means "no card" (a player whose card of the first turn was already resolved
-when a rollout starts). Random numbers come from SplitMix64 with Lemire's exact bounded draw; the
-state is one ``uint64`` passed in and returned.
+Random numbers come from SplitMix64 with Lemire's exact bounded draw; the state is one ``uint64``
+passed in and returned. The heuristic kernels repeat :mod:`nimmt.bots.heuristic` float operation
+for float operation, so that they choose exactly what the bot chooses (the tests check it).
 """
 
 from __future__ import annotations
