@@ -12,6 +12,7 @@ import asyncio
 import copy
 import hashlib
 import hmac
+import logging
 import random
 import re
 import secrets
@@ -53,6 +54,7 @@ from .models import CreateTable, TableInfo, TableOptions
 from .store import GameRow, Store, StoreConflict
 
 Status = Literal["lobby", "playing", "over"]
+logger = logging.getLogger("nimmt.server")
 
 
 class ActionError(Exception):
@@ -502,6 +504,7 @@ class TableService:
         if seat is None:
             raise ActionError("spectator", "a spectator cannot act at the table")
         async with table.lock:
+            await self._deal_if_needed(table)  # a deal that failed to be stored earlier
             if table.seats[seat].bot is not None:
                 raise ActionError("seat_is_bot", "a bot plays this seat now")
             if kind in ("start", "rematch", "seat_to_bot") and seat != 0:
@@ -521,8 +524,11 @@ class TableService:
             else:
                 raise ActionError("bad_message", f"unknown message type {kind!r}")
             await self._commit(table, entry)
-            await self._deal_if_needed(table)
             version = table.version
+            try:
+                await self._deal_if_needed(table)
+            except Exception:  # the action itself is stored; the deal is retried on the next request
+                logger.exception("dealing on table %s failed", table.id)
         self._wake_bots(table)
         return version
 
@@ -573,29 +579,41 @@ class TableService:
             table.bot_task = asyncio.create_task(self._run_bots(table))
 
     async def _run_bots(self, table: Table) -> None:
+        delay = self.bot_delay
         while not self._closed:
-            await asyncio.sleep(self.bot_delay)
-            async with table.lock:
-                waiting = table.waiting_bots()
-                if not waiting:
+            await asyncio.sleep(delay)
+            try:
+                if not await self._bots_act(table):
                     return
-                for seat in waiting:
-                    assert table.recorder is not None
-                    if seat not in table.waiting_bots():
-                        continue
-                    bot = table.bots.get(seat)
-                    if bot is None or bot.name != table.seats[seat].bot:
-                        bot = table.bots[seat] = make_bot(table.seats[seat].bot or "", random.Random(self.rng.random()))
-                    # A strong bot thinks for a while: in a thread, so other tables go on meanwhile.
-                    action = await asyncio.to_thread(bot.act, view(table.recorder.state, seat))
-                    if isinstance(action, PlayCard):
-                        entry: dict[str, Any] = {"kind": "play", "seat": seat, "card": action.card}
-                    else:
-                        entry = {"kind": "row", "seat": seat, "row": action.row}
-                    await self._commit(table, entry)
-                    await self._deal_if_needed(table)
-                    if table.recorder.state.phase is Phase.CHOOSE_ROW:
-                        break  # the next row choice comes after a pause, so people can follow
+                delay = self.bot_delay
+            except Exception:  # the store failed: nothing was applied; the bots try again shortly
+                logger.exception("a bot's action on table %s failed", table.id)
+                delay = max(self.bot_delay, 1.0)
+
+    async def _bots_act(self, table: Table) -> bool:
+        """Let every bot the table waits for act; False when none is waited for."""
+        async with table.lock:
+            waiting = table.waiting_bots()
+            if not waiting:
+                return False
+            for seat in waiting:
+                assert table.recorder is not None
+                if seat not in table.waiting_bots():
+                    continue
+                bot = table.bots.get(seat)
+                if bot is None or bot.name != table.seats[seat].bot:
+                    bot = table.bots[seat] = make_bot(table.seats[seat].bot or "", random.Random(self.rng.random()))
+                # A strong bot thinks for a while: in a thread, so other tables go on meanwhile.
+                action = await asyncio.to_thread(bot.act, view(table.recorder.state, seat))
+                if isinstance(action, PlayCard):
+                    entry: dict[str, Any] = {"kind": "play", "seat": seat, "card": action.card}
+                else:
+                    entry = {"kind": "row", "seat": seat, "row": action.row}
+                await self._commit(table, entry)
+                await self._deal_if_needed(table)
+                if table.recorder.state.phase is Phase.CHOOSE_ROW:
+                    break  # the next row choice comes after a pause, so people can follow
+            return True
 
 
 def _action(entry: dict[str, Any]) -> Deal | PlayCard | ChooseRow:

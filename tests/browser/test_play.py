@@ -111,6 +111,7 @@ def test_two_people_play_a_whole_game(browser: Browser, server: LiveServer, scre
             if turn == 6 and not shot and ana.locator("#reveal-box").is_visible():
                 # Ana's cards are placed one by one: wait until the last one is on the table.
                 ana.wait_for_function("() => !document.querySelector('#reveal .pending')", timeout=10000)
+                ana.wait_for_timeout(400)  # and its fade-in is over
                 ana.screenshot(path=str(screenshots / "game.png"), full_page=True)
                 shot = True
             ana.wait_for_timeout(40)

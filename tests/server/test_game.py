@@ -46,6 +46,8 @@ def test_a_whole_game_with_bots_then_a_rematch(client: TestClient) -> None:
         assert watcher.sync()["view"]["totals"] == view["totals"]
         assert final["table"]["games_finished"] == [1]
 
+        missing = client.get(f"/api/tables/{table_id}/games/9/record")
+        assert missing.status_code == 404 and missing.json()["code"] == "unknown_game"
         response = client.get(f"/api/tables/{table_id}/games/1/record")
         assert response.status_code == 200 and "attachment" in response.headers["content-disposition"]
         record = loads(response.content)

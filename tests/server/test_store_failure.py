@@ -55,3 +55,30 @@ async def _scenario(path: Path) -> None:
 
 def test_a_failed_store_applies_nothing(tmp_path: Path) -> None:
     run(_scenario(tmp_path / "nimmt.sqlite3"))
+
+
+def test_over_the_socket_a_failed_store_is_a_clear_error(tmp_path: Path) -> None:
+    import warnings
+
+    from nimmt.server.app import create_app
+
+    from .helpers import Person, create_table
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    store = FlakyStore.sqlite(tmp_path / "nimmt.sqlite3")
+    with TestClient(create_app(store=store, bot_delay=0)) as client:
+        table = create_table(client, seats=2, bots=["random"], rounds=1)
+        with client.websocket_connect(f"/ws/{table['table_id']}") as socket:
+            ana = Person(socket, table["token"])
+            ana.send({"type": "start"})
+            state = ana.sync()
+            store.fail = True
+            card = state["view"]["hand"][0]
+            answer = ana.send({"type": "play", "card": card, "version": state["version"]})
+            assert answer["type"] == "error" and answer["code"] == "server_error"
+            assert ana.sync()["view"]["my_card"] is None
+            store.fail = False
+            assert ana.send({"type": "play", "card": card, "version": state["version"]})["type"] == "ack"
