@@ -5,7 +5,8 @@ Engines measured, all on one core, random play (random cards, random rows):
 * ``core``  - the step engine, :func:`nimmt.core.apply`, one action at a time;
 * ``fast``  - the core's fast round path, :func:`nimmt.core.fast.random_rounds`;
 * ``numpy`` - the batch engine's NumPy path, batches of 4096 hands;
-* ``numba`` - the batch engine's compiled path (chunks of 65,536 hands).
+* ``numba`` - the batch engine's compiled path (chunks of 65,536 hands, each played one hand at a
+  time without arrays).
 
 Each figure is the median of ``repeats`` timed runs (wall clock; the process's CPU time is kept
 too, since the machine may be shared). Numba's compile time (or cache load) is timed apart and

@@ -31,7 +31,7 @@ POLICIES: dict[str, tuple[int, int]] = {
     "fewest": (K.CARD_ORDER, K.ROW_FEWEST),
     "heuristic": (K.CARD_HEURISTIC, K.ROW_HEURISTIC),
 }
-DEFAULT_CHUNK = 65_536
+DEFAULT_CHUNK = 16_384  # hands per chunk: the NumPy path holds a few (chunk, 104) arrays at once
 ENGINE_VARIABLE = "NIMMT_BATCH_ENGINE"  # "numpy" forces the NumPy path
 
 

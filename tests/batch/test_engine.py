@@ -9,6 +9,7 @@ import pytest
 
 from nimmt.batch import HAVE_NUMBA, BatchError, deal, engine_name, play, play_games, play_hands
 from nimmt.batch import _kernels as K
+from nimmt.bots.heuristic import HeuristicBot
 from nimmt.core import Rules
 from nimmt.core.fast import random_rounds
 
@@ -124,3 +125,28 @@ def test_bad_table_sizes_and_policies() -> None:
         play_games(4, 10, rng, policy="clever")
     with pytest.raises(BatchError, match="chunk size"):
         play_hands(4, 10, rng, chunk=0)
+
+
+def test_the_fused_loops_play_the_deals_that_deal_many_deals() -> None:
+    """plain_hands / plain_games / policy_games deal and play in one loop; with fewest-bullheads
+    rows (no random draw while playing) they must give the penalties of dealing with deal_many
+    from the same seed and playing those deals, which the exactness tests check against the core."""
+    if not HAVE_NUMBA:
+        pytest.skip("the fused loops are the compiled path")  # pragma: no cover
+    for players in (2, 6, 10):
+        rows = np.zeros((500, 4), np.int16)
+        orders = np.zeros((500, players, 10), np.int16)
+        K.deal_many(players, 500, np.uint64(99), rows, orders)
+        expected = play(rows, orders, row_policy="fewest")
+        totals = np.zeros(players, np.int64)
+        spread = np.zeros((players, 172), np.int64)
+        K.plain_hands(players, 500, K.ROW_FEWEST, np.uint64(99), totals, spread)
+        np.testing.assert_array_equal(totals, expected.sum(axis=0))
+        games = np.zeros((500, players), np.int64)
+        K.plain_games(players, 500, 0, 1, K.ROW_FEWEST, np.uint64(99), games, np.zeros(500, np.int64))
+        np.testing.assert_array_equal(games, expected)
+        heuristic = play(rows[:50], orders[:50], row_policy="heuristic", card_policy="heuristic")
+        games = np.zeros((50, players), np.int64)
+        K.policy_games(players, 50, 0, 1, K.ROW_HEURISTIC, K.CARD_HEURISTIC, HeuristicBot.TIE, HeuristicBot.LATER,
+                       np.uint64(99), games, np.zeros(50, np.int64))
+        np.testing.assert_array_equal(games, heuristic)
