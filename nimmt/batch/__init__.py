@@ -43,8 +43,9 @@ players (each gets as many as it holds), and the current round is played to its 
   bullheads}`` when the viewer's low card takes that row (the row's own bullheads included).
   Needs ``view.must_choose_row``. ``rollout_row_penalties`` gives the (4, samples) array.
 
-Lower is better. ``rng`` is a :class:`numpy.random.Generator`; the same seed gives the same
-numbers on the same engine.
+Lower is better. ``rng`` is a :class:`numpy.random.Generator`, a :class:`random.Random` (one draw
+from it seeds a generator), a seed, or None; the same seed gives the same numbers on the same
+engine. A bad view, card, policy or sample count raises :class:`BatchError` with a clear message.
 """
 
 from ._kernels import HAVE_NUMBA

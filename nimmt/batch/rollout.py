@@ -9,6 +9,7 @@ between candidates are not drowned by the luck of the deal.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 import numpy as np
@@ -28,6 +29,21 @@ def _row_state(rows: Sequence[Sequence[int]]) -> tuple[Ints, Ints, Ints]:
     counts = np.array([len(row) for row in rows], np.int64)
     heads = np.array([sum(BULLHEADS[c] for c in row) for row in rows], np.int64)
     return ends, counts, heads
+
+
+Source = np.random.Generator | random.Random | int | None
+
+
+def generator(rng: Source) -> np.random.Generator:
+    """A NumPy generator from ``rng``: a Generator as is, a :class:`random.Random` (one draw from it
+    seeds the generator), a seed, or None (fresh entropy)."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, random.Random):
+        return np.random.default_rng(rng.getrandbits(64))
+    if rng is None or (isinstance(rng, int) and not isinstance(rng, bool)):
+        return np.random.default_rng(rng)
+    raise BatchError(f"rng must be a numpy Generator, a random.Random, a seed or None, not {rng!r}")
 
 
 def _rows_for(values: Ints, candidates: int) -> Ints:
@@ -140,7 +156,7 @@ def rollout_card_penalties(
     view: View,
     cards: Sequence[int] | None = None,
     n_samples: int = 256,
-    rng: np.random.Generator | None = None,
+    rng: Source = None,
     policy: Policy | str = "random",
     engine: EngineName | str = "auto",
 ) -> Ints:
@@ -161,14 +177,14 @@ def rollout_card_penalties(
     fixed = np.zeros(view.players, np.bool_)
     fixed[me] = True
     return _run(view, _rows_for(ends, k), _rows_for(counts, k), _rows_for(heads, k), first, fixed,
-                np.array(hand, np.int64), n_samples, rng or np.random.default_rng(), policy, engine_name(engine))
+                np.array(hand, np.int64), n_samples, generator(rng), policy, engine_name(engine))
 
 
 def rollout_card_values(
     view: View,
     cards: Sequence[int] | None = None,
     n_samples: int = 256,
-    rng: np.random.Generator | None = None,
+    rng: Source = None,
     policy: Policy | str = "random",
     engine: EngineName | str = "auto",
 ) -> dict[int, float]:
@@ -182,7 +198,7 @@ def rollout_card_values(
 def rollout_row_penalties(
     view: View,
     n_samples: int = 256,
-    rng: np.random.Generator | None = None,
+    rng: Source = None,
     policy: Policy | str = "random",
     engine: EngineName | str = "auto",
 ) -> Ints:
@@ -205,14 +221,14 @@ def rollout_row_penalties(
         first[:, p] = c
     fixed = np.ones(view.players, np.bool_)  # every card of this turn is face up (or already placed)
     later = _run(view, ends0, counts0, heads0, first, fixed, np.array(view.hand, np.int64), n_samples,
-                 rng or np.random.default_rng(), policy, engine_name(engine))
+                 generator(rng), policy, engine_name(engine))
     return later + now[:, None]
 
 
 def rollout_row_values(
     view: View,
     n_samples: int = 256,
-    rng: np.random.Generator | None = None,
+    rng: Source = None,
     policy: Policy | str = "random",
     engine: EngineName | str = "auto",
 ) -> dict[int, float]:

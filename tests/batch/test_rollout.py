@@ -135,6 +135,15 @@ def test_the_same_seed_gives_the_same_values() -> None:
     assert first == again and set(first) == {v.hand[0], v.hand[-1]}
 
 
+def test_any_random_source_will_do() -> None:
+    v = view(advance(3, 8, 4), 2)
+    from_random = rollout_card_values(v, None, 50, random.Random(4))
+    assert from_random == rollout_card_values(v, None, 50, random.Random(4))
+    assert rollout_card_values(v, None, 50, 17) == rollout_card_values(v, None, 50, 17)
+    with pytest.raises(BatchError, match="rng must be"):
+        rollout_card_values(v, None, 50, "seven")  # type: ignore[arg-type]
+
+
 def test_rollouts_refuse_views_that_do_not_fit() -> None:
     state = advance(3, 1, 1)
     v = view(state, 0)
