@@ -26,6 +26,7 @@ from typing import ClassVar
 from nimmt.core import ROW_COUNT, View
 
 from .base import Bot
+from .opponents import OpponentModel
 from .search import Estimate, batch_available, evaluate, evaluate_batch
 
 _warm = False
@@ -52,7 +53,6 @@ class ExpertBot(Bot):
         "within a time budget per decision (default 1 s)."
     )
 
-    POLICY = "heuristic"  # rollout policy of the batch engine
     FALLBACK_POLICY = "greedy"  # rollout policy of the pure-Python engine
     # Share of the budget used, leaving room for the caller's own work and clock jitter.
     MARGIN = 0.85
@@ -75,15 +75,18 @@ class ExpertBot(Bot):
         self.clock = clock
         self.samples = samples  # a fixed sample count (also capped by the budget): reproducible runs
         self.batch = batch_available()
+        self.opponents = OpponentModel(random.Random(self.rng.getrandbits(64)))
         _warm_up()
 
     def _search(self, view: View, kind: str) -> list[Estimate]:
         clock = self.CLOCKS[self.clock]
         deadline = clock() + self.time_budget * self.MARGIN
         if self.batch:
+            if kind == "card":
+                self.opponents.observe(view)
             return evaluate_batch(
-                view, kind, rng=self.rng, policy=self.POLICY, samples=self.samples, deadline=deadline,
-                prune=True, clock=clock,
+                view, kind, rng=self.rng, policy=self.opponents.pick_policy, samples=self.samples,
+                deadline=deadline, prune=True, clock=clock,
             )
         options = view.hand if kind == "card" else range(ROW_COUNT)
         return evaluate(

@@ -167,7 +167,7 @@ def evaluate_batch(
     kind: str,
     *,
     rng: random.Random,
-    policy: str = "heuristic",
+    policy: str | Callable[[], str] = "heuristic",
     samples: int | None = None,
     deadline: float | None = None,
     prune: bool = False,
@@ -177,8 +177,9 @@ def evaluate_batch(
     clock: Callable[[], float] = time.perf_counter,
 ) -> list[Estimate]:
     """Like :func:`evaluate`, with the rollouts of :mod:`nimmt.batch` (compiled; ``policy`` is one of
-    its table policies: ``random``, ``fewest`` or ``heuristic``), ``chunk`` samples at a time. For
-    ``kind="card"`` the options are the whole hand; for ``"row"`` the four rows."""
+    its table policies: ``random``, ``fewest`` or ``heuristic``, or a function that names one for
+    each chunk: a mixture of opponent models), ``chunk`` samples at a time. For ``kind="card"`` the
+    options are the whole hand; for ``"row"`` the four rows."""
     import numpy as np
 
     from nimmt.batch import rollout_card_penalties, rollout_row_penalties
@@ -192,12 +193,13 @@ def evaluate_batch(
     taken = 0
     while True:
         size = chunk if samples is None else max(1, min(chunk, samples - taken))
+        name = policy if isinstance(policy, str) else policy()
         if kind == "card":
-            block = rollout_card_penalties(view, live, size, generator, policy)
+            block = rollout_card_penalties(view, live, size, generator, name)
             for i, option in enumerate(live):
                 values[option].extend(block[i].tolist())
         else:
-            block = rollout_row_penalties(view, size, generator, policy)
+            block = rollout_row_penalties(view, size, generator, name)
             for option in live:
                 values[option].extend(block[option].tolist())
         taken += size
