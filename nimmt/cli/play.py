@@ -4,10 +4,17 @@ The human sits at seat 0 and the bots at the other seats. Input is read from sta
 line at a time (so a whole game can be scripted); every text shown comes from the ``play``
 catalog of the chosen language. The game runs on the rules core's step engine: each revealed
 card is shown as the core resolves it (CardPlaced, RowTaken, RowChoiceNeeded).
+
+The coach (:mod:`nimmt.coach`), unless the table turns it off with ``--no-coach``, answers ``?``
+(or the catalog's ``coach_word``) at either prompt with a table of numbers computed from the
+player's own view, then asks again: it never plays or chooses. Its random source is derived from
+the seed and the position only (:func:`coach_rng`), apart from every source the game uses, so
+asking for advice changes nothing in the game and the same question gets the same answer.
 """
 
 from __future__ import annotations
 
+import random
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -21,6 +28,7 @@ from rich.text import Text
 
 from nimmt import i18n
 from nimmt.bots import Bot
+from nimmt.coach import CoachError, advise_cards, advise_rows
 from nimmt.core import (
     BULLHEADS,
     ROW_COUNT,
@@ -57,6 +65,13 @@ from ._common import (
 )
 
 HUMAN = 0
+COACH_SAMPLES = 200  # deals simulated per question: well under a second in a terminal
+
+
+def coach_rng(seed: int, game: int, round_number: int, turn: int, kind: str) -> random.Random:
+    """The coach's random source for one question: from the seed and the position only, so the
+    answer can be repeated and the game's own random sources are never touched."""
+    return random.Random(f"nimmt:{seed}:{game}:coach:{round_number}:{turn}:{kind}")
 
 
 class InputEnded(Exception):
@@ -93,6 +108,7 @@ class TerminalGame:
         seed: int,
         record_path: Path | None,
         pace: float,
+        coach: bool = True,
     ) -> None:
         self.console = console
         self._ = translate
@@ -102,6 +118,9 @@ class TerminalGame:
         self.deal_rng = deal_rng(seed, deals_from)
         self.record_path = record_path
         self.pace = pace
+        self.coach = coach
+        self.seed = seed
+        self.game = deals_from
         self._saved: GameRecord | None = None
 
     # -- input -----------------------------------------------------------------------------
@@ -116,10 +135,24 @@ class TerminalGame:
             self.console.print(line.rstrip("\n"), markup=False, highlight=False)
         return line.strip()
 
-    def ask_card(self, hand: tuple[int, ...]) -> int:
+    def wants_coach(self, answer: str) -> bool:
+        """Whether ``answer`` asks for advice; with the coach off, says so (and asks again)."""
+        if answer.casefold() not in {"?", self._("coach_word").casefold()}:
+            return False
+        if not self.coach:
+            self.hint(self._("coach_off"))
+        return True
+
+    def ask_card(self, state: GameState) -> int:
+        hand = view(state, HUMAN).hand
         listed = ", ".join(str(c) for c in hand)
+        prompt = self._("ask_card_coach", word=self._("coach_word")) if self.coach else self._("ask_card")
         while True:
-            answer = self.ask(self._("ask_card"))
+            answer = self.ask(prompt)
+            if self.wants_coach(answer):
+                if self.coach:
+                    self.advise_cards(state)
+                continue
             try:
                 card = int(answer)
             except ValueError:
@@ -129,15 +162,83 @@ class TerminalGame:
                 return card
             self.hint(self._("bad_card_not_in_hand", card=card, hand=listed))
 
-    def ask_row(self) -> int:
+    def ask_row(self, state: GameState) -> int:
+        if self.coach:
+            prompt = self._("ask_row_coach", rows=ROW_COUNT, word=self._("coach_word"))
+        else:
+            prompt = self._("ask_row", rows=ROW_COUNT)
         while True:
-            answer = self.ask(self._("ask_row", rows=ROW_COUNT))
+            answer = self.ask(prompt)
+            if self.wants_coach(answer):
+                if self.coach:
+                    self.advise_rows(state)
+                continue
             if answer.isdigit() and 1 <= int(answer) <= ROW_COUNT:
                 return int(answer) - 1
             self.hint(self._("bad_row", text=answer, rows=ROW_COUNT))
 
     def hint(self, message: str) -> None:
         self.console.print(Text(message, style="yellow"))
+
+    # -- the coach: numbers only; the player decides ------------------------------------------
+    def number(self, value: float, digits: int) -> str:
+        return f"{value:.{digits}f}".replace(".", self._("decimal_sign"))
+
+    def estimate(self, mean: float, stderr: float) -> str:
+        return f"{self.number(mean, 1)} ± {self.number(stderr, 1)}"
+
+    def advise_cards(self, state: GameState) -> None:
+        _ = self._
+        rng = coach_rng(self.seed, self.game, state.round, state.turn, "card")
+        try:
+            advice = advise_cards(view(state, HUMAN), samples=COACH_SAMPLES, rng=rng)
+        except CoachError:
+            self.hint(_("coach_unavailable"))
+            return
+        table = Table(title=_("coach_cards_title"), title_justify="left")
+        table.add_column(_("coach_col_card"), justify="right")
+        table.add_column(_("coach_col_goes_to"), justify="right")
+        table.add_column(_("coach_col_take_chance"), justify="right")
+        table.add_column(_("coach_col_turn_bullheads"), justify="right")
+        table.add_column(_("coach_col_round_bullheads"), justify="right")
+        for item in advice:
+            sampled = "" if item.exact else "≈"
+            table.add_row(
+                card_text(item.card),
+                _("coach_below") if item.row is None else str(item.row + 1),
+                sampled + self.number(100 * item.take_chance, 1),
+                sampled + self.number(item.turn_bullheads, 2),
+                self.estimate(item.round_bullheads, item.round_stderr),
+            )
+        self.console.print(table)
+        if not all(item.exact for item in advice):
+            self.console.print(Text(_("coach_sampled", samples=COACH_SAMPLES), style="dim"))
+        self.console.print(Text(_("coach_cards_note", samples=COACH_SAMPLES), style="dim"))
+
+    def advise_rows(self, state: GameState) -> None:
+        _ = self._
+        rng = coach_rng(self.seed, self.game, state.round, state.turn, "row")
+        try:
+            advice = advise_rows(view(state, HUMAN), samples=COACH_SAMPLES, rng=rng)
+        except CoachError:
+            self.hint(_("coach_unavailable"))
+            return
+        table = Table(title=_("coach_rows_title"), title_justify="left")
+        table.add_column(_("col_row"), justify="right")
+        table.add_column(_("col_cards"))
+        table.add_column(_("coach_col_now"), justify="right")
+        table.add_column(_("coach_col_later"), justify="right")
+        table.add_column(_("coach_col_total"), justify="right")
+        for item in advice:
+            table.add_row(
+                str(item.row + 1),
+                cards_text(state.rows[item.row]),
+                str(item.now),
+                self.estimate(item.later, item.later_stderr),
+                self.number(item.total, 1),
+            )
+        self.console.print(table)
+        self.console.print(Text(_("coach_rows_note", samples=COACH_SAMPLES), style="dim"))
 
     # -- showing the table -------------------------------------------------------------------
     def rows_table(self, state: GameState) -> Table:
@@ -263,14 +364,13 @@ class TerminalGame:
                     if seat in state.waiting_for:
                         self.show(recorder.add(bot.act(view(state, seat))).events, recorder.state)
                         state = recorder.state
-                hand = view(state, HUMAN).hand
-                self.show_hand(hand)
-                step = recorder.add(PlayCard(HUMAN, self.ask_card(hand)))
+                self.show_hand(view(state, HUMAN).hand)
+                step = recorder.add(PlayCard(HUMAN, self.ask_card(state)))
             else:
                 player = state.waiting_for[0]
                 if player == HUMAN:
                     self.console.print(self.rows_table(state))
-                    step = recorder.add(ChooseRow(HUMAN, self.ask_row()))
+                    step = recorder.add(ChooseRow(HUMAN, self.ask_row(state)))
                 else:
                     step = recorder.add(self.bots[player].act(view(state, player)))
             self.show(step.events, step.state)
@@ -296,6 +396,13 @@ def command(
         int | None, typer.Option("--rounds", min=1, help="Play exactly this many rounds instead.")
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="Your name at the table.")] = None,
+    coach: Annotated[
+        bool,
+        typer.Option(
+            "--coach/--no-coach",
+            help="Let the player ask the coach for advice (type ? at a prompt); --no-coach turns it off.",
+        ),
+    ] = True,
     pace: Annotated[
         float | None,
         typer.Option("--pace", min=0.0, help="Seconds between revealed cards (default: 0.5 in a terminal, else 0)."),
@@ -317,7 +424,7 @@ def command(
         pace = 0.5 if sys.stdin.isatty() and sys.stdout.isatty() else 0.0
     console = Console(highlight=False)
     seated = make_bots(bot_names, base, 0, first_seat=1)
-    game = TerminalGame(console, _, names, seated, rules, 0, base, record, pace)
+    game = TerminalGame(console, _, names, seated, rules, 0, base, record, pace, coach)
     if record is not None:
         try:
             game.save()
