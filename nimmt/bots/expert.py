@@ -2,11 +2,13 @@
 
 It reasons about the cards it cannot see by sampling: every sample deals the unseen cards out
 consistently with its view (each other player gets as many cards as they hold; in this game
-nothing else is known about them), then plays the round to its end with every player, itself
-included, playing like the ``heuristic`` bot (the compiled rollouts of :mod:`nimmt.batch`). Each
-card of its hand is scored by the bullheads it takes from now to the end of the round, all cards
-on the same samples; cards that are clearly worse stop being sampled, so the time goes to the
-close calls. It samples until its time budget for the decision is spent (``time_budget`` seconds,
+nothing else is known about them), then plays the round to its end (the compiled rollouts of
+:mod:`nimmt.batch`) with every player playing either like the ``heuristic`` bot or at random:
+which of the two, block by block, follows the odds of :class:`~nimmt.bots.opponents.OpponentModel`,
+a Bayesian guess at the kind of players at the table from the cards they revealed. Each card of
+its hand is scored by the bullheads it takes from now to the end of the round, all cards on the
+same samples; cards that are clearly worse stop being sampled, so the time goes to the close
+calls. It samples until its time budget for the decision is spent (``time_budget`` seconds,
 1 by default; a tournament sets it with ``--time-budget``).
 
 Its row choice is searched the same way: when its card is below every row, each of the four rows
@@ -48,9 +50,9 @@ def _warm_up() -> None:
 class ExpertBot(Bot):
     name = "expert"
     description = (
-        "Samples the hidden hands and plays each round out with every player playing like the "
-        "heuristic bot, scoring every card and every row by its bullheads to the end of the round, "
-        "within a time budget per decision (default 1 s)."
+        "Samples the hidden hands and plays each round out with the others modelled as careful or "
+        "random players (a Bayesian guess from their cards), scoring every card and every row by its "
+        "bullheads to the end of the round, within a time budget per decision (default 1 s)."
     )
 
     FALLBACK_POLICY = "greedy"  # rollout policy of the pure-Python engine
