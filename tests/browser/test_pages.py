@@ -129,10 +129,15 @@ def test_score_sheet_for_real_cards(context: BrowserContext, server: LiveServer)
     page.fill("#sheet-players", "Ana\nBruno\nCarla")
     page.get_by_role("button", name="Start the sheet").click()
 
+    rounds = page.locator("#sheet-table tbody tr:not(.total):not(.entry)")
+
     def round_of(*penalties: int) -> None:
+        before = rounds.count()
         for index, value in enumerate(penalties):
             page.fill(f"#penalty-{index}", str(value))
         page.get_by_role("button", name="Add the round").click()
+        if sum(penalties) <= 171:
+            expect(rounds).to_have_count(before + 1)
 
     round_of(30, 36, 10)
     round_of(0, 30, 10)

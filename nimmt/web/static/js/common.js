@@ -109,7 +109,10 @@ export function renderRows(list, rows, bullheads, options = {}) {
         el("button", {
           type: "button", class: "row-button", "data-row": index,
           "aria-label": t("take_row_label", { row: index + 1, heads: headsLabel(total) }),
-          onclick: () => options.onPick(index),
+          onclick: () => {
+            list.querySelectorAll("button").forEach((button) => { button.disabled = true; });
+            options.onPick(index);
+          },
         }, summary, cards));
     } else {
       item = el("li", { class: "row", "data-row": index }, summary, cards);

@@ -61,8 +61,11 @@ $("sheet-new").addEventListener("submit", async (event) => {
   }
 });
 
+let busy = false;
+
 $("sheet-round").addEventListener("submit", async (event) => {
   event.preventDefault();
+  if (busy) return;  // one round at a time: a double press adds nothing twice
   const values = sheet.players.map((_, i) => $(`penalty-${i}`).value.trim());
   const missing = values.findIndex((v) => !/^\d+$/.test(v));
   if (missing >= 0) {
@@ -70,12 +73,15 @@ $("sheet-round").addEventListener("submit", async (event) => {
     $(`penalty-${missing}`).focus();
     return;
   }
+  busy = true;
   try {
     save(await api("POST", "/api/scoresheet/round", { sheet, penalties: values.map(Number) }));
     const first = $("penalty-0");
     if (first) first.focus();
   } catch (error) {
     $("sheet-error").textContent = errorText(error);
+  } finally {
+    busy = false;
   }
 });
 

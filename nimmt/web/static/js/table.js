@@ -49,6 +49,7 @@ function connect() {
         return;
       }
       showError(message);
+      if (state) render(state);  // the refused action changed nothing: show the table as it is
     } else if (message.type === "ack") {
       showError(null);
     }
@@ -69,6 +70,7 @@ function connect() {
 function send(message) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
     $("error").textContent = t("error_offline");
+    if (state) setTimeout(() => render(state), 0);
     return;
   }
   refs += 1;
@@ -259,7 +261,11 @@ function renderHand(message) {
         type: "button", class: `card heads-bg-${heads}${chosen ? " chosen" : ""}`, "data-card": card,
         disabled: !legal.has(card), "aria-pressed": chosen ? "true" : "false",
         "aria-label": cardLabel(card, heads),
-        onclick: () => send({ type: "play", card, version: message.version }),
+        onclick: () => {
+          // One card per turn: no second press while the first is on its way.
+          document.querySelectorAll("#hand button").forEach((button) => { button.disabled = true; });
+          send({ type: "play", card, version: message.version });
+        },
       }, cardFace(card, heads)));
   }));
 }
