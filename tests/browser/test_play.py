@@ -85,6 +85,7 @@ def test_two_people_play_a_whole_game(browser: Browser, server: LiveServer, scre
         bruno.screenshot(path=str(screenshots / "phone.png"))
 
         did: list[str] = []
+        heard: set[str] = set()
         refreshed = False
         shot = False
         deadline = time.monotonic() + 150
@@ -105,6 +106,7 @@ def test_two_people_play_a_whole_game(browser: Browser, server: LiveServer, scre
                 done = _play_one(page, keyboard=keyboard)
                 if done:
                     did.append(done)
+            heard.add(ana.locator("#announce").text_content() or "")
             # Bruno asked for reduced motion: his reveal is shown whole, never card by card.
             assert bruno.locator("#reveal .pending").count() == 0
             turn = len([d for d in did if d == "card"]) // 2
@@ -126,8 +128,9 @@ def test_two_people_play_a_whole_game(browser: Browser, server: LiveServer, scre
         expect(ana.locator("#standings li")).to_have_count(4)
         expect(ana.locator("#rematch")).to_be_visible()
         expect(bruno.locator("#rematch")).to_be_hidden()
-        # Revealed cards were announced to screen readers.
-        expect(ana.locator("#announce")).not_to_be_empty()
+        # Revealed cards were announced to screen readers, and the end of the round.
+        assert any(text.startswith("Cards revealed: ") for text in heard), heard
+        expect(ana.locator("#announce")).to_contain_text("Round 1 is over.")
         ana.screenshot(path=str(screenshots / "standings.png"), full_page=True)
         assert not errors, errors
 

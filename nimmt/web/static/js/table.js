@@ -14,6 +14,7 @@ let socket = null;
 let state = null;
 let retry = 0;
 let shownReveal = null;
+let spokenNews = null;
 let refs = 0;
 let closedForGood = false;
 
@@ -297,21 +298,25 @@ function renderReveal(message) {
   });
   $("reveal").replaceChildren(...items);
   const fresh = shownReveal !== reveal.id;
+  shownReveal = reveal.id;
+  markReveal(anim.id === reveal.id ? anim.step : reveal.placements.length);
+  // Say each news once: the cards revealed, a row choice awaited, the rows taken.
+  const news = `${reveal.id}:${reveal.placements.length}:${reveal.waiting ? reveal.waiting.card : ""}`;
+  if (news === spokenNews) return;
+  spokenNews = news;
+  const parts = [];
   if (fresh) {
-    shownReveal = reveal.id;
-    announce(t("announce_revealed", {
+    parts.push(t("announce_revealed", {
       cards: listFormat(reveal.cards.map(([card, player]) => t("card_by", { card, name: nameOf(player) }))),
     }));
   }
-  markReveal(anim.id === reveal.id ? anim.step : reveal.placements.length);
-  const last = reveal.placements[reveal.placements.length - 1];
   if (reveal.waiting) {
-    announce(reveal.waiting.player === message.table.you
+    parts.push(reveal.waiting.player === message.table.you
       ? t("status_choose_row", { card: reveal.waiting.card })
       : t("status_waiting_row", { name: nameOf(reveal.waiting.player), card: reveal.waiting.card }));
-  } else if (!fresh && last && last.took.length) {
-    announce(placementText(last));
   }
+  parts.push(...reveal.placements.filter((p) => p.took.length).map(placementText));
+  if (parts.length) announce(parts.join(" "));
 }
 
 function announceRoundEnd(message) {
