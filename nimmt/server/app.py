@@ -60,6 +60,15 @@ _TABLE_ID = re.compile(TABLE_ID_PATTERN)
 logger = logging.getLogger("nimmt.server")
 
 
+# Pages load nothing but this server's own files, and nobody can frame them.
+_PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
 class ApiError(Exception):
     def __init__(self, status: int, code: str, message: str, **params: Any) -> None:
         super().__init__(message)
@@ -103,6 +112,9 @@ def create_app(
         summary="6 nimmt! at a table in the browser: the lobby API. The game itself runs over the "
         "WebSocket /ws/{table_id}, described in docs/protocol.md.",
         lifespan=lifespan,
+        # The API is described at /openapi.json; the /docs pages would load scripts from a CDN.
+        docs_url=None,
+        redoc_url=None,
     )
     static = resources.files("nimmt.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
@@ -254,6 +266,7 @@ def create_app(
             response.set_cookie(LANG_COOKIE, language, max_age=365 * 24 * 3600, samesite="lax")
         response.headers["Content-Language"] = language
         response.headers["Cache-Control"] = "no-store"
+        response.headers.update(_PAGE_HEADERS)
         return response
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)

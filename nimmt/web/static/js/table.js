@@ -86,7 +86,25 @@ const nameOf = (seat) => {
 };
 
 // -- rendering -----------------------------------------------------------------------------------
+function focusKey() {
+  const active = document.activeElement;
+  if (!active || active === document.body) return null;
+  if (active.dataset.card) return `#hand [data-card="${active.dataset.card}"]`;
+  if (active.dataset.row) return `#rows [data-row="${active.dataset.row}"]`;
+  return null;
+}
+
 function render(message) {
+  // Updates re-draw the hand and the rows: keep the keyboard focus where the person left it.
+  const focused = focusKey();
+  draw(message);
+  if (focused) {
+    const again = document.querySelector(focused);
+    if (again && again !== document.activeElement && !again.disabled) again.focus();
+  }
+}
+
+function draw(message) {
   state = message;
   const table = message.table;
   // The version on the page lets people's tools (and the browser tests) see that it moved on.
