@@ -2,20 +2,18 @@
 
 It reasons about the cards it cannot see by sampling: every sample deals the unseen cards out
 consistently with its view (each other player gets as many cards as they hold; in this game
-nothing else is known about them), then plays the round to its end (the compiled rollouts of
-:mod:`nimmt.batch`) with every player playing either like the ``heuristic`` bot or at random:
-which of the two, block by block, follows the odds of :class:`~nimmt.bots.opponents.OpponentModel`,
-a Bayesian guess at the kind of players at the table from the cards they revealed. Each card of
-its hand is scored by the bullheads it takes from now to the end of the round, all cards on the
-same samples; cards that are clearly worse stop being sampled, so the time goes to the close
-calls. It samples until its time budget for the decision is spent (``time_budget`` seconds,
-1 by default; a tournament sets it with ``--time-budget``).
+nothing else is known about them), then plays the round to its end with random play (the
+compiled rollouts of :mod:`nimmt.batch`, about a microsecond each, so a decision weighs tens of
+thousands of samples). Each card of its hand is scored by the bullheads it takes from now to the
+end of the round, all cards on the same samples; cards that are clearly worse stop being sampled,
+so the time goes to the close calls. It samples until its time budget for the decision is spent
+(``time_budget`` seconds, 1 by default; a tournament sets it with ``--time-budget``).
 
 Its row choice is searched the same way: when its card is below every row, each of the four rows
 is scored by what it costs now *and* by what the table it leaves costs its remaining cards later.
 
 Without NumPy (the ``sim`` extra) it falls back to the pure-Python rollouts of
-:mod:`nimmt.bots.rollout` (greedy policy), which are slower and weaker.
+:mod:`nimmt.bots.rollout` (also random play), some sixty times slower, hence weaker.
 """
 
 from __future__ import annotations
@@ -28,7 +26,6 @@ from typing import ClassVar
 from nimmt.core import ROW_COUNT, View
 
 from .base import Bot
-from .opponents import OpponentModel
 from .search import Estimate, batch_available, evaluate, evaluate_batch
 
 _warm = False
@@ -50,12 +47,15 @@ def _warm_up() -> None:
 class ExpertBot(Bot):
     name = "expert"
     description = (
-        "Samples the hidden hands and plays each round out with the others modelled as careful or "
-        "random players (a Bayesian guess from their cards), scoring every card and every row by its "
-        "bullheads to the end of the round, within a time budget per decision (default 1 s)."
+        "Samples the hidden hands tens of thousands of times and plays each round out, scoring every "
+        "card and every row by its bullheads to the end of the round, within a time budget per "
+        "decision (default 1 s)."
     )
 
-    FALLBACK_POLICY = "greedy"  # rollout policy of the pure-Python engine
+    POLICY = "random"  # rollout policy of the batch engine (see docs/ladder.md for why not "heuristic")
+    FALLBACK_POLICY = "random"  # rollout policy of the pure-Python engine
+    Z = 3.5  # a card is dropped when it is this many standard errors worse than the best
+    CHUNK = 128  # samples per call of the batch engine: its Python overhead is paid once per call
     # Share of the budget used, leaving room for the caller's own work and clock jitter.
     MARGIN = 0.85
 
@@ -77,18 +77,15 @@ class ExpertBot(Bot):
         self.clock = clock
         self.samples = samples  # a fixed sample count (also capped by the budget): reproducible runs
         self.batch = batch_available()
-        self.opponents = OpponentModel(random.Random(self.rng.getrandbits(64)))
         _warm_up()
 
     def _search(self, view: View, kind: str) -> list[Estimate]:
         clock = self.CLOCKS[self.clock]
         deadline = clock() + self.time_budget * self.MARGIN
         if self.batch:
-            if kind == "card":
-                self.opponents.observe(view)
             return evaluate_batch(
-                view, kind, rng=self.rng, policy=self.opponents.pick_policy, samples=self.samples,
-                deadline=deadline, prune=True, clock=clock,
+                view, kind, rng=self.rng, policy=self.POLICY, samples=self.samples,
+                deadline=deadline, prune=True, clock=clock, chunk=self.CHUNK, min_samples=self.CHUNK, z=self.Z,
             )
         options = view.hand if kind == "card" else range(ROW_COUNT)
         return evaluate(
