@@ -275,7 +275,7 @@ def create_app(
 
     @app.get("/t/{table_id}", response_class=HTMLResponse, include_in_schema=False)
     async def table_page(table_id: str, request: Request) -> HTMLResponse:
-        return page("table", request, {"table": (await _table(table_id)).id, "spectator": False})
+        return page("table", request, {"table": (await _table(table_id)).id, "spectator": False, "bots": sorted(BOTS)})
 
     @app.get("/watch/{table_id}", response_class=HTMLResponse, include_in_schema=False)
     async def watch_page(table_id: str, request: Request) -> HTMLResponse:

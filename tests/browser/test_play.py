@@ -176,3 +176,38 @@ def test_two_people_play_a_whole_game(browser: Browser, server: LiveServer, scre
     finally:
         desk.close()
         phone.close()
+
+
+def test_the_creator_hands_an_absent_seat_to_a_bot(browser: Browser, server: LiveServer) -> None:
+    context_a, context_b = browser.new_context(), browser.new_context()
+    try:
+        ana, bruno = context_a.new_page(), context_b.new_page()
+        ana.goto(f"{server.url}/?lang=en")
+        ana.fill("#create-name", "Ana")
+        ana.fill("#create-seats", "3")
+        ana.fill("#create-bots", "1")
+        ana.fill("#create-rounds", "1")
+        ana.get_by_role("button", name="Create the table").click()
+        ana.wait_for_url(re.compile(r"/t/[\w-]+$"))
+        bruno.goto(ana.input_value("#invite-link"))
+        bruno.fill("#join-name", "Bruno")
+        bruno.get_by_role("button", name="Sit down").click()
+        ana.locator("#start:not([disabled])").click()
+        expect(bruno.locator("#hand button.card:not([disabled])")).to_have_count(10)
+        bruno.close()  # Bruno leaves: his seat stays his, and the game waits for him
+        expect(ana.locator("#players")).to_contain_text("Bruno — away")
+        _play_one(ana, keyboard=False)
+        expect(ana.locator("#status")).to_contain_text("Waiting for Bruno.")
+        ana.select_option("#host-bot", "random")
+        ana.once("dialog", lambda dialog: dialog.accept())
+        ana.get_by_role("button", name="Let a bot play for Bruno").click()
+        expect(ana.locator("#players")).to_contain_text("Bruno (bot)")
+        deadline = time.monotonic() + 60
+        while not ana.locator("#over").is_visible() and time.monotonic() < deadline:
+            if not _play_one(ana, keyboard=False):
+                ana.wait_for_timeout(40)
+        expect(ana.locator("#over")).to_be_visible()
+        expect(ana.locator("#standings li")).to_have_count(3)
+    finally:
+        context_a.close()
+        context_b.close()

@@ -371,7 +371,7 @@ function renderHost(message) {
       type: "button",
       onclick: () => {
         if (window.confirm(t("confirm_bot", { name: nameOf(seat.seat) }))) {
-          send({ type: "seat_to_bot", seat: seat.seat, bot: page.bot || "random" });
+          send({ type: "seat_to_bot", seat: seat.seat, bot: $("host-bot").value });
         }
       },
     }, t("hand_to_bot", { name: nameOf(seat.seat) })))));
@@ -413,6 +413,8 @@ $("join-form").addEventListener("submit", async (event) => {
     showError(error);
   }
 });
+$("host-bot").replaceChildren(...(page.bots || []).map((name) => el("option", { value: name },
+  has(`bot_${name}`) ? t(`bot_${name}`) : name)));
 $("start").addEventListener("click", () => send({ type: "start" }));
 $("rematch").addEventListener("click", () => send({ type: "rematch" }));
 $("copy-invite").addEventListener("click", async () => {
