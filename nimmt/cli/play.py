@@ -191,7 +191,8 @@ class TerminalGame:
         _ = self._
         rng = coach_rng(self.seed, self.game, state.round, state.turn, "card")
         try:
-            advice = advise_cards(view(state, HUMAN), samples=COACH_SAMPLES, rng=rng)
+            with self.console.status(_("coach_thinking")):  # shown on a terminal only
+                advice = advise_cards(view(state, HUMAN), samples=COACH_SAMPLES, rng=rng)
         except CoachError:
             self.hint(_("coach_unavailable"))
             return
@@ -219,7 +220,8 @@ class TerminalGame:
         _ = self._
         rng = coach_rng(self.seed, self.game, state.round, state.turn, "row")
         try:
-            advice = advise_rows(view(state, HUMAN), samples=COACH_SAMPLES, rng=rng)
+            with self.console.status(_("coach_thinking")):  # shown on a terminal only
+                advice = advise_rows(view(state, HUMAN), samples=COACH_SAMPLES, rng=rng)
         except CoachError:
             self.hint(_("coach_unavailable"))
             return
