@@ -23,6 +23,8 @@ class LiveServer:
         self.url = ""
 
     def start(self) -> LiveServer:
+        if self.process is not None and self.process.poll() is None:
+            return self  # already running: never start a second one
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "nimmt", "serve", "--port", "0", "--db", str(self.db),
