@@ -1,12 +1,14 @@
 # Two entry points for a fresh machine with python3 and make:
-#   make play   - set everything up, then play a terminal game against bots (the main job)
+#   make serve  - set everything up, then start the web table (the main job) and print its address
 #   make test   - set everything up, then run the whole test suite
+# and one more:
+#   make play   - set everything up, then play in the terminal against bots
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test lint bench system-deps clean
+.PHONY: setup serve play test lint bench system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +17,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 setup: $(STAMP)
+
+serve: setup
+	$(BIN)/nimmt serve
 
 play: setup
 	$(BIN)/nimmt play
@@ -33,6 +38,7 @@ lint: setup
 
 bench: setup
 	$(BIN)/python benchmarks/bench_core.py
+	$(BIN)/nimmt bench
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
