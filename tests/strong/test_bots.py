@@ -113,3 +113,32 @@ def test_a_fixed_sample_count_makes_the_expert_repeatable() -> None:
     again = [ExpertBot(random.Random(4), time_budget=60, samples=20).choose_card(v) for v in views]
     assert first == again
 
+
+def opponent_share(opponents: str, seed: int) -> float:
+    """The expert's belief that the others play like ``heuristic``, after two rounds against them."""
+    from nimmt.bots.opponents import OpponentModel
+    from nimmt.core import Rules
+    from nimmt.match import play_game
+
+    model = OpponentModel(random.Random(3))
+    seen: list[float] = []
+
+    class Watcher(BeginnerBot):
+        def choose_card(self, view: View) -> int:
+            model.observe(view)
+            seen.append(model.heuristic_share)
+            return super().choose_card(view)
+
+    bots: list[Bot] = [Watcher(random.Random(0))] + [make_bot(opponents, random.Random(i)) for i in (1, 2, 3)]
+    play_game(bots, random.Random(seed), Rules(rounds=2))
+    assert seen[0] == 0.5  # an even prior before any evidence
+    return seen[-1]
+
+
+def test_the_opponent_model_tells_careful_players_from_random_ones() -> None:
+    # One game can mislead it (a random player's card often is what a careful player would play),
+    # so the belief is judged over three deals.
+    careful = [opponent_share("heuristic", seed) for seed in (8, 9, 10)]
+    careless = [opponent_share("random", seed) for seed in (8, 9, 10)]
+    assert sum(careful) / 3 > 0.9
+    assert sum(careless) / 3 < 0.5
