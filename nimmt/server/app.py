@@ -36,6 +36,7 @@ from .hub import Hub, LocalHub
 from .models import (
     MAX_MESSAGE_BYTES,
     TABLE_ID_PATTERN,
+    AskAdvice,
     BotInfo,
     CreateTable,
     Hello,
@@ -339,6 +340,7 @@ class _Connection:
         self.table = table
         self.seat: int | None = None
         self.send_lock = asyncio.Lock()
+        self.questions: set[asyncio.Task[None]] = set()  # the coach's answers still being worked out
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self.send_lock:
@@ -434,6 +436,12 @@ class _Connection:
             if isinstance(message, Hello):
                 await self.send(ActionError("already_greeted", "hello comes once per connection").to_message())
                 continue
+            if isinstance(message, AskAdvice):
+                # Answered on its own, so the person can go on playing while the coach works.
+                question = asyncio.create_task(self._advise(message))
+                self.questions.add(question)
+                question.add_done_callback(self.questions.discard)
+                continue
             try:
                 version = await self.service.act(self.table, self.seat, message)
             except ActionError as error:
@@ -448,6 +456,22 @@ class _Connection:
             if message.ref is not None:
                 ack["ref"] = message.ref
             await self.send(ack)
+
+    async def _advise(self, message: AskAdvice) -> None:
+        """The coach's answer, to this connection only (never published, never stored)."""
+        try:
+            answer = await self.service.advise(self.table, self.seat)
+        except ActionError as error:
+            answer = error.to_message(message.ref)
+        except Exception:
+            logger.exception("the coach failed on table %s", self.table.id)
+            answer = ActionError("advice_failed", "the coach could not work out its advice: try again") \
+                .to_message(message.ref)
+        else:
+            if message.ref is not None:
+                answer["ref"] = message.ref
+        with contextlib.suppress(Exception):  # the person may have left meanwhile
+            await self.send(answer)
 
     async def _write(self, subscription: Any) -> None:
         while True:

@@ -35,6 +35,8 @@ class TableOptions(_Strict):
     end_above: int = Field(default=66, ge=0, le=1000, description="the game ends after a round with a total above this")
     rounds: int | None = Field(default=None, ge=1, le=30, description="play exactly this many rounds instead")
     countdown: bool = Field(default=False, description="show scores counting down from the threshold")
+    # Tables stored before this option existed load with it on: the default.
+    coach: bool = Field(default=True, description="players may ask the coach for advice on their own decisions")
 
 
 class CreateTable(_Strict):
@@ -146,13 +148,17 @@ class SeatToBot(_Strict):
     ref: Ref | None = None
 
 
+class AskAdvice(_Strict):
+    """Ask the coach about this seat's own decision now; the answer goes to this connection only."""
+
+    type: Literal["advice"]
+    ref: Ref | None = None
+
+
 class Ping(_Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[
-    Hello | Play | ChooseRowMessage | Start | Rematch | SeatToBot | Ping, Field(discriminator="type")
-]
-client_message: TypeAdapter[Hello | Play | ChooseRowMessage | Start | Rematch | SeatToBot | Ping] = TypeAdapter(
-    ClientMessage
-)
+AnyClientMessage = Hello | Play | ChooseRowMessage | Start | Rematch | SeatToBot | AskAdvice | Ping
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from nimmt.bots import BOTS, Bot, make_bot
+from nimmt.coach import CardAdvice, CoachError, RowAdvice, advise_cards, advise_rows
 from nimmt.core import (
     BULLHEADS,
     DECK,
@@ -55,6 +56,9 @@ from .store import GameRow, Store, StoreConflict
 
 Status = Literal["lobby", "playing", "over"]
 logger = logging.getLogger("nimmt.server")
+
+ADVICE_SAMPLES = 200  # deals simulated per question: about a tenth of a second on one core
+ADVICE_AT_ONCE = 2  # questions worked on at the same time by this process, all tables together
 
 
 class ActionError(Exception):
@@ -134,6 +138,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bots: dict[int, Bot] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+    advice: dict[int, tuple[str, dict[str, Any]]] = field(default_factory=dict)  # seat -> (seed, last answer)
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -433,6 +438,8 @@ class TableService:
         self._tables: dict[str, Table] = {}
         self._loading = asyncio.Lock()
         self._closed = False
+        self._advising: set[tuple[str, int]] = set()  # (table, seat) whose question is being worked on
+        self._coach_slots = asyncio.Semaphore(ADVICE_AT_ONCE)
 
     async def close(self) -> None:
         self._closed = True
@@ -559,6 +566,52 @@ class TableService:
             deal = deal_cards(len(table.seats), self.rng)
             await self._commit(table, {"kind": "deal", "rows": list(deal.rows), "hands": [list(h) for h in deal.hands]})
 
+    # -- the coach -------------------------------------------------------------------------------
+    async def advise(self, table: Table, seat: int | None) -> dict[str, Any]:
+        """The coach's advice on ``seat``'s own decision now, from that seat's view only.
+
+        Nothing is stored and nothing changes: the answer goes back to the one who asked. One
+        question per seat at a time (``advice_busy``); the same question again (same decision) is
+        answered from the last answer, which a fixed seed makes the same anyway.
+        """
+        if seat is None:
+            raise ActionError("spectator", "a spectator has no cards to be advised on")
+        if table.recorder is None:
+            raise ActionError("not_started", "the game has not started")
+        if not table.options.coach:
+            raise ActionError("coach_off", "the coach is turned off at this table")
+        if table.seats[seat].bot is not None:
+            raise ActionError("seat_is_bot", "a bot plays this seat now")
+        if table.status == "over":
+            raise ActionError("game_over", "the game is over")
+        seen = view(table.recorder.state, seat)
+        legal = seen.legal_actions()
+        if any(isinstance(a, ChooseRow) for a in legal):
+            kind = "rows"
+        elif any(isinstance(a, PlayCard) for a in legal):
+            kind = "cards"
+        else:
+            raise ActionError("no_advice", "no decision of yours is awaited now: there is nothing to advise on")
+        seed = advice_seed(table.id, table.game, seen, kind)
+        last = table.advice.get(seat)
+        if last is not None and last[0] == seed:
+            return {**last[1], "version": table.version}
+        key = (table.id, seat)
+        if key in self._advising:
+            raise ActionError("advice_busy", "the coach is still working on this seat's last question")
+        self._advising.add(key)
+        version = table.version
+        try:
+            async with self._coach_slots:
+                # Off the event loop: the other tables go on while the coach works.
+                answer = await asyncio.to_thread(_advice, seen, kind, seed)
+        except CoachError as error:
+            raise ActionError("no_advice", str(error)) from None
+        finally:
+            self._advising.discard(key)
+        table.advice[seat] = (seed, answer)
+        return {**answer, "version": version}
+
     # -- presence ------------------------------------------------------------------------------
     async def arrive(self, table: Table, seat: int | None) -> None:
         if seat is not None:
@@ -614,6 +667,36 @@ class TableService:
                 if table.recorder.state.phase is Phase.CHOOSE_ROW:
                     break  # the next row choice comes after a pause, so people can follow
             return True
+
+
+def advice_seed(table_id: str, game: int, seen: View, kind: str) -> str:
+    """The coach's random seed for one decision of one seat: from public facts only (the view holds
+    the rest), so asking twice gives the same numbers and no other random source is touched."""
+    return f"nimmt:{table_id}:{game}:coach:{seen.player}:{seen.round}:{seen.turn}:{seen.resolved}:{kind}"
+
+
+def _advice(seen: View, kind: str, seed: str) -> dict[str, Any]:
+    """The advice message for ``seen`` (run in a thread): numbers only, as :mod:`nimmt.coach` gives them."""
+    rng = random.Random(seed)
+    answer: dict[str, Any] = {"type": "advice", "kind": kind, "round": seen.round, "turn": seen.turn,
+                              "samples": ADVICE_SAMPLES}
+    if kind == "cards":
+        answer["cards"] = [_card_advice_json(a) for a in advise_cards(seen, samples=ADVICE_SAMPLES, rng=rng)]
+    else:
+        answer["card"] = seen.row_choice_card
+        answer["rows"] = [_row_advice_json(a) for a in advise_rows(seen, samples=ADVICE_SAMPLES, rng=rng)]
+    return answer
+
+
+def _card_advice_json(advice: CardAdvice) -> dict[str, Any]:
+    return {"card": advice.card, "row": advice.row, "take_chance": advice.take_chance,
+            "turn_bullheads": advice.turn_bullheads, "exact": advice.exact,
+            "round_bullheads": advice.round_bullheads, "round_stderr": advice.round_stderr}
+
+
+def _row_advice_json(advice: RowAdvice) -> dict[str, Any]:
+    return {"row": advice.row, "now": advice.now, "later": advice.later, "later_stderr": advice.later_stderr,
+            "total": advice.total}
 
 
 def _action(entry: dict[str, Any]) -> Deal | PlayCard | ChooseRow:

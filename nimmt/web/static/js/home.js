@@ -38,7 +38,7 @@ $("create").addEventListener("submit", async (event) => {
       name, seats, bots,
       options: {
         end_above: Number($("create-end-above").value || 66), rounds,
-        countdown: $("create-countdown").checked,
+        countdown: $("create-countdown").checked, coach: $("create-coach").checked,
       },
       language: $("create-language").value,
     });

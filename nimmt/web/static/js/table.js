@@ -1,7 +1,7 @@
 // The table: lobby, game and standings. Shows what the server sends; never applies a rule itself.
 import {
-  announce, api, cardFace, has, cardLabel, el, errorText, headsLabel, listFormat, page, reducedMotion,
-  renderRows, t,
+  announce, api, cardFace, has, cardLabel, el, errorText, headsLabel, lang, listFormat, page, reducedMotion,
+  renderRows, rowName, t,
 } from "./common.js";
 
 const tableId = page.table;
@@ -17,6 +17,9 @@ let shownReveal = null;
 let spokenNews = null;
 let refs = 0;
 let closedForGood = false;
+// The coach: the question on its way ({ ref, key }) and the decision the advice shown is about.
+let adviceAsked = null;
+let adviceShown = null;
 
 // A seat token may also come in the link's fragment (#seat=...), to move to another device.
 if (!spectator && location.hash.startsWith("#seat=")) {
@@ -35,6 +38,7 @@ function connect() {
   $("connection").textContent = t("connecting");
   socket.addEventListener("open", () => {
     retry = 0;
+    adviceAsked = null;  // a question asked on the old connection is answered on none
     socket.send(JSON.stringify({ type: "hello", token }));
   });
   socket.addEventListener("message", (event) => {
@@ -42,7 +46,13 @@ function connect() {
     if (message.type === "state") {
       $("connection").textContent = "";
       if (!state || message.version >= state.version) render(message);
+    } else if (message.type === "advice") {
+      showAdvice(message);
     } else if (message.type === "error") {
+      if (adviceAsked && message.ref === adviceAsked.ref) {
+        adviceAsked = null;
+        hideAdvice();
+      }
       if (message.code === "bad_token") {
         localStorage.removeItem(tokenKey);
         token = null;
@@ -76,6 +86,7 @@ function send(message) {
   }
   refs += 1;
   socket.send(JSON.stringify({ ...message, ref: String(refs) }));
+  return String(refs);
 }
 
 const bullheadsOf = (card) => (state && state.view && state.view.bullheads[String(card)]) || 0;
@@ -117,6 +128,8 @@ function draw(message) {
   $("invite-link").value = inviteUrl;
   $("watch-link").value = `${location.origin}/watch/${tableId}`;
   $("watch-box").hidden = spectator;
+  $("coach-option").textContent = table.options.coach ? t("coach_on_note") : t("coach_off_note");
+  $("coach-option").hidden = false;
   const wasLobby = !$("lobby").hidden;
   $("join").hidden = !(table.status === "lobby" && !seated && !spectator);
   $("lobby").hidden = table.status !== "lobby";
@@ -161,8 +174,9 @@ function renderGame(message) {
   announceRoundEnd(message);
   renderHistory(message);
   renderHost(message);
+  renderCoach(message);
   if (table.status === "over") renderOver(message);
-  if (mustRow && document.activeElement && !document.activeElement.closest("#rows")) {
+  if (mustRow && document.activeElement && !document.activeElement.closest(".rows-box")) {
     const first = $("rows").querySelector("button");
     if (first) first.focus();
   }
@@ -287,6 +301,96 @@ function renderHand(message) {
         },
       }, cardFace(card, heads)));
   }));
+}
+
+// -- the coach: numbers for this person's own decision; it never chooses or plays anything ------
+function decisionKey(message) {
+  const view = message.view;
+  const kind = message.legal.rows.length ? "rows" : message.legal.cards.length ? "cards" : "";
+  return kind ? `${message.table.game}:${view.round}:${view.turn}:${view.resolved}:${kind}` : "";
+}
+
+function renderCoach(message) {
+  const table = message.table;
+  const on = !!table.options.coach && !spectator && table.you !== null && table.you !== undefined
+    && table.status === "playing";
+  const key = on ? decisionKey(message) : "";
+  $("advice-cards-box").hidden = !(key && message.legal.cards.length);
+  $("advice-rows-box").hidden = !(key && message.legal.rows.length);
+  // Advice is about one decision: once that decision is made (or the table moved on), it goes.
+  if (adviceShown !== null && adviceShown !== key) hideAdvice();
+  if (adviceAsked && adviceAsked.key !== key) adviceAsked = null;
+  $("advice-cards").disabled = !!adviceAsked;
+  $("advice-rows").disabled = !!adviceAsked;
+}
+
+function askAdvice() {
+  if (!state || adviceAsked) return;
+  const key = decisionKey(state);
+  const ref = send({ type: "advice" });
+  if (!ref) return;
+  adviceAsked = { ref, key };
+  $("advice-cards").disabled = true;
+  $("advice-rows").disabled = true;
+  const rows = !!state.legal.rows.length;
+  $(rows ? "advice-rows-box" : "advice-cards-box").after($("advice"));
+  $("advice-table").replaceChildren();
+  $("advice-note").textContent = "";
+  $("advice-working").textContent = t("advice_working");
+  $("advice").hidden = false;
+}
+
+function hideAdvice() {
+  adviceShown = null;
+  $("advice").hidden = true;
+  $("advice-table").replaceChildren();
+  $("advice-working").textContent = "";
+  $("advice-cards").disabled = false;
+  $("advice-rows").disabled = false;
+}
+
+const decimals = (digits) => new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const percent = new Intl.NumberFormat(lang, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const estimate = (mean, stderr) => `${decimals(1).format(mean)} ± ${decimals(1).format(stderr)}`;
+
+function showAdvice(answer) {
+  if (!adviceAsked || answer.ref !== adviceAsked.ref || !state || decisionKey(state) !== adviceAsked.key) return;
+  adviceShown = adviceAsked.key;
+  adviceAsked = null;
+  $("advice-cards").disabled = false;
+  $("advice-rows").disabled = false;
+  const head = (...names) => el("thead", {}, el("tr", {}, names.map((name) => el("th", { scope: "col" }, name))));
+  let caption, columns, body, notes;
+  if (answer.kind === "cards") {
+    caption = t("advice_cards_caption");
+    columns = head(t("advice_col_card"), t("advice_col_goes_to"), t("advice_col_take_chance"),
+      t("advice_col_turn"), t("advice_col_round"));
+    body = answer.cards.map((c) => {
+      const sampled = c.exact ? "" : "≈";
+      return el("tr", { "data-card": c.card },
+        el("th", { scope: "row" }, cardLabel(c.card, bullheadsOf(c.card))),
+        el("td", {}, c.row === null ? t("advice_below_all") : rowName(c.row)),
+        el("td", {}, sampled + percent.format(c.take_chance)),
+        el("td", {}, sampled + decimals(2).format(c.turn_bullheads)),
+        el("td", {}, estimate(c.round_bullheads, c.round_stderr)));
+    });
+    notes = [answer.cards.every((c) => c.exact) ? "" : t("advice_sampled", { samples: answer.samples }),
+      t("advice_cards_note", { samples: answer.samples })];
+  } else {
+    caption = t("advice_rows_caption", { card: answer.card });
+    columns = head(t("advice_col_row"), t("advice_col_now"), t("advice_col_later"), t("advice_col_total"));
+    body = answer.rows.map((r) => el("tr", { "data-row": r.row },
+      el("th", { scope: "row" }, rowName(r.row)),
+      el("td", {}, headsLabel(r.now)),
+      el("td", {}, estimate(r.later, r.later_stderr)),
+      el("td", {}, decimals(1).format(r.total))));
+    notes = [t("advice_rows_note", { samples: answer.samples })];
+  }
+  $("advice-table").replaceChildren(el("caption", {}, caption), columns, el("tbody", {}, body));
+  $("advice-note").textContent = notes.filter(Boolean).join(" ");
+  $("advice-working").textContent = "";
+  $("advice").hidden = false;
+  announce(t("advice_ready"));
 }
 
 function placementText(p) {
@@ -416,6 +520,8 @@ $("join-form").addEventListener("submit", async (event) => {
 $("host-bot").replaceChildren(...(page.bots || []).map((name) => el("option", { value: name },
   has(`bot_${name}`) ? t(`bot_${name}`) : name)));
 $("start").addEventListener("click", () => send({ type: "start" }));
+$("advice-cards").addEventListener("click", askAdvice);
+$("advice-rows").addEventListener("click", askAdvice);
 $("rematch").addEventListener("click", () => send({ type: "rematch" }));
 $("copy-invite").addEventListener("click", async () => {
   $("invite-link").select();

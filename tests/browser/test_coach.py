@@ -1,0 +1,119 @@
+"""The coach at the web table: ask, read the numbers, then play as usual; a table can turn it off."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.server.live import LiveServer
+
+SEED = 6
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[LiveServer]:
+    # A server of its own, with a seed whose first deal puts one of Ana's lowest cards below every row.
+    with LiveServer(tmp_path / "nimmt.sqlite3", bot_delay=0, seed=SEED) as live:
+        yield live
+
+
+def _create(page: Page, server: LiveServer, *, coach: bool) -> None:
+    page.goto(f"{server.url}/?lang=en")
+    page.fill("#create-name", "Ana")
+    page.fill("#create-seats", "3")
+    page.fill("#create-bots", "2")
+    page.fill("#create-rounds", "1")
+    coach_box = page.get_by_label("Players may ask the coach for advice")
+    expect(coach_box).to_be_checked()  # on unless the table turns it off
+    if not coach:
+        coach_box.uncheck()
+    page.get_by_role("button", name="Create the table").click()
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    page.locator("#start").click()
+    expect(page.locator("#hand button.card:not([disabled])")).to_have_count(10)
+
+
+def _version(page: Page) -> int:
+    return int(page.evaluate("() => Number(document.body.dataset.version)"))
+
+
+def test_ask_the_coach_then_play(browser: Browser, own_server: LiveServer, screenshots: Path) -> None:
+    context = browser.new_context(viewport={"width": 1200, "height": 1000})
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        _create(page, own_server, coach=True)
+        expect(page.locator("#coach-option")).to_have_text(re.compile("The coach is on at this table"))
+        hand = page.locator("#hand button.card").evaluate_all("els => els.map(e => Number(e.dataset.card))")
+        version = _version(page)
+
+        # Asked by keyboard alone: the numbers for each card of the hand, in a table.
+        ask = page.get_by_role("button", name="Advice on your cards")
+        ask.focus()
+        page.keyboard.press("Enter")
+        table = page.locator("#advice-table")
+        expect(table.locator("caption")).to_have_text("The coach: what each card is expected to cost")
+        expect(table.locator("tbody tr")).to_have_count(10)
+        assert table.locator("tbody tr").evaluate_all("rs => rs.map(r => Number(r.dataset.card))") == hand
+        first = table.locator("tbody tr").first
+        expect(first.locator("th")).to_contain_text(f"Card {hand[0]}")
+        expect(first.locator("td").nth(1)).to_have_text(re.compile(r"^≈?\d+(\.\d)?%$"))
+        expect(first.locator("td").nth(2)).to_have_text(re.compile(r"^≈?\d+\.\d\d$"))
+        expect(first.locator("td").nth(3)).to_have_text(re.compile(r"^\d+\.\d ± \d+\.\d$"))
+        # Asking chose nothing and changed nothing at the table.
+        assert _version(page) == version
+        expect(page.locator('#hand button[aria-pressed="true"]')).to_have_count(0)
+        expect(page.locator("#hand button.card:not([disabled])")).to_have_count(10)
+        page.screenshot(path=str(screenshots / "coach.png"), full_page=True)
+
+        # Then play as usual: the advice goes with the decision it was about. Play the lowest
+        # cards until one is below every row, ask about the rows, and choose one.
+        asked_rows = False
+        deadline = time.monotonic() + 60
+        while not page.locator("#over").is_visible() and time.monotonic() < deadline:
+            version = _version(page)
+            moved = f"() => Number(document.body.dataset.version) > {version}"
+            rows = page.locator("#rows button.row-button")
+            cards = page.locator("#hand button.card:not([disabled])")
+            if rows.count():
+                if not asked_rows:
+                    page.get_by_role("button", name="Advice on the rows").click()
+                    expect(table.locator("caption")).to_contain_text("what taking each row for your card")
+                    expect(table.locator("tbody tr")).to_have_count(4)
+                    expect(table.locator("tbody tr").first.locator("td").first).to_have_text(
+                        re.compile(r"^\d+ bullheads?$"))
+                    assert _version(page) == version and rows.count() == 4
+                    asked_rows = True
+                rows.nth(0).click()
+                page.wait_for_function(moved, timeout=5000)
+                expect(page.locator("#advice")).to_be_hidden()
+            elif cards.count():
+                cards.nth(0).click()
+                page.wait_for_function(moved, timeout=5000)
+                expect(page.locator("#advice")).to_be_hidden()
+            else:
+                page.wait_for_timeout(40)
+        expect(page.locator("#over")).to_be_visible()
+        assert asked_rows, "Ana never had to choose a row"
+        expect(page.get_by_role("button", name=re.compile("^Advice"))).to_have_count(0)
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_a_table_without_the_coach_shows_no_advice_button(browser: Browser, server: LiveServer) -> None:
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        _create(page, server, coach=False)
+        expect(page.locator("#coach-option")).to_have_text("The coach is turned off at this table.")
+        expect(page.get_by_role("button", name=re.compile("^Advice"))).to_have_count(0)
+        expect(page.locator("#advice-cards")).to_be_hidden()
+    finally:
+        context.close()
