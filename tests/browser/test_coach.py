@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from tests.server.live import LiveServer
@@ -71,6 +72,8 @@ def test_ask_the_coach_then_play(browser: Browser, own_server: LiveServer, scree
         expect(page.locator('#hand button[aria-pressed="true"]')).to_have_count(0)
         expect(page.locator("#hand button.card:not([disabled])")).to_have_count(10)
         page.screenshot(path=str(screenshots / "coach.png"), full_page=True)
+        serious = [v["id"] for v in Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+        assert serious == [], serious
 
         # Then play as usual: the advice goes with the decision it was about. Play the lowest
         # cards until one is below every row, ask about the rows, and choose one.

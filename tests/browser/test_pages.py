@@ -30,6 +30,9 @@ def _table_in_game(server: LiveServer, page: Page, language: str) -> str:
     page.goto(f"{server.url}/t/{created['table_id']}?lang={language}#seat={created['token']}")
     page.locator("#start").click()
     expect(page.locator("#hand button.card:not([disabled])")).to_have_count(10)
+    # The coach's table of numbers is on the page too, so its texts are checked with the rest.
+    page.locator("#advice-cards").click()
+    expect(page.locator("#advice-table tbody tr")).to_have_count(10)
     return str(created["table_id"])
 
 
