@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import threading
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ with warnings.catch_warnings():
 
 from nimmt.coach import advise_cards, advise_rows
 from nimmt.core import view
+from nimmt.server import table as table_module
 from nimmt.server.app import create_app
 from nimmt.server.store import SqlStore
 from nimmt.server.table import ADVICE_SAMPLES, Table, TableService, advice_seed
@@ -71,7 +73,9 @@ def _expected_cards(table: Table, seat: int) -> list[dict[str, Any]]:
     ]
 
 
-def test_advice_is_the_coachs_numbers_for_ones_own_view_and_changes_nothing(client: TestClient) -> None:
+def test_advice_is_the_coachs_numbers_for_ones_own_view_and_changes_nothing(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     table = create_table(client, seats=2, end_above=66)
     table_id = table["table_id"]
     bruno_seat = join(client, table_id, "Bruno")
@@ -83,16 +87,24 @@ def test_advice_is_the_coachs_numbers_for_ones_own_view_and_changes_nothing(clie
         before = ana.sync()
         stored = _stored(client, table_id)
 
-        # Two questions at once from one seat: one is answered, the other refused as busy.
+        # A second question while the first is worked on is refused; the first is then answered.
+        # (The coach is held back until the refusal has come, so the order is certain.)
+        go_on = threading.Event()
+        real = table_module._advice
+
+        def held(*args: Any) -> dict[str, Any]:
+            assert go_on.wait(30)
+            return real(*args)
+
+        monkeypatch.setattr(table_module, "_advice", held)
         ana.socket.send_json({"type": "advice", "ref": "1"})
         ana.socket.send_json({"type": "advice", "ref": "2"})
-        answers = {}
-        while len(answers) < 2:
-            message = ana.until(lambda m: m["type"] in ("advice", "error"))
-            answers[message["ref"]] = message
-        assert sorted(m["type"] for m in answers.values()) == ["advice", "error"]
-        assert next(m for m in answers.values() if m["type"] == "error")["code"] == "advice_busy"
-        advice = next(m for m in answers.values() if m["type"] == "advice")
+        busy = ana.until(lambda m: m["type"] in ("advice", "error"))
+        assert busy["ref"] == "2" and busy["code"] == "advice_busy"
+        go_on.set()
+        advice = ana.until(lambda m: m["type"] in ("advice", "error"))
+        assert advice["ref"] == "1" and advice["type"] == "advice"
+        monkeypatch.setattr(table_module, "_advice", real)
 
         assert advice["kind"] == "cards" and advice["samples"] == ADVICE_SAMPLES
         assert advice["version"] == before["version"]
@@ -108,6 +120,13 @@ def test_advice_is_the_coachs_numbers_for_ones_own_view_and_changes_nothing(clie
         assert bruno_advice["cards"] == _expected_cards(_table(client, table_id), 1)
         assert bruno.send({"type": "advice", "seat": 0})["code"] == "bad_message"
         assert _ask(watcher)["code"] == "spectator"
+        # Without a seat's token there is no question to ask: before hello, or with another table's token.
+        elsewhere = create_table(client, seats=2, name="Zed")
+        with client.websocket_connect(f"/ws/{table_id}") as stranger:
+            stranger.send_json({"type": "advice", "ref": "x"})
+            assert stranger.receive_json()["code"] == "hello_first"
+            stranger.send_json({"type": "hello", "token": elsewhere["token"]})
+            assert stranger.receive_json()["code"] == "bad_token"
 
         # Nothing was stored, nothing moved on, and nobody else heard the advice.
         assert _stored(client, table_id) == stored
