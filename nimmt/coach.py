@@ -154,7 +154,9 @@ def turn_risk(
 
 def _sample(view: View, kind: str, rng: random.Random, samples: int) -> list[Estimate]:
     """Monte Carlo to the end of the round: compiled heuristic rollouts when NumPy is there."""
-    if batch_available():
+    # The batch engine rolls out from a card still to choose; a player who has already chosen this
+    # turn (and asks anyway) is served by the pure-Python rollouts.
+    if batch_available() and (kind == "row" or view.must_play_card):
         return evaluate_batch(view, kind, rng=rng, policy="heuristic", samples=samples, chunk=64)
     options = view.hand if kind == "card" else range(ROW_COUNT)
     return evaluate(view, options, kind, rng=rng, engine="greedy", samples=samples)

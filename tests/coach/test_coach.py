@@ -129,3 +129,16 @@ def test_the_coach_refuses_questions_that_make_no_sense() -> None:
     spectator = replace(position(((10,), (20,), (30,), (40,)), (50,), unseen=(60,), hand_sizes=(1, 1)), player=None)
     with pytest.raises(CoachError):
         advise_cards(spectator)
+
+
+def test_advice_still_comes_after_the_player_has_chosen() -> None:
+    from nimmt.core import PlayCard
+
+    state = apply(new_game(3), Deal((10, 20, 30, 40), (
+        tuple(range(41, 51)), tuple(range(51, 61)), tuple(range(61, 71))))).state
+    state = apply(state, PlayCard(0, 41)).state
+    seen = view(state, 0)
+    assert seen.my_card == 41 and not seen.must_play_card
+    advice = advise_cards(seen, samples=10, rng=random.Random(2))
+    assert [a.card for a in advice] == list(range(41, 51))
+    assert all(a.round_bullheads >= 0 for a in advice)
