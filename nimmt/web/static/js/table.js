@@ -368,8 +368,9 @@ function showAdvice(answer) {
     body = answer.cards.map((c) => {
       const sampled = c.exact ? "" : "≈";
       return el("tr", { "data-card": c.card },
-        el("th", { scope: "row" }, cardLabel(c.card, bullheadsOf(c.card))),
-        el("td", {}, c.row === null ? t("advice_below_all") : rowName(c.row)),
+        el("th", { scope: "row" },
+          el("span", { class: `card small heads-bg-${bullheadsOf(c.card)}` }, cardFace(c.card, bullheadsOf(c.card)))),
+        el("td", { class: "where" }, c.row === null ? t("advice_below_all") : rowName(c.row)),
         el("td", {}, sampled + percent.format(c.take_chance)),
         el("td", {}, sampled + decimals(2).format(c.turn_bullheads)),
         el("td", {}, estimate(c.round_bullheads, c.round_stderr)));
