@@ -57,6 +57,7 @@ from .table import ActionError, Table, TableService
 MAX_BODY_BYTES = 64 * 1024
 MAX_RECORD_UPLOAD = 2 * 1024 * 1024
 HELLO_TIMEOUT = 30.0
+PONG_WAIT = 5.0  # longest a pong waits for the updates published before it
 _TABLE_ID = re.compile(TABLE_ID_PATTERN)
 logger = logging.getLogger("nimmt.server")
 
@@ -341,6 +342,7 @@ class _Connection:
         self.seat: int | None = None
         self.send_lock = asyncio.Lock()
         self.questions: set[asyncio.Task[None]] = set()  # the coach's answers still being worked out
+        self.subscription: Any = None
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self.send_lock:
@@ -362,6 +364,7 @@ class _Connection:
             if hello is None:
                 return
             async with self.hub.subscribe(self.table.id) as subscription:
+                self.subscription = subscription
                 await self.service.arrive(self.table, self.seat)
                 try:
                     await self.send(self.table.message_for(self.seat))
@@ -431,6 +434,10 @@ class _Connection:
             if message is None:
                 continue
             if isinstance(message, Ping):
+                # The protocol promises the pong after every update already published: let the
+                # writer send them first (bounded, in case the connection is failing).
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.subscription.drained(), PONG_WAIT)
                 await self.send({"type": "pong"})
                 continue
             if isinstance(message, Hello):
@@ -476,7 +483,10 @@ class _Connection:
     async def _write(self, subscription: Any) -> None:
         while True:
             update = await subscription.get()
-            await self.send(update.for_audience(self.seat))
+            try:
+                await self.send(update.for_audience(self.seat))
+            finally:
+                subscription.done()
 
 
 def _load_sheet(data: dict[str, Any]) -> ScoreSheet:

@@ -34,6 +34,12 @@ class Update:
 class Subscription(Protocol):
     async def get(self) -> Update: ...
 
+    def done(self) -> None:
+        """The update last taken with :meth:`get` has been sent."""
+
+    async def drained(self) -> None:
+        """Wait until every update published so far has been taken and sent (for ``pong``)."""
+
 
 class Hub(Protocol):
     async def publish(self, update: Update) -> None: ...
@@ -50,6 +56,12 @@ class _Queue:
     async def get(self) -> Update:
         return await self.queue.get()
 
+    def done(self) -> None:
+        self.queue.task_done()
+
+    async def drained(self) -> None:
+        await self.queue.join()
+
 
 class LocalHub:
     """In-process delivery: each subscriber has a bounded queue."""
@@ -64,6 +76,7 @@ class LocalHub:
             except asyncio.QueueFull:
                 # Too slow to keep up: drop the oldest; the newest update holds the whole state.
                 subscriber.queue.get_nowait()
+                subscriber.queue.task_done()  # dropped, not to be waited for
                 subscriber.queue.put_nowait(update)
 
     @asynccontextmanager

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from types import TracebackType
+from typing import IO
 
 import httpx
 
@@ -21,6 +24,7 @@ class LiveServer:
         self.seed = seed
         self.process: subprocess.Popen[str] | None = None
         self.url = ""
+        self.output: list[str] = []  # what the server printed after it started
 
     def start(self) -> LiveServer:
         if self.process is not None and self.process.poll() is None:
@@ -44,6 +48,8 @@ class LiveServer:
         if not self.url:
             self.stop()
             raise AssertionError("nimmt serve did not say where it listens")
+        # Keep reading what the server prints, so a full pipe can never stall it.
+        threading.Thread(target=self._drain, args=(self.process.stdout,), daemon=True).start()
         while time.monotonic() < deadline:
             try:
                 if httpx.get(f"{self.url}/api/bots", timeout=2).status_code == 200:
@@ -52,6 +58,11 @@ class LiveServer:
                 time.sleep(0.05)
         self.stop()
         raise AssertionError("nimmt serve did not answer")
+
+    def _drain(self, stream: IO[str]) -> None:
+        with contextlib.suppress(ValueError, OSError):
+            for line in stream:
+                self.output.append(line)
 
     @property
     def ws_url(self) -> str:

@@ -63,18 +63,21 @@ def test_a_restart_loses_nothing(tmp_path: Path) -> None:
         ana, bruno = Seat(server, table_id, created["token"]), Seat(server, table_id, joined["token"])
         ana.socket.send(json.dumps({"type": "start"}))
         ana.until("ack")
-        # Play on until a turn from the fourth on where only the bot has chosen so far.
+        # Play on until a turn from the fourth on where neither person has chosen yet.
+        deadline = time.monotonic() + 120
         while True:
+            assert time.monotonic() < deadline, "the game never reached the turn to interrupt"
             view = ana.sync()["view"]
+            assert view["phase"] != "over", "the game ended before it could be interrupted"
             if view["phase"] == "choose_cards" and view["turn"] >= 3 and not any(view["has_chosen"][:2]):
-                if view["has_chosen"][2]:
-                    break
-                time.sleep(0.01)  # the bot is about to choose
-                continue
+                break
             ana.act(rng)
             bruno.act(rng)
-        # Mid-turn: Ana chooses; the table now waits for Bruno only.
+        # Mid-turn: Ana chooses; once the bot has chosen too, the table waits for Bruno only.
         ana.act(rng)
+        while ana.sync()["view"]["waiting_for"] != [1]:
+            assert time.monotonic() < deadline, "the bot never chose"
+            time.sleep(0.01)
         before_ana, before_bruno = ana.sync(), bruno.sync()
         assert before_ana["view"]["my_card"] is not None and before_ana["view"]["waiting_for"] == [1]
         server.kill()
@@ -85,7 +88,9 @@ def test_a_restart_loses_nothing(tmp_path: Path) -> None:
         assert _public(bruno.state) == _public(before_bruno)
         chosen_before_restart = before_ana["view"]["my_card"]
         turn = before_ana["view"]["turn"]
+        deadline = time.monotonic() + 120
         while ana.sync()["table"]["status"] != "over":
+            assert time.monotonic() < deadline, "the game did not end after the restart"
             bruno.act(rng)
             ana.act(rng)
         final = ana.state
