@@ -28,11 +28,11 @@ search on the compiled rollouts of :mod:`nimmt.batch`.
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nimmt.core import BULLHEADS, ROW_COUNT
+from nimmt.core.fast import play_turns
 
 # A table: last card, number of cards and bullheads of each row, rows in their own order.
 Table = tuple[list[int], list[int], list[int]]
@@ -89,39 +89,8 @@ def finish_random(table: Table, orders: Sequence[Sequence[int]], penalties: list
 
     Mutates ``table`` and adds to ``penalties``. Cards below every row take the cheapest row.
     """
-    bull = BULLHEADS
     ends, counts, heads = table
-    n = len(orders)
-    turns = len(orders[0]) if n else 0
-    order = sorted(range(ROW_COUNT), key=ends.__getitem__)
-    sorted_ends = [ends[r] for r in order]
-    seats = range(n)
-    for t in range(turns):
-        for key in sorted([orders[p][t] * 16 + p for p in seats]):
-            card = key >> 4
-            slot = bisect_left(sorted_ends, card) - 1
-            if slot >= 0:
-                r = order[slot]
-                if counts[r] == 5:
-                    penalties[key & 15] += heads[r]
-                    counts[r] = 1
-                    heads[r] = bull[card]
-                else:
-                    counts[r] += 1
-                    heads[r] += bull[card]
-                sorted_ends[slot] = card
-                ends[r] = card
-            else:
-                r = min(range(ROW_COUNT), key=heads.__getitem__)
-                penalties[key & 15] += heads[r]
-                counts[r] = 1
-                heads[r] = bull[card]
-                ends[r] = card
-                slot = order.index(r)
-                del order[slot]
-                del sorted_ends[slot]
-                order.insert(0, r)
-                sorted_ends.insert(0, card)
+    play_turns(ends, counts, heads, orders, penalties)
 
 
 # Share of a row's bullheads charged to a card that would be its fifth card, by gap size.

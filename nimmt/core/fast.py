@@ -41,17 +41,34 @@ def play_round(
     >>> play_round((10, 20, 30, 40), ((1, 11), (21, 22)))
     [3, 0]
     """
-    n = len(orders)
-    turns = len(orders[0])
-    bull = BULLHEADS
     ends = list(rows)
-    counts = [1, 1, 1, 1]
-    heads = [bull[c] for c in rows]
+    penalties = [0] * len(orders)
+    play_turns(ends, [1] * ROW_COUNT, [BULLHEADS[c] for c in rows], orders, penalties, choose_row)
+    return penalties
+
+
+def play_turns(
+    ends: list[int],
+    counts: list[int],
+    heads: list[int],
+    orders: Sequence[Sequence[int]],
+    penalties: list[int],
+    choose_row: RowChooser | None = None,
+) -> None:
+    """Play whole turns from any table: each row's last card, length and bullheads.
+
+    ``orders[p][t]`` is player ``p``'s card in the ``t``-th turn still to play. The three lists
+    and ``penalties`` are updated in place. Without ``choose_row``, a card below every row takes
+    the row with the fewest bullheads (the first one on a tie), decided inline for speed.
+    """
+    n = len(orders)
+    turns = len(orders[0]) if n else 0
+    bull = BULLHEADS
     order = sorted(range(ROW_COUNT), key=ends.__getitem__)
     sorted_ends = [ends[r] for r in order]
-    penalties = [0] * n
+    seats = range(n)
     for t in range(turns):
-        for key in sorted([orders[p][t] * 16 + p for p in range(n)]):
+        for key in sorted([orders[p][t] * 16 + p for p in seats]):
             card = key >> 4
             slot = bisect_left(sorted_ends, card) - 1
             if slot >= 0:
@@ -67,7 +84,10 @@ def play_round(
                 ends[r] = card
             else:
                 player = key & 15
-                r = choose_row(player, card, tuple(ends), tuple(heads))
+                if choose_row is None:
+                    r = min(range(ROW_COUNT), key=heads.__getitem__)
+                else:
+                    r = choose_row(player, card, tuple(ends), tuple(heads))
                 penalties[player] += heads[r]
                 counts[r] = 1
                 heads[r] = bull[card]
@@ -77,7 +97,6 @@ def play_round(
                 del sorted_ends[slot]
                 order.insert(0, r)
                 sorted_ends.insert(0, card)
-    return penalties
 
 
 def random_rounds(players: int, count: int, rng: random.Random) -> list[int]:
