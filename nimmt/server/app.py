@@ -373,8 +373,8 @@ class _Connection:
                         await self._read()
                     finally:
                         writer.cancel()
-                        with contextlib.suppress(asyncio.CancelledError, Exception):
-                            await writer
+                        # Wait for the writer to stop without swallowing a cancellation of our own.
+                        await asyncio.wait([writer])
                 finally:
                     await self.service.leave(self.table, self.seat)
 

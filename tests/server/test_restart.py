@@ -65,10 +65,12 @@ def test_a_restart_loses_nothing(tmp_path: Path) -> None:
         ana.until("ack")
         # Play on until a turn from the fourth on where neither person has chosen yet.
         deadline = time.monotonic() + 120
+        seen: list[tuple[str, int, list[bool]]] = []
         while True:
             assert time.monotonic() < deadline, "the game never reached the turn to interrupt"
             view = ana.sync()["view"]
-            assert view["phase"] != "over", "the game ended before it could be interrupted"
+            seen.append((view["phase"], view["turn"], view["has_chosen"]))
+            assert view["phase"] != "over", f"the game ended before it could be interrupted: {seen}"
             if view["phase"] == "choose_cards" and view["turn"] >= 3 and not any(view["has_chosen"][:2]):
                 break
             ana.act(rng)
