@@ -9,6 +9,7 @@ server-side, from their own view. Nothing ever chooses a row for a person.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import hashlib
 import hmac
@@ -438,14 +439,22 @@ class TableService:
         self._tables: dict[str, Table] = {}
         self._loading = asyncio.Lock()
         self._closed = False
+        self._stopping = asyncio.Event()  # set by close(): wakes the bots from their pause
         self._advising: set[tuple[str, int]] = set()  # (table, seat) whose question is being worked on
         self._coach_slots = asyncio.Semaphore(ADVICE_AT_ONCE)
 
     async def close(self) -> None:
+        """Stop the bots and wait until they have: the store closes next, and nothing may use it then.
+
+        A bot is never cancelled in the middle of storing its action: a cancelled database call
+        leaves SQLAlchemy closing the connection on its own, which can outlive the store and hang
+        the event loop's shutdown. A bot finishes the action it is on, then stops.
+        """
         self._closed = True
-        for table in self._tables.values():
-            if table.bot_task is not None:
-                table.bot_task.cancel()
+        self._stopping.set()
+        tasks = [t.bot_task for t in self._tables.values() if t.bot_task is not None and not t.bot_task.done()]
+        if tasks:
+            await asyncio.wait(tasks)
 
     # -- lobby -------------------------------------------------------------------------------------
     async def create(self, request: CreateTable) -> tuple[Table, str]:
@@ -551,6 +560,8 @@ class TableService:
 
     async def _commit(self, table: Table, entry: dict[str, Any]) -> None:
         """Check, then store, then apply and publish. A refused entry changes nothing."""
+        if self._closed:  # the store is closing or closed: nothing may be written any more
+            raise ActionError("server_error", "the server is stopping: nothing was changed, try again")
         prepared = table.prepare(entry)
         try:
             await self.store.append(table.id, table.version, entry, table.game_row(prepared))
@@ -634,7 +645,11 @@ class TableService:
     async def _run_bots(self, table: Table) -> None:
         delay = self.bot_delay
         while not self._closed:
-            await asyncio.sleep(delay)
+            # A pause so people can follow, cut short when the server stops.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), delay)
+            if self._closed:
+                return
             try:
                 if not await self._bots_act(table):
                     return
@@ -651,6 +666,8 @@ class TableService:
                 return False
             for seat in waiting:
                 assert table.recorder is not None
+                if self._closed:
+                    return False
                 if seat not in table.waiting_bots():
                     continue
                 bot = table.bots.get(seat)
@@ -658,6 +675,8 @@ class TableService:
                     bot = table.bots[seat] = make_bot(table.seats[seat].bot or "", random.Random(self.rng.random()))
                 # A strong bot thinks for a while: in a thread, so other tables go on meanwhile.
                 action = await asyncio.to_thread(bot.act, view(table.recorder.state, seat))
+                if self._closed:
+                    return False  # the server stopped while the bot thought: store nothing more
                 if isinstance(action, PlayCard):
                     entry: dict[str, Any] = {"kind": "play", "seat": seat, "card": action.card}
                 else:
