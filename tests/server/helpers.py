@@ -74,9 +74,10 @@ class Person:
         self.until(lambda m: m["type"] == "pong")
         return self.state
 
-    def act_randomly(self, rng: random.Random) -> dict[str, Any] | None:
-        """Play a legal card or choose a legal row, if the table waits for this person."""
-        state = self.sync()
+    def act_randomly(self, rng: random.Random, state: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """Play a legal card or choose a legal row, if the table waits for this person: on ``state``
+        (a view the caller has looked at) or else on a fresh one."""
+        state = state if state is not None else self.sync()
         legal = state["legal"]
         if legal["rows"]:
             return self.send({"type": "choose_row", "row": rng.choice(legal["rows"]), "version": state["version"]})

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import time
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -125,11 +127,21 @@ def test_a_stale_action_is_refused(client: TestClient) -> None:
         ana.send({"type": "start"})
         first = ana.sync()
         rng = random.Random(3)
-        # Play out one whole turn (row choices included), so a new decision begins for Ana.
+        # Play out one whole turn (row choices included), so a new decision begins for Ana. Each
+        # person acts only on a view of that turn: the bot may end the turn at any moment, and a
+        # card played in the next turn would end the very decision the test looks at.
         turn = first["view"]["turn"]
-        while ana.sync()["view"]["turn"] == turn and ana.state["view"]["round"] == 1:
+
+        def first_turn(state: dict[str, Any]) -> bool:
+            return bool(state["view"]["turn"] == turn and state["view"]["round"] == 1)
+
+        deadline = time.monotonic() + 30
+        while first_turn(ana.sync()):
+            assert time.monotonic() < deadline, "the first turn never ended"
             for person in (ana, bruno):
-                person.act_randomly(rng)
+                state = person.sync()
+                if first_turn(state):
+                    person.act_randomly(rng, state)
         now = ana.sync()
         assert now["version"] > first["version"]
         old_card = next(c for c in now["view"]["hand"])
