@@ -36,8 +36,9 @@ class Seat:
         self.until("pong")
         return self.state
 
-    def act(self, rng: random.Random) -> None:
-        state = self.sync()
+    def act(self, rng: random.Random, state: dict[str, Any] | None = None) -> None:
+        """Play or choose a row on ``state`` (a view already looked at), or else on a fresh one."""
+        state = state if state is not None else self.sync()
         if state["legal"]["rows"]:
             message = {"type": "choose_row", "row": rng.choice(state["legal"]["rows"]), "version": state["version"]}
         elif state["legal"]["cards"]:
@@ -63,18 +64,23 @@ def test_a_restart_loses_nothing(tmp_path: Path) -> None:
         ana, bruno = Seat(server, table_id, created["token"]), Seat(server, table_id, joined["token"])
         ana.socket.send(json.dumps({"type": "start"}))
         ana.until("ack")
-        # Play on until a turn from the fourth on where neither person has chosen yet.
+        # Play on until a turn from the fourth on where neither person has chosen yet. Each person
+        # acts only in the turn just looked at: the bot may end a turn at any moment, and a card
+        # played in a turn nobody looked at would skip the very moment the loop waits for.
         deadline = time.monotonic() + 120
         seen: list[tuple[str, int, list[bool]]] = []
         while True:
             assert time.monotonic() < deadline, "the game never reached the turn to interrupt"
-            view = ana.sync()["view"]
+            state = ana.sync()
+            view = state["view"]
             seen.append((view["phase"], view["turn"], view["has_chosen"]))
             assert view["phase"] != "over", f"the game ended before it could be interrupted: {seen}"
             if view["phase"] == "choose_cards" and view["turn"] >= 3 and not any(view["has_chosen"][:2]):
                 break
-            ana.act(rng)
-            bruno.act(rng)
+            ana.act(rng, state)
+            other = bruno.sync()
+            if other["view"]["turn"] == view["turn"]:
+                bruno.act(rng, other)
         # Mid-turn: Ana chooses; once the bot has chosen too, the table waits for Bruno only.
         ana.act(rng)
         while ana.sync()["view"]["waiting_for"] != [1]:
