@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 from rich.console import Console
@@ -48,6 +48,7 @@ from nimmt.core import (
     RowTaken,
     Rules,
     deal_cards,
+    row_bullheads,
     view,
 )
 from nimmt.core.cards import TURNS_PER_ROUND
@@ -65,6 +66,7 @@ from ._common import (
 )
 
 HUMAN = 0
+T = TypeVar("T")
 COACH_SAMPLES = 200  # deals simulated per question: well under a second in a terminal
 
 
@@ -187,14 +189,20 @@ class TerminalGame:
     def estimate(self, mean: float, stderr: float) -> str:
         return f"{self.number(mean, 1)} ± {self.number(stderr, 1)}"
 
+    def consult(self, advise: Callable[..., list[T]], state: GameState, kind: str) -> list[T] | None:
+        """Ask the coach (``advise_cards`` or ``advise_rows``) about the player's view; None if it cannot say."""
+        rng = coach_rng(self.seed, self.game, state.round, state.turn, kind)
+        try:
+            with self.console.status(self._("coach_thinking")):  # shown on a terminal only
+                return advise(view(state, HUMAN), samples=COACH_SAMPLES, rng=rng)
+        except CoachError:
+            self.hint(self._("coach_unavailable"))
+            return None
+
     def advise_cards(self, state: GameState) -> None:
         _ = self._
-        rng = coach_rng(self.seed, self.game, state.round, state.turn, "card")
-        try:
-            with self.console.status(_("coach_thinking")):  # shown on a terminal only
-                advice = advise_cards(view(state, HUMAN), samples=COACH_SAMPLES, rng=rng)
-        except CoachError:
-            self.hint(_("coach_unavailable"))
+        advice = self.consult(advise_cards, state, "card")
+        if advice is None:
             return
         table = Table(title=_("coach_cards_title"), title_justify="left")
         table.add_column(_("coach_col_card"), justify="right")
@@ -218,12 +226,8 @@ class TerminalGame:
 
     def advise_rows(self, state: GameState) -> None:
         _ = self._
-        rng = coach_rng(self.seed, self.game, state.round, state.turn, "row")
-        try:
-            with self.console.status(_("coach_thinking")):  # shown on a terminal only
-                advice = advise_rows(view(state, HUMAN), samples=COACH_SAMPLES, rng=rng)
-        except CoachError:
-            self.hint(_("coach_unavailable"))
+        advice = self.consult(advise_rows, state, "row")
+        if advice is None:
             return
         table = Table(title=_("coach_rows_title"), title_justify="left")
         table.add_column(_("col_row"), justify="right")
@@ -251,7 +255,7 @@ class TerminalGame:
         table.add_column(_("col_count"), justify="right")
         table.add_column(_("col_bullheads"), justify="right")
         for index, row in enumerate(state.rows):
-            heads = sum(BULLHEADS[c] for c in row)
+            heads = row_bullheads(row)
             table.add_row(str(index + 1), cards_text(row), f"{len(row)}/5", Text(str(heads), _heads_style(heads)))
         return table
 
