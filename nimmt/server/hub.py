@@ -38,7 +38,7 @@ class Subscription(Protocol):
         """The update last taken with :meth:`get` has been sent."""
 
     async def drained(self) -> None:
-        """Wait until every update published so far has been taken and sent (for ``pong``)."""
+        """Wait until every update published before this call has been sent (for ``pong``)."""
 
 
 class Hub(Protocol):
@@ -50,17 +50,47 @@ class Hub(Protocol):
 
 
 class _Queue:
+    """One subscriber's updates, with counts of what was published to it and what it has sent, so
+    that a pong can wait for exactly the updates published before its ping (not later ones)."""
+
     def __init__(self) -> None:
         self.queue: asyncio.Queue[Update] = asyncio.Queue(QUEUE_LIMIT)
+        self.published = 0
+        self.sent = 0  # sent or dropped
+        self._waiters: list[tuple[int, asyncio.Future[None]]] = []
+
+    def put(self, update: Update) -> None:
+        self.published += 1
+        try:
+            self.queue.put_nowait(update)
+        except asyncio.QueueFull:
+            # Too slow to keep up: drop the oldest; the newest update holds the whole state.
+            self.queue.get_nowait()
+            self.done()
+            self.queue.put_nowait(update)
 
     async def get(self) -> Update:
         return await self.queue.get()
 
     def done(self) -> None:
-        self.queue.task_done()
+        self.sent += 1
+        ready = [(mark, waiter) for mark, waiter in self._waiters if mark <= self.sent]
+        for entry in ready:
+            self._waiters.remove(entry)
+            if not entry[1].done():
+                entry[1].set_result(None)
 
     async def drained(self) -> None:
-        await self.queue.join()
+        mark = self.published
+        if self.sent >= mark:
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append((mark, waiter))
+        try:
+            await waiter
+        finally:
+            if (mark, waiter) in self._waiters:
+                self._waiters.remove((mark, waiter))
 
 
 class LocalHub:
@@ -71,13 +101,7 @@ class LocalHub:
 
     async def publish(self, update: Update) -> None:
         for subscriber in list(self._subscribers.get(update.table_id, ())):
-            try:
-                subscriber.queue.put_nowait(update)
-            except asyncio.QueueFull:
-                # Too slow to keep up: drop the oldest; the newest update holds the whole state.
-                subscriber.queue.get_nowait()
-                subscriber.queue.task_done()  # dropped, not to be waited for
-                subscriber.queue.put_nowait(update)
+            subscriber.put(update)
 
     @asynccontextmanager
     async def subscribe(self, table_id: str) -> AsyncIterator[_Queue]:
