@@ -52,6 +52,8 @@ def test_ask_the_coach_then_play(browser: Browser, own_server: LiveServer, scree
         _create(page, own_server, coach=True)
         expect(page.locator("#coach-option")).to_have_text(re.compile("The coach is on at this table"))
         hand = page.locator("#hand button.card").evaluate_all("els => els.map(e => Number(e.dataset.card))")
+        # The two bots choose just after the start; only then does the table stand still until Ana acts.
+        expect(page.locator("#players tbody td", has_text="has chosen")).to_have_count(2)
         version = _version(page)
 
         # Asked by keyboard alone: the numbers for each card of the hand, in a table.
@@ -85,6 +87,9 @@ def test_ask_the_coach_then_play(browser: Browser, own_server: LiveServer, scree
             rows = page.locator("#rows button.row-button")
             cards = page.locator("#hand button.card:not([disabled])")
             if rows.count():
+                # The table waits for Ana alone now: read the version again, it may have moved since.
+                version = _version(page)
+                moved = f"() => Number(document.body.dataset.version) > {version}"
                 if not asked_rows:
                     page.get_by_role("button", name="Advice on the rows").click()
                     expect(table.locator("caption")).to_contain_text("what taking each row for your card")
