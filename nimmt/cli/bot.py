@@ -18,11 +18,23 @@ from typing import Annotated, Any
 
 import typer
 
-from nimmt.bots import Bot, UnknownBot, make_bot
-from nimmt.core import MAX_PLAYERS, MIN_PLAYERS, CardChosen, Event, GameState, RowTaken, Rules, RulesError
+from nimmt import i18n
+from nimmt.bots import BOTS, Bot, make_bot
+from nimmt.core import MAX_PLAYERS, MIN_PLAYERS, CardChosen, Event, GameState, RowTaken, Rules
 from nimmt.match import play_game
 from nimmt.protocol import DEFAULT_START_TIMEOUT, DEFAULT_TIMEOUT, BotFailure, ProcessBot
 from nimmt.records import replay
+
+from ._common import (
+    DOMAIN,
+    EXTERNAL,
+    Translate,
+    choose_language,
+    failure_fields,
+    failure_message,
+    number,
+    unreadable_command,
+)
 
 
 def check_bot(
@@ -36,8 +48,10 @@ def check_bot(
     seed: int,
     timeout: float,
     start_timeout: float,
-) -> dict[str, Any]:
-    """Play ``games`` games with the program at ``seat``; a dict report (``"ok"`` says if it passed)."""
+) -> tuple[dict[str, Any], BotFailure | None]:
+    """Play ``games`` games with the program at ``seat``: a dict report (``"ok"`` says if it passed,
+    ``--json`` prints it) and the failure, if any, for the printed page to tell in its language."""
+    failed: BotFailure | None = None
     report: dict[str, Any] = {
         "command": shlex.join(command), "seat": seat, "players": players, "seed": seed, "games": [], "ok": False,
     }
@@ -82,27 +96,31 @@ def check_bot(
                 )
             report["ok"] = True
         except BotFailure as failure:
+            # The report is machine output and stays in English, whatever the page's language.
             report["failure"] = {"kind": failure.kind.value, "message": str(failure), "exit_code": failure.exit_code}
+            failed = failure
         report["stderr"] = list(bot.stderr_lines)
-    return report
+    return report, failed
 
 
-def _print_report(report: dict[str, Any]) -> None:
-    typer.echo(
-        f"Checking bot: {report['command']} (seat {report['seat']} of {report['players']}, seed {report['seed']})"
-    )
+def _print_report(
+    report: dict[str, Any], failed: BotFailure | None, _: Translate, language: str = i18n.DEFAULT_LANGUAGE
+) -> None:
+    typer.echo(_("check_heading", command=report["command"], seat=report["seat"], players=report["players"],
+                 seed=report["seed"]))
     if report.get("name"):
-        typer.echo(f"  started; it calls itself {report['name']!r}")
-    for number, game in enumerate(report["games"], start=1):
-        typer.echo(
-            f"  game {number}: {game['rounds']} round(s), {game['cards']} cards and {game['rows']} row choice(s), "
-            f"answers in {game['median_ms']} ms (median), {game['slowest_ms']} ms (slowest); "
-            f"its bullheads: {game['totals'][report['seat']]} (table: {game['totals']})"
-        )
+        typer.echo("  " + _("check_started", name=repr(report["name"])))
+    for index, game in enumerate(report["games"], start=1):
+        typer.echo("  " + _(
+            "check_game", number=index, rounds=game["rounds"], cards=game["cards"], rows=game["rows"],
+            median=number(game["median_ms"], 2, language), slowest=number(game["slowest_ms"], 2, language),
+            own=game["totals"][report["seat"]], totals=game["totals"],
+        ))
     if report["ok"]:
-        typer.echo("OK: the bot answered every decision with a legal action.")
+        typer.echo(_("check_ok"))
     else:
-        typer.echo(f"FAILED: {report['failure']['message']}", err=True)
+        told = failure_message(failure_fields(failed), _) if failed is not None else report["failure"]["message"]
+        typer.echo(_("check_failed", message=told), err=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -135,35 +153,45 @@ def register(app: typer.Typer) -> None:
         ] = DEFAULT_START_TIMEOUT,
         seed: Annotated[int | None, typer.Option("--seed", help="Seed for the deals and the bots.")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
+        lang: Annotated[
+            str | None,
+            typer.Option("--lang", "-l", metavar="LANG",
+                         help=f"Language of the report: {', '.join(i18n.LANGUAGES)} (default: from your locale)."),
+        ] = None,
     ) -> None:
         """Play a short game with another program in one seat, and report any protocol error clearly."""
+        language = choose_language(lang, "bot-check")
+        _ = i18n.translator(language, DOMAIN)
         if len(command) == 1 and " " in command[0]:
+            if unreadable_command(command[0]):
+                raise typer.BadParameter(_("command_unreadable", command=repr(command[0])), param_hint="COMMAND")
             command = shlex.split(command[0])  # the command given as one quoted string
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise typer.BadParameter(f"a table has 2 to 10 players, not {players}", param_hint="--players")
+            raise typer.BadParameter(_("players_range", players=players), param_hint="--players")
         if not 0 <= seat < players:
-            raise typer.BadParameter(f"the seat must be 0 to {players - 1}, not {seat}", param_hint="--seat")
+            raise typer.BadParameter(_("seat_range", last=players - 1, seat=seat), param_hint="--seat")
         if games < 1:
-            raise typer.BadParameter(f"play at least 1 game, not {games}", param_hint="--games")
+            raise typer.BadParameter(_("games_min", games=games), param_hint="--games")
         if timeout <= 0 or start_timeout <= 0:
-            raise typer.BadParameter("time limits must be above 0 seconds", param_hint="--timeout")
+            raise typer.BadParameter(_("time_limits"), param_hint="--timeout")
+        if not full and rounds < 1:
+            raise typer.BadParameter(_("rounds_min", rounds=rounds), param_hint="--rounds")
         names = [name.strip() for name in opponents.split(",")]
         if len(names) == 1:
             names *= players - 1
         if len(names) != players - 1:
-            raise typer.BadParameter(
-                f"{len(names)} opponents listed for {players - 1} other seats", param_hint="--opponents"
-            )
+            raise typer.BadParameter(_("opponents_count", count=len(names), seats=players - 1),
+                                     param_hint="--opponents")
         for name in names:
-            try:
-                make_bot(name)
-            except UnknownBot as error:
-                raise typer.BadParameter(str(error), param_hint="--opponents") from None
-        try:
-            rules = Rules() if full else Rules(rounds=rounds)
-        except RulesError as error:
-            raise typer.BadParameter(str(error), param_hint="--rounds") from None
-        report = check_bot(
+            if name.startswith(EXTERNAL):
+                program = name[len(EXTERNAL):]
+                if unreadable_command(program):
+                    raise typer.BadParameter(_("command_unreadable", command=repr(name)), param_hint="--opponents")
+            elif name not in BOTS:
+                known = ", ".join(sorted(BOTS))
+                raise typer.BadParameter(_("bots_unknown", bot=repr(name), known=known), param_hint="--opponents")
+        rules = Rules() if full else Rules(rounds=rounds)
+        report, failed = check_bot(
             command,
             players=players,
             seat=seat,
@@ -177,6 +205,6 @@ def register(app: typer.Typer) -> None:
         if as_json:
             typer.echo(json.dumps(report))
         else:
-            _print_report(report)
+            _print_report(report, failed, _, language)
         if not report["ok"]:
             raise typer.Exit(1)

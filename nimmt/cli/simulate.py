@@ -18,17 +18,26 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from nimmt import i18n
 from nimmt.core import Event, GameEnded, GameState, NimmtError, RoundEnded, Rules
 from nimmt.match import play_game
+from nimmt.protocol import BotFailure
 
 from ._common import (
+    DOMAIN,
+    Translate,
     check_players,
+    choose_language,
     close_bots,
     deal_rng,
+    failure_fields,
+    failure_message,
     fresh_seed,
     label,
     make_bots,
     make_rules,
+    number,
+    os_reason,
     parse_bots,
 )
 
@@ -36,7 +45,25 @@ Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
 
 class SimulationFailed(Exception):
-    """A game could not be finished (an external bot failed)."""
+    """A game could not be finished (an external bot failed).
+
+    It crosses process boundaries, so it holds plain values only: the game's number, the English
+    message and, for a bot program's failure, what :func:`failure_fields` keeps of it.
+    """
+
+    def __init__(self, game: int, message: str, failure: dict[str, Any] | None = None) -> None:
+        super().__init__(game, message, failure)
+        self.game = game
+        self.message = message
+        self.failure = failure
+
+    def __str__(self) -> str:
+        return f"game {self.game}: {self.message}"
+
+    def tell(self, _: Translate) -> str:
+        """The message in the page's language."""
+        told = failure_message(self.failure, _) if self.failure is not None else self.message
+        return _("game_failed", game=self.game, error=told)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +101,10 @@ def play_one(seed: int, index: int, bots: Sequence[str], rules: Rules, records: 
     names = [f"{label(name)} {seat + 1}" for seat, name in enumerate(bots)]
     try:
         record = play_game(players, deal_rng(seed, index), rules, names, observe)
-    except NimmtError as error:  # an external bot failed: say which game, in a picklable error
-        raise SimulationFailed(f"game {index + 1}: {error}") from None
+    except BotFailure as failure:  # an external bot failed: say which game, in a picklable error
+        raise SimulationFailed(index + 1, str(failure), failure_fields(failure)) from None
+    except NimmtError as error:
+        raise SimulationFailed(index + 1, str(error)) from None
     finally:
         close_bots(players)
     if records is not None:
@@ -157,14 +186,18 @@ def simulate(
     jobs: int = 1,
     records: Path | None = None,
     progress: Progress | None = None,
+    description: str = "games",
 ) -> tuple[list[GameResult], float]:
-    """Play ``games`` games; the results (in game order) do not depend on ``jobs``."""
+    """Play ``games`` games; the results (in game order) do not depend on ``jobs``.
+
+    ``description`` labels the progress bar (in the page's language).
+    """
     batches = [
         Job(seed, first, count, tuple(bots), rules.end_above, rules.rounds,
             str(records) if records is not None else None)
         for first, count in split(games, jobs)
     ]
-    task = progress.add_task("games", total=games) if progress is not None else None
+    task = progress.add_task(description, total=games) if progress is not None else None
     results: list[GameResult] = []
     started = time.perf_counter()
     if jobs == 1:
@@ -191,19 +224,19 @@ def simulate(
     return results, seconds
 
 
-def _table(summary: dict[str, Any]) -> Table:
-    table = Table(title=f"{summary['games']} games, {summary['rounds']} rounds, seed {summary['seed']}")
-    table.add_column("seat", justify="right")
-    table.add_column("bot")
-    table.add_column("penalty / round (95 % CI)", justify="right")
-    table.add_column("penalty / game (95 % CI)", justify="right")
-    table.add_column("win share", justify="right")
+def _table(summary: dict[str, Any], _: Translate, language: str) -> Table:
+    table = Table(title=_("sim_title", games=summary["games"], rounds=summary["rounds"], seed=summary["seed"]))
+    table.add_column(_("col_seat"), justify="right")
+    table.add_column(_("col_bot"))
+    table.add_column(_("col_penalty_round"), justify="right")
+    table.add_column(_("col_penalty_game"), justify="right")
+    table.add_column(_("col_win_share"), justify="right")
 
     def shown(mean: float, pair: list[float | None]) -> str:
         low, high = pair
         if low is None or high is None:
-            return f"{mean:.2f}"
-        return f"{mean:.2f} ± {(high - low) / 2:.2f}"
+            return number(mean, 2, language)
+        return f"{number(mean, 2, language)} ± {number((high - low) / 2, 2, language)}"
 
     for seat, bot in enumerate(summary["bots"]):
         table.add_row(
@@ -211,7 +244,7 @@ def _table(summary: dict[str, Any]) -> Table:
             bot,
             shown(summary["mean_penalty_per_round"][seat], summary["mean_penalty_per_round_ci95"][seat]),
             shown(summary["mean_penalty_per_game"][seat], summary["mean_penalty_per_game_ci95"][seat]),
-            f"{100 * summary['win_share'][seat]:.1f} %",
+            f"{number(100 * summary['win_share'][seat], 1, language)} %",
         )
     return table
 
@@ -236,19 +269,28 @@ def command(
     records: Annotated[
         Path | None, typer.Option("--records", help="Write every game as a nimmt/1 record in this folder.")
     ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option("--lang", "-l", metavar="LANG",
+                     help=f"Language of the output: {', '.join(i18n.LANGUAGES)} (default: from your locale)."),
+    ] = None,
 ) -> None:
     """Play bots against bots and show each seat's mean penalty and share of wins."""
-    check_players(players)
-    names = parse_bots(bots, players)
-    close_bots(make_bots(names, 0, 0))  # a command line that cannot be read is refused here (exit 2)
-    rules = make_rules(end_above, rounds)
+    language = choose_language(lang, "simulate")
+    _ = i18n.translator(language, DOMAIN)
+    check_players(players, _)
+    names = parse_bots(bots, players, _=_)
+    close_bots(make_bots(names, 0, 0, _=_))  # a command line that cannot be read is refused here (exit 2)
+    rules = make_rules(end_above, rounds, _)
     if records is not None:
         if records.exists() and not records.is_dir():
-            raise typer.BadParameter(f"{records} is a file, not a folder", param_hint="--records")
+            raise typer.BadParameter(_("records_is_file", folder=str(records)), param_hint="--records")
         try:
             records.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise typer.BadParameter(f"cannot create {records}: {error.strerror}", param_hint="--records") from None
+            reason = os_reason(error.errno, error.strerror or str(error), _)
+            raise typer.BadParameter(_("records_cannot_create", folder=str(records), reason=reason),
+                                     param_hint="--records") from None
     base = seed if seed is not None else fresh_seed()
     err = Console(stderr=True)
     show_progress = not as_json and sys.stderr.isatty()
@@ -263,20 +305,21 @@ def command(
     )
     try:
         with progress:
-            results, seconds = simulate(games, names, base, rules, jobs, records, progress)
+            results, seconds = simulate(games, names, base, rules, jobs, records, progress, _("progress_games"))
     except KeyboardInterrupt:
-        err.print("simulation stopped")
+        err.print(_("sim_stopped"))
         raise typer.Exit(130) from None
     except SimulationFailed as error:
-        typer.echo(f"nimmt simulate: {error}", err=True)
+        typer.echo(f"nimmt simulate: {error.tell(_)}", err=True)
         raise typer.Exit(1) from None
     summary = summarize(results, names, seconds, base, rules)
     if as_json:
         sys.stdout.write(json.dumps(summary) + "\n")
         return
     out = Console(highlight=False)
-    out.print(_table(summary))
-    out.print(f"{summary['games_per_second']:.1f} games per second with {jobs} process(es)")
+    out.print(_table(summary, _, language))
+    speed = number(summary["games_per_second"], 1, language)
+    out.print(_("sim_speed", speed=speed, jobs=jobs))
 
 
 def register(app: typer.Typer) -> None:

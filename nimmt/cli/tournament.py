@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import math
+import re
 import sys
 import time
 from pathlib import Path
@@ -11,57 +11,85 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from nimmt import i18n
+from nimmt.bots import BOTS
 from nimmt.tournament import RayUnavailable, Standing, Summary, TournamentError, plot, tournament
 
-from ._common import check_players, fresh_seed, parse_bots
+from ._common import (
+    DOMAIN,
+    EXTERNAL,
+    Translate,
+    check_players,
+    choose_language,
+    fresh_seed,
+    number,
+    parse_bots,
+    reason_from_text,
+)
 
 
-def _fmt(value: float | None, digits: int = 2) -> str:
-    return "-" if value is None or math.isnan(value) else f"{value:.{digits}f}"
+def _pm(mean: float | None, half: float | None, language: str, digits: int = 2) -> str:
+    return number(mean, digits, language) + ("" if half is None else f" ± {number(half, digits, language)}")
 
 
-def _pm(mean: float, half: float | None, digits: int = 2) -> str:
-    return _fmt(mean, digits) + ("" if half is None else f" ± {_fmt(half, digits)}")
-
-
-def _table(title: str, standings: tuple[Standing, ...], ratings: bool) -> Table:
+def _table(title: str, standings: tuple[Standing, ...], ratings: bool, _: Translate, language: str) -> Table:
     table = Table(title=title)
-    for column in ("bot", "rounds", "penalty/round (95% CI)", "vs first", "win share", "p95 decision",
-                   "p95 CPU"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+    table.add_column(_("col_bot"), justify="left")
+    for key in ("col_rounds", "col_penalty_round_short", "col_vs_first", "col_win_share", "col_p95_decision",
+                "col_p95_cpu"):
+        table.add_column(_(key), justify="right")
     if ratings:
-        table.add_column("rating (mu ± sigma)", justify="right")
+        table.add_column(_("col_rating"), justify="right")
     for s in standings:
         diff = s.difference_to_first
         cells = [
             s.label,
             str(s.rounds),
-            _pm(s.penalty_per_round.mean, s.penalty_per_round.half_width),
-            "-" if diff is None else _pm(diff.mean, diff.half_width),
-            _pm(s.win_share.mean, s.win_share.half_width, 3),
-            f"{_fmt(s.timing.p95 * 1000, 1)} ms",
-            f"{_fmt(s.timing.cpu_p95 * 1000, 1)} ms",
+            _pm(s.penalty_per_round.mean, s.penalty_per_round.half_width, language),
+            "-" if diff is None else _pm(diff.mean, diff.half_width, language),
+            _pm(s.win_share.mean, s.win_share.half_width, language, 3),
+            f"{number(s.timing.p95 * 1000, 1, language)} ms",
+            f"{number(s.timing.cpu_p95 * 1000, 1, language)} ms",
         ]
         if ratings:
-            cells.append(f"{_fmt(s.rating_mu)} ± {_fmt(s.rating_sigma)}")
+            cells.append(f"{number(s.rating_mu, 2, language)} ± {number(s.rating_sigma, 2, language)}")
         table.add_row(*cells)
     return table
 
 
-def _print(summary: Summary, seed: int, elapsed: float, console: Console) -> None:
-    console.print(
-        f"{summary.games} games over {summary.deal_sets} duplicate deal sets, seed {seed}, {elapsed:.1f} s"
-    )
-    console.print(_table("Entries", summary.entries, ratings=True))
+def _print(summary: Summary, seed: int, elapsed: float, console: Console, _: Translate, language: str) -> None:
+    console.print(_("tournament_heading", games=summary.games, sets=summary.deal_sets, seed=seed,
+                    seconds=number(elapsed, 1, language)))
+    console.print(_table(_("entries_title"), summary.entries, True, _, language))
     if len(summary.by_bot) < len(summary.entries):
-        console.print(_table("By bot (entries of the same bot pooled)", summary.by_bot, ratings=False))
-    console.print(
-        "penalty/round: bullheads per round, mean over deal sets; vs first: paired difference to the "
-        "first entry (positive: more bullheads than it); win share: ties share the win."
-    )
+        console.print(_table(_("by_bot_title"), summary.by_bot, False, _, language))
+    console.print(_("tournament_legend"))
+
+
+# The messages nimmt.tournament.run gives when Ray cannot be used, with their values.
+_RAY = (
+    (r"a Ray address is host:port \(for example (?P<example>\S+)\), not (?P<address>.*)", "ray_bad_address"),
+    (r"cannot reach a Ray cluster at (?P<address>\S+): (?P<reason>.*)", "ray_unreachable"),
+    (r"Ray is not installed: (?P<command>.*)", "ray_missing"),
+)
+
+
+def _error(error: Exception, _: Translate) -> str:
+    """A tournament that could not run, told in the page's language (unknown texts kept as they are)."""
+    message = str(error)
+    if isinstance(error, RayUnavailable):
+        for pattern, key in _RAY:
+            found = re.fullmatch(pattern, message, re.DOTALL)
+            if found:
+                values = found.groupdict()
+                if "reason" in values:
+                    values["reason"] = reason_from_text(values["reason"], _)
+                return _(key, **values)
+    return message
 
 
 def tournament_command(
@@ -87,34 +115,46 @@ def tournament_command(
         str | None,
         typer.Option("--budget-clock", help="Clock of the time budget: wall (default) or cpu (one core's time)."),
     ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang", "-l", metavar="LANG",
+            help=f"Language of the output and the chart: {', '.join(i18n.LANGUAGES)} (default: from your locale).",
+        ),
+    ] = None,
 ) -> None:
     """Play bots against each other over duplicate deals and report penalties, wins and ratings."""
+    language = choose_language(lang, "tournament")
+    _ = i18n.translator(language, DOMAIN)
     count = players if players is not None else (len(bots.split(",")) if "," in bots else 4)
-    check_players(count)
-    names = parse_bots(bots, count)
+    check_players(count, _)
+    names = parse_bots(bots, count, _=_)
+    programs = [name for name in names if name.startswith(EXTERNAL)]
+    if programs:
+        raise typer.BadParameter(_("builtin_only", bot=repr(programs[0]), known=", ".join(sorted(BOTS))),
+                                 param_hint="--bots")
     if games < 1:
-        raise typer.BadParameter(f"play at least one game, not {games}", param_hint="--games")
+        raise typer.BadParameter(_("games_min", games=games), param_hint="--games")
     if jobs < 1:
-        raise typer.BadParameter(f"use at least one job, not {jobs}", param_hint="--jobs")
+        raise typer.BadParameter(_("jobs_min", jobs=jobs), param_hint="--jobs")
     if time_budget is not None and not time_budget > 0:
-        raise typer.BadParameter(f"a time budget is a positive number of seconds, not {time_budget}",
-                                 param_hint="--time-budget")
+        raise typer.BadParameter(_("time_budget_positive", value=time_budget), param_hint="--time-budget")
     if budget_clock not in (None, "wall", "cpu"):
-        raise typer.BadParameter(f"the budget clock is wall or cpu, not {budget_clock!r}", param_hint="--budget-clock")
+        raise typer.BadParameter(_("budget_clock", value=repr(budget_clock)), param_hint="--budget-clock")
     if rounds is not None and rounds < 1:
-        raise typer.BadParameter(f"play at least one round, not {rounds}", param_hint="--rounds")
+        raise typer.BadParameter(_("rounds_min", rounds=rounds), param_hint="--rounds")
     if plot_file is not None and not plot_file.parent.is_dir():
-        raise typer.BadParameter(f"the folder {str(plot_file.parent)!r} does not exist", param_hint="--plot")
+        raise typer.BadParameter(_("plot_folder_missing", folder=repr(str(plot_file.parent))), param_hint="--plot")
     if seed is None:
         seed = fresh_seed()
     console = Console(stderr=True)
     start = time.perf_counter()
     with Progress(
-        TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        TextColumn(escape(_("progress_games"))), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
         console=console, transient=True,
     ) as bar:
         total = -(-games // count) * count
-        task = bar.add_task("games", total=total)
+        task = bar.add_task(_("progress_games"), total=total)
         try:
             summary = tournament(
                 names, games, seed=seed, jobs=jobs, ray_address=ray_address, time_budget=time_budget,
@@ -122,11 +162,11 @@ def tournament_command(
             )
         except (TournamentError, RayUnavailable) as error:
             bar.stop()
-            console.print(f"[red]error:[/red] {error}")
+            console.print(f"[red]{escape(_('error_prefix'))}[/red] {escape(_error(error, _))}")
             raise typer.Exit(2) from None
     elapsed = time.perf_counter() - start
     if plot_file is not None:
-        plot(summary, plot_file)
+        plot(summary, plot_file, language)
     if as_json:
         data = {
             "seed": seed,
@@ -142,9 +182,9 @@ def tournament_command(
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
     else:
         out = Console() if sys.stdout.isatty() else Console(width=140)
-        _print(summary, seed, elapsed, out)
+        _print(summary, seed, elapsed, out, _, language)
         if plot_file is not None:
-            out.print(f"chart written to {plot_file}")
+            out.print(_("chart_written", file=escape(str(plot_file))))
 
 
 def register(app: typer.Typer) -> None:
