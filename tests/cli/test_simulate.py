@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from nimmt.cli.main import app
 from nimmt.cli.simulate import play_one, simulate, summarize
 from nimmt.core import Rules
+from nimmt.i18n import translator
 from nimmt.records import load, score
 
 
@@ -131,16 +132,24 @@ def test_records_folder_that_is_a_file(tmp_path: Path) -> None:
     assert "is a file, not a folder" in " ".join(done.stderr.replace("│", " ").split())
 
 
-def test_ctrl_c_stops_every_process_at_once() -> None:
+def test_ctrl_c_stops_every_process_at_once(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
     process = subprocess.Popen(
-        [sys.executable, "-m", "nimmt", "simulate", "--games", "100000", "--jobs", "2", "--seed", "1"],
+        [sys.executable, "-m", "nimmt", "simulate", "--games", "100000", "--jobs", "2", "--seed", "1",
+         "--records", str(folder), "--lang", "de"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
     )
-    time.sleep(2.0)
+    # Wait until both workers play (each has saved a game of its first batch of 500), not for a time:
+    # a Ctrl-C before then would reach a process that is still starting.
+    deadline = time.monotonic() + 120
+    while not ((folder / "game-000001.json").exists() and (folder / "game-000501.json").exists()):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the workers did not start playing"
+        time.sleep(0.05)
     os.killpg(process.pid, signal.SIGINT)  # a terminal's Ctrl-C reaches the whole process group
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130
-    assert "simulation stopped" in err
+    assert translator("de", "sim")("sim_stopped") in err
     assert "Traceback" not in err + out
 
 
