@@ -30,6 +30,8 @@ BOTS = ROOT / "tests" / "protocol" / "bots"
 NODE_BOT = str(ROOT / "examples" / "node-bot" / "bot.js")
 NODE = "node"
 PYTHON = sys.executable
+# Generous limits for programs that do answer: a loaded machine must not turn them into timeouts.
+PATIENT = ["--timeout", "30", "--start-timeout", "60"]
 OTHERS = [language for language in LANGUAGES if language != "en"]
 # The locale is cleared, so that only what a test sets (or --lang) chooses the language.
 NO_LOCALE = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8", "COLUMNS": "250"}
@@ -115,7 +117,7 @@ def test_tournament_prints_its_tables_and_chart_note_in_the_language(language: s
 @pytest.mark.parametrize("language", ["pt-PT", "fr"])
 def test_bot_check_reports_in_the_language(language: str) -> None:
     _ = translator(language, "sim")
-    done = invoke(["bot-check", "--players", "3", "--seed", "4", "--lang", language, "--", NODE, NODE_BOT])
+    done = invoke(["bot-check", "--players", "3", "--seed", "4", "--lang", language, *PATIENT, "--", NODE, NODE_BOT])
     assert done.exit_code == 0, done.output
     page = flat(done.stdout)
     assert _("check_heading", command=f"{NODE} {NODE_BOT}", seat=0, players=3, seed=4) in page
@@ -147,7 +149,7 @@ def test_the_chart_titles_are_in_the_language() -> None:
     "args",
     [["simulate", "--games", "1", "--players", "2", "--seed", "1"],
      ["tournament", "--bots", "beginner,random", "--games", "2", "--seed", "1"],
-     ["bot-check", "--players", "2", "--seed", "1", "--", NODE, NODE_BOT]],
+     ["bot-check", "--players", "2", "--seed", "1", *PATIENT, "--", NODE, NODE_BOT]],
     ids=["simulate", "tournament", "bot-check"],
 )
 def test_the_default_language_is_the_locale_s(args: list[str]) -> None:
@@ -224,8 +226,9 @@ _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\{[^{}]*\}|\[[^\[\]]*\]")
 @pytest.mark.parametrize("case", sorted(FAILING))
 def test_every_bot_failure_is_told_in_every_language(case: str) -> None:
     command, key = FAILING[case]
+    limit = 0.5 if key == "fail_timeout" else 30.0  # only the bot that hangs may run out of time
     report, failed = check_bot(command, players=10, seat=0, opponents=["random"] * 9, rules=Rules(rounds=1), games=1,
-                               seed=1, timeout=0.5, start_timeout=5.0)
+                               seed=1, timeout=limit, start_timeout=60.0)
     assert not report["ok"] and failed is not None
     fields = failure_fields(failed)
     english = failure_message(fields, translator("en", "sim"))
@@ -268,7 +271,7 @@ def test_an_unforeseen_detail_is_kept_after_the_translated_kind_of_failure() -> 
 
 def test_a_failing_bot_is_reported_in_the_language_by_both_commands() -> None:
     crash = [PYTHON, str(BOTS / "crash.py"), "later"]
-    checked = invoke(["bot-check", "--seat", "2", "--seed", "1", "--lang", "es", "--", *crash])
+    checked = invoke(["bot-check", "--seat", "2", "--seed", "1", "--lang", "es", *PATIENT, "--", *crash])
     assert checked.exit_code == 1
     _ = translator("es", "sim")
     assert _("fail_exit_code", code=1) in checked.stderr and _("check_failed", message="") in checked.stderr
@@ -300,7 +303,7 @@ def without_measures(data: Any) -> Any:
     "args",
     [["simulate", "--games", "2", "--players", "3", "--seed", "7", "--json"],
      ["tournament", "--bots", "beginner,random", "--games", "2", "--seed", "7", "--json"],
-     ["bot-check", "--seed", "1", "--json", "--", PYTHON, str(BOTS / "crash.py"), "later"]],
+     ["bot-check", "--seed", "1", "--json", *PATIENT, "--", PYTHON, str(BOTS / "crash.py"), "later"]],
     ids=["simulate", "tournament", "bot-check"],
 )
 def test_json_is_the_same_in_every_language(args: list[str]) -> None:
