@@ -26,16 +26,26 @@ def play_game(
     """
     players = tuple(names) if names is not None else tuple(f"{b.name} {i + 1}" for i, b in enumerate(bots))
     recorder = Recorder(GameRecord(players=players, rules=rules or Rules()))
+    add = recorder.add
+    seats = len(bots)
     state = recorder.state
-    while state.phase is not Phase.OVER:
+    while (phase := state.phase) is not _OVER:
         action: Action
-        if state.phase is Phase.DEAL:
-            action = deal_cards(len(bots), rng)
+        if phase is _CHOOSE_CARDS:
+            player = state.chosen.index(None)  # state.waiting_for[0], without building the tuple
+            action = bots[player].act(view(state, player))
+        elif phase is _DEAL:
+            action = deal_cards(seats, rng)
         else:
             player = state.waiting_for[0]
             action = bots[player].act(view(state, player))
-        step = recorder.add(action)
+        step = add(action)
         state = step.state
         if observer is not None:
             observer(state, step.events)
     return recorder.record
+
+
+_CHOOSE_CARDS = Phase.CHOOSE_CARDS
+_DEAL = Phase.DEAL
+_OVER = Phase.OVER

@@ -184,33 +184,58 @@ class Recorder:
     """Turns a stream of accepted actions into a record, one complete turn at a time."""
 
     def __init__(self, record: GameRecord) -> None:
-        self.record = record
+        self._record = record
+        # Complete turns of the last round that ``_record`` does not hold yet: the record is a
+        # tree of frozen values, so it is rebuilt when read rather than after every turn.
+        self._turns: tuple[TurnRecord, ...] = ()
+        self._players = len(record.players)
         self.state = replay(record).state
         self._cards: dict[int, int] = {}
         self._rows: dict[int, int] = {}
 
+    @property
+    def record(self) -> GameRecord:
+        """The record of every complete turn so far."""
+        if self._turns:
+            record = self._record
+            last = record.rounds[-1]
+            last = replace(last, turns=(*last.turns, *self._turns))
+            self._record = replace(record, rounds=(*record.rounds[:-1], last))
+            self._turns = ()
+        return self._record
+
+    @record.setter
+    def record(self, record: GameRecord) -> None:
+        self._record = record
+        self._turns = ()
+        self._players = len(record.players)
+
     def add(self, action: Deal | PlayCard | ChooseRow) -> Step:
         """Apply ``action`` (raising the core's error if it is wrong), record it, return the step."""
         step = apply(self.state, action)
-        self.state = step.state
-        if isinstance(action, Deal):
+        self.state = state = step.state
+        cards = self._cards
+        if isinstance(action, PlayCard):
+            cards[action.player] = action.card
+        elif isinstance(action, Deal):
             round_record = RoundRecord(tuple(action.rows), tuple(tuple(h) for h in action.hands))
-            self.record = replace(self.record, rounds=(*self.record.rounds, round_record))
-        elif isinstance(action, PlayCard):
-            self._cards[action.player] = action.card
+            record = self.record
+            self._record = replace(record, rounds=(*record.rounds, round_record))
         else:
             self._rows[action.player] = action.row
-        if len(self._cards) == len(self.record.players) and self.state.phase is not Phase.CHOOSE_ROW:
+        players = self._players
+        if len(cards) == players and state.phase is not _CHOOSE_ROW:
             turn = TurnRecord(
-                tuple(self._cards[p] for p in range(len(self.record.players))),
+                tuple([cards[p] for p in range(players)]),
                 tuple(sorted(self._rows.items())),
             )
-            last = self.record.rounds[-1]
-            last = replace(last, turns=(*last.turns, turn))
-            self.record = replace(self.record, rounds=(*self.record.rounds[:-1], last))
-            self._cards.clear()
+            self._turns = (*self._turns, turn)
+            cards.clear()
             self._rows.clear()
         return step
+
+
+_CHOOSE_ROW = Phase.CHOOSE_ROW
 
 
 # -- reading -------------------------------------------------------------------------------------

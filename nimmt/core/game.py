@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .cards import (
@@ -120,6 +120,8 @@ class Deal:
 
     def check(self, players: int) -> None:
         """Raise :class:`DealError` unless this deal fits a table of ``players``."""
+        if self._is_plainly_good(players):
+            return
         # A deal may come from outside (a record, a client): check shapes before len().
         if not isinstance(self.rows, tuple | list):
             raise DealError(f"the rows of a deal must be a list of {ROW_COUNT} cards, not {self.rows!r}")
@@ -144,6 +146,26 @@ class Deal:
                 if card in seen:
                     raise DealError(f"card {card} is dealt twice ({where})")
                 seen.add(card)
+
+    def _is_plainly_good(self, players: int) -> bool:
+        """A quick test passed by every good deal made of tuples of plain ints (all of them, in
+        practice); False sends the deal through :meth:`check`'s card-by-card test and its messages."""
+        rows, hands = self.rows, self.hands
+        if type(rows) is not tuple or type(hands) is not tuple:
+            return False
+        if len(rows) != ROW_COUNT or len(hands) != players:
+            return False
+        cards = list(rows)
+        for hand in hands:
+            if type(hand) is not tuple or len(hand) != HAND_SIZE:
+                return False
+            cards += hand
+        return (
+            set(map(type, cards)) == {int}
+            and len(set(cards)) == len(cards)
+            and min(cards) >= LOWEST_CARD
+            and max(cards) <= HIGHEST_CARD
+        )
 
 
 def deal_cards(players: int, rng: random.Random) -> Deal:
@@ -271,28 +293,139 @@ class GameState:
     @property
     def waiting_for(self) -> tuple[int, ...]:
         """The players whose action the game needs now (empty while it waits for a deal)."""
-        if self.phase is Phase.CHOOSE_CARDS:
-            return tuple(p for p, card in enumerate(self.chosen) if card is None)
-        if self.phase is Phase.CHOOSE_ROW:
+        phase = self.phase
+        if phase is _CHOOSE_CARDS:
+            return tuple([p for p, card in enumerate(self.chosen) if card is None])
+        if phase is _CHOOSE_ROW:
             return (self.revealed[self.resolved][1],)
         return ()
 
     @property
     def row_choice_card(self) -> int | None:
         """The card waiting for its player's row choice, if any."""
-        if self.phase is Phase.CHOOSE_ROW:
+        if self.phase is _CHOOSE_ROW:
             return self.revealed[self.resolved][0]
         return None
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
 
 @dataclass(frozen=True, slots=True)
 class Step:
     state: GameState
     events: tuple[Event, ...] = field(default=())
+
+
+_DEAL = Phase.DEAL
+_CHOOSE_CARDS = Phase.CHOOSE_CARDS
+_CHOOSE_ROW = Phase.CHOOSE_ROW
+_OVER = Phase.OVER
+
+# Private constructors for the values apply() makes at every step. They set the slots through
+# their descriptors, which skips the frozen check that makes the dataclass __init__ (and even more
+# dataclasses.replace) slow; the values are the same. Only the core calls them, with values it has
+# already checked.
+_new = object.__new__
+_STATE_SLOTS = GameState.__dict__
+_set_rules = _STATE_SLOTS["rules"].__set__
+_set_players = _STATE_SLOTS["players"].__set__
+_set_phase = _STATE_SLOTS["phase"].__set__
+_set_round = _STATE_SLOTS["round"].__set__
+_set_turn = _STATE_SLOTS["turn"].__set__
+_set_rows = _STATE_SLOTS["rows"].__set__
+_set_hands = _STATE_SLOTS["hands"].__set__
+_set_chosen = _STATE_SLOTS["chosen"].__set__
+_set_revealed = _STATE_SLOTS["revealed"].__set__
+_set_resolved = _STATE_SLOTS["resolved"].__set__
+_set_played = _STATE_SLOTS["played"].__set__
+_set_taken = _STATE_SLOTS["taken"].__set__
+_set_penalties = _STATE_SLOTS["penalties"].__set__
+_set_totals = _STATE_SLOTS["totals"].__set__
+_set_history = _STATE_SLOTS["history"].__set__
+_set_winners = _STATE_SLOTS["winners"].__set__
+_set_step_state = Step.__dict__["state"].__set__
+_set_step_events = Step.__dict__["events"].__set__
+
+
+def _state(
+    rules: Rules,
+    players: int,
+    phase: Phase,
+    round: int,
+    turn: int,
+    rows: tuple[tuple[int, ...], ...],
+    hands: tuple[tuple[int, ...], ...],
+    chosen: tuple[int | None, ...],
+    revealed: tuple[tuple[int, int], ...],
+    resolved: int,
+    played: tuple[tuple[int, ...], ...],
+    taken: tuple[tuple[int, ...], ...],
+    penalties: tuple[int, ...],
+    totals: tuple[int, ...],
+    history: tuple[tuple[int, ...], ...],
+    winners: tuple[int, ...],
+) -> GameState:
+    """``GameState(...)`` with every field given in order, made faster."""
+    state: GameState = _new(GameState)
+    _set_rules(state, rules)
+    _set_players(state, players)
+    _set_phase(state, phase)
+    _set_round(state, round)
+    _set_turn(state, turn)
+    _set_rows(state, rows)
+    _set_hands(state, hands)
+    _set_chosen(state, chosen)
+    _set_revealed(state, revealed)
+    _set_resolved(state, resolved)
+    _set_played(state, played)
+    _set_taken(state, taken)
+    _set_penalties(state, penalties)
+    _set_totals(state, totals)
+    _set_history(state, history)
+    _set_winners(state, winners)
+    return state
+
+
+def _step(state: GameState, events: tuple[Event, ...]) -> Step:
+    """``Step(state, events)``, made faster."""
+    step: Step = _new(Step)
+    _set_step_state(step, state)
+    _set_step_events(step, events)
+    return step
+
+
+# Events that depend on the player or the turn alone, made once (events are immutable values).
+_CARD_CHOSEN: tuple[tuple[Event, ...], ...] = tuple((CardChosen(p),) for p in range(MAX_PLAYERS))
+_TURN_ENDED: tuple[TurnEnded, ...] = tuple(TurnEnded(t) for t in range(TURNS_PER_ROUND + 1))
+_set_revealed_cards = CardsRevealed.__dict__["cards"].__set__
+_set_placed_player = CardPlaced.__dict__["player"].__set__
+_set_placed_card = CardPlaced.__dict__["card"].__set__
+_set_placed_row = CardPlaced.__dict__["row"].__set__
+_set_needed_player = RowChoiceNeeded.__dict__["player"].__set__
+_set_needed_card = RowChoiceNeeded.__dict__["card"].__set__
+
+
+def _cards_revealed(cards: tuple[int, ...]) -> CardsRevealed:
+    event: CardsRevealed = _new(CardsRevealed)
+    _set_revealed_cards(event, cards)
+    return event
+
+
+def _row_choice_needed(player: int, card: int) -> RowChoiceNeeded:
+    event: RowChoiceNeeded = _new(RowChoiceNeeded)
+    _set_needed_player(event, player)
+    _set_needed_card(event, card)
+    return event
+
+
+def _card_placed(player: int, card: int, row: int) -> CardPlaced:
+    event: CardPlaced = _new(CardPlaced)
+    _set_placed_player(event, player)
+    _set_placed_card(event, card)
+    _set_placed_row(event, row)
+    return event
 
 
 def _check_player_count(players: int) -> None:
@@ -350,37 +483,43 @@ def _check_player(state: GameState, player: object) -> int:
 
 
 def _start_round(state: GameState, deal: Deal) -> Step:
-    if state.phase is Phase.OVER:
+    phase = state.phase
+    if phase is _OVER:
         raise GameOver("the game is over: no more rounds are dealt")
-    if state.phase is not Phase.DEAL:
+    if phase is not _DEAL:
         raise NotWaitingForThat(f"round {state.round} is still being played: it cannot be dealt again")
-    deal.check(state.players)
     n = state.players
+    deal.check(n)
     round_number = state.round + 1
-    new = replace(
-        state,
-        phase=Phase.CHOOSE_CARDS,
-        round=round_number,
-        turn=0,
-        rows=tuple((card,) for card in deal.rows),
-        hands=tuple(tuple(sorted(hand)) for hand in deal.hands),
-        chosen=(None,) * n,
-        revealed=(),
-        resolved=0,
-        played=(),
-        taken=((),) * n,
-        penalties=(0,) * n,
+    new = _state(
+        state.rules,
+        n,
+        _CHOOSE_CARDS,
+        round_number,
+        0,
+        tuple([(card,) for card in deal.rows]),
+        tuple([tuple(sorted(hand)) for hand in deal.hands]),
+        (None,) * n,
+        (),
+        0,
+        (),
+        ((),) * n,
+        (0,) * n,
+        state.totals,
+        state.history,
+        state.winners,
     )
-    return Step(new, (RoundStarted(round_number, tuple(deal.rows)),))
+    return _step(new, (RoundStarted(round_number, tuple(deal.rows)),))
 
 
-def _play_card(state: GameState, action: PlayCard) -> Step:
-    if state.phase is Phase.OVER:
+def _refuse_card(state: GameState, action: PlayCard) -> None:
+    """Raise the error for a card that cannot be played now; return if it can be after all."""
+    if state.phase is _OVER:
         raise GameOver("the game is over: no more cards can be played")
     player = _check_player(state, action.player)
-    if state.phase is Phase.DEAL:
+    if state.phase is _DEAL:
         raise NotWaitingForThat("no round is in progress: the cards have not been dealt yet")
-    if state.phase is Phase.CHOOSE_ROW:
+    if state.phase is _CHOOSE_ROW:
         waiting = state.waiting_for[0]
         raise NotWaitingForThat(
             f"player {player} cannot play a card now: the table is waiting for player {waiting} "
@@ -391,29 +530,84 @@ def _play_card(state: GameState, action: PlayCard) -> Step:
     card = action.card
     if not _is_int(card) or card not in state.hands[player]:
         raise CardNotInHand(f"player {player} does not hold card {card!r}")
-    chosen = list(state.chosen)
-    chosen[player] = card
-    events: list[Event] = [CardChosen(player)]
-    if any(c is None for c in chosen):
-        return Step(replace(state, chosen=tuple(chosen)), tuple(events))
+
+
+def _play_card(state: GameState, action: PlayCard) -> Step:
+    player = action.player
+    card = action.card
+    chosen = state.chosen
+    # The usual case is tested in one go; anything else gets the full checks, in their order.
+    if not (
+        state.phase is _CHOOSE_CARDS
+        and type(player) is int
+        and 0 <= player < state.players
+        and chosen[player] is None
+        and type(card) is int
+        and card in state.hands[player]
+    ):
+        _refuse_card(state, action)
+    picks = list(chosen)
+    picks[player] = card
+    if None in picks:
+        events = _CARD_CHOSEN[player] if type(player) is int else (CardChosen(player),)
+        return _step(
+            _state(
+                state.rules, state.players, state.phase, state.round, state.turn, state.rows,
+                state.hands, tuple(picks), state.revealed, state.resolved, state.played,
+                state.taken, state.penalties, state.totals, state.history, state.winners,
+            ),
+            events,
+        )
     # Everybody has chosen: reveal together, take the cards out of the hands, resolve lowest first.
-    cards = tuple(c for c in chosen if c is not None)
-    events.append(CardsRevealed(cards))
-    hands = tuple(
-        tuple(c for c in hand if c != cards[p]) for p, hand in enumerate(state.hands)
+    cards: tuple[int, ...] = tuple(picks)  # type: ignore[arg-type]  # no None is left
+    hands = []
+    for hand, mine in zip(state.hands, cards, strict=True):
+        at = hand.index(mine)  # a hand holds each card once
+        hands.append(hand[:at] + hand[at + 1 :])
+    revealed = tuple(sorted(zip(cards, range(len(cards)), strict=True)))
+    return _resolve(
+        state, tuple(hands), cards, revealed, 0, list(state.rows), state.taken, state.penalties,
+        [
+            _CARD_CHOSEN[player][0] if type(player) is int else CardChosen(player),
+            _cards_revealed(cards),
+        ],
     )
-    revealed = tuple(sorted((card, p) for p, card in enumerate(cards)))
-    revealing = replace(
-        state, hands=hands, chosen=tuple(chosen), revealed=revealed, resolved=0
-    )
-    return _resolve(revealing, events)
 
 
 def _choose_row(state: GameState, action: ChooseRow) -> Step:
-    if state.phase is Phase.OVER:
+    player = action.player
+    row = action.row
+    resolved = state.resolved
+    # The usual case is tested in one go; anything else gets the full checks, in their order.
+    if (
+        state.phase is _CHOOSE_ROW
+        and type(player) is int
+        and type(row) is int
+        and 0 <= row < ROW_COUNT
+        and state.revealed[resolved][1] == player
+        and 0 <= player < state.players
+    ):
+        card = state.revealed[resolved][0]
+    else:
+        card, player, row = _refuse_row(state, action)
+    rows = list(state.rows)
+    events: list[Event] = []
+    taken, penalties = _take(
+        rows, state.taken, state.penalties, events, player, row, card, chosen=True
+    )
+    return _resolve(
+        state, state.hands, state.chosen, state.revealed, resolved + 1, rows, taken,
+        penalties, events,
+    )
+
+
+def _refuse_row(state: GameState, action: ChooseRow) -> tuple[int, int, int]:
+    """Raise the error for a row choice that is wrong now; if it is right after all, return the
+    waiting card, the player and the row."""
+    if state.phase is _OVER:
         raise GameOver("the game is over: no row can be chosen")
     player = _check_player(state, action.player)
-    if state.phase is not Phase.CHOOSE_ROW:
+    if state.phase is not _CHOOSE_ROW:
         raise NotWaitingForThat(
             f"player {player} cannot choose a row now: no card is waiting for a row choice"
         )
@@ -426,117 +620,117 @@ def _choose_row(state: GameState, action: ChooseRow) -> Step:
     row = action.row
     if not _is_int(row) or not 0 <= row < ROW_COUNT:
         raise RowOutOfRange(f"row {row!r} does not exist: rows are numbered 0 to {ROW_COUNT - 1}")
-    rows = list(state.rows)
-    taken = list(state.taken)
-    penalties = list(state.penalties)
-    events: list[Event] = []
-    _take(rows, taken, penalties, events, player, row, card, chosen=True)
-    new = replace(
-        state,
-        rows=tuple(rows),
-        taken=tuple(taken),
-        penalties=tuple(penalties),
-        resolved=state.resolved + 1,
-        phase=Phase.CHOOSE_CARDS,
-    )
-    return _resolve(new, events)
+    return card, player, row
 
 
 def _take(
     rows: list[tuple[int, ...]],
-    taken: list[tuple[int, ...]],
-    penalties: list[int],
+    taken: tuple[tuple[int, ...], ...],
+    penalties: tuple[int, ...],
     events: list[Event],
     player: int,
     row: int,
     card: int,
     *,
     chosen: bool,
-) -> None:
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """``player`` takes ``row`` and ``card`` starts it again; returns the new taken and penalties."""
     cards = rows[row]
-    heads = sum(BULLHEADS[c] for c in cards)
-    taken[player] = taken[player] + cards
-    penalties[player] += heads
+    heads = sum([BULLHEADS[c] for c in cards])
     rows[row] = (card,)
     events.append(RowTaken(player, row, cards, heads, chosen))
-    events.append(CardPlaced(player, card, row))
-
-
-def _resolve(state: GameState, events: list[Event]) -> Step:
-    """Place revealed cards in order until one needs its player's row choice or the turn ends."""
-    rows = list(state.rows)
-    taken = list(state.taken)
-    penalties = list(state.penalties)
-    index = state.resolved
-    revealed = state.revealed
-    while index < len(revealed):
-        card, player = revealed[index]
-        row = target_row(rows, card)
-        if row is None:
-            events.append(RowChoiceNeeded(player, card))
-            waiting = replace(
-                state,
-                rows=tuple(rows),
-                taken=tuple(taken),
-                penalties=tuple(penalties),
-                resolved=index,
-                phase=Phase.CHOOSE_ROW,
-            )
-            return Step(waiting, tuple(events))
-        if len(rows[row]) >= ROW_LIMIT:
-            _take(rows, taken, penalties, events, player, row, card, chosen=False)
-        else:
-            rows[row] = (*rows[row], card)
-            events.append(CardPlaced(player, card, row))
-        index += 1
-    return _end_turn(
-        state, tuple(rows), tuple(taken), tuple(penalties), events
+    events.append(_card_placed(player, card, row))
+    after = player + 1
+    return (
+        (*taken[:player], taken[player] + cards, *taken[after:]),
+        (*penalties[:player], penalties[player] + heads, *penalties[after:]),
     )
+
+
+def _resolve(
+    state: GameState,
+    hands: tuple[tuple[int, ...], ...],
+    chosen: tuple[int | None, ...],
+    revealed: tuple[tuple[int, int], ...],
+    index: int,
+    rows: list[tuple[int, ...]],
+    taken: tuple[tuple[int, ...], ...],
+    penalties: tuple[int, ...],
+    events: list[Event],
+) -> Step:
+    """Place revealed cards in order from ``index`` until one needs its player's row choice or the
+    turn ends. ``state`` gives the fields that this turn does not change."""
+    count = len(revealed)
+    ends = [cards[-1] for cards in rows]
+    while index < count:
+        card, player = revealed[index]
+        row = -1  # target_row(), inline: this is the innermost loop of the engine
+        best_end = 0
+        for r, end in enumerate(ends):
+            if best_end < end < card:
+                row = r
+                best_end = end
+        if row < 0:
+            events.append(_row_choice_needed(player, card))
+            waiting = _state(
+                state.rules, state.players, _CHOOSE_ROW, state.round, state.turn, tuple(rows),
+                hands, chosen, revealed, index, state.played, taken, penalties, state.totals,
+                state.history, state.winners,
+            )
+            return _step(waiting, tuple(events))
+        cards = rows[row]
+        if len(cards) >= ROW_LIMIT:
+            taken, penalties = _take(rows, taken, penalties, events, player, row, card, chosen=False)
+        else:
+            rows[row] = (*cards, card)
+            events.append(_card_placed(player, card, row))
+        ends[row] = card
+        index += 1
+    return _end_turn(state, hands, chosen, tuple(rows), taken, penalties, events)
 
 
 def _end_turn(
     state: GameState,
+    hands: tuple[tuple[int, ...], ...],
+    chosen: tuple[int | None, ...],
     rows: tuple[tuple[int, ...], ...],
     taken: tuple[tuple[int, ...], ...],
     penalties: tuple[int, ...],
     events: list[Event],
 ) -> Step:
     n = state.players
-    cards = tuple(c for c in state.chosen if c is not None)
+    played = (*state.played, tuple([c for c in chosen if c is not None]))
     turn = state.turn + 1
-    events.append(TurnEnded(turn))
-    common = {
-        "rows": rows,
-        "taken": taken,
-        "penalties": penalties,
-        "turn": turn,
-        "chosen": (None,) * n,
-        "revealed": (),
-        "resolved": 0,
-        "played": (*state.played, cards),
-    }
+    events.append(_TURN_ENDED[turn] if type(turn) is int and 0 < turn <= TURNS_PER_ROUND else TurnEnded(turn))
+    nobody = (None,) * n
     if turn < TURNS_PER_ROUND:
-        return Step(replace(state, phase=Phase.CHOOSE_CARDS, **common), tuple(events))  # type: ignore[arg-type]
+        nxt = _state(
+            state.rules, n, _CHOOSE_CARDS, state.round, turn, rows, hands, nobody, (), 0, played,
+            taken, penalties, state.totals, state.history, state.winners,
+        )
+        return _step(nxt, tuple(events))
     totals = tuple(t + p for t, p in zip(state.totals, penalties, strict=True))
     history = (*state.history, penalties)
     events.append(RoundEnded(state.round, penalties, totals))
+    phase = _DEAL
+    winners = state.winners
     if state.rules.game_is_over(totals, len(history)):
         low = min(totals)
         winners = tuple(p for p, t in enumerate(totals) if t == low)
         events.append(GameEnded(totals, winners))
-        over = replace(
-            state, phase=Phase.OVER, totals=totals, history=history, winners=winners, **common  # type: ignore[arg-type]
-        )
-        return Step(over, tuple(events))
-    nxt = replace(state, phase=Phase.DEAL, totals=totals, history=history, **common)  # type: ignore[arg-type]
-    return Step(nxt, tuple(events))
+        phase = _OVER
+    nxt = _state(
+        state.rules, n, phase, state.round, turn, rows, hands, nobody, (), 0, played, taken,
+        penalties, totals, history, winners,
+    )
+    return _step(nxt, tuple(events))
 
 
 def legal_actions(state: GameState, player: int) -> tuple[PlayCard | ChooseRow, ...]:
     """What ``player`` may do now; empty when the game waits for somebody else or for a deal."""
     _check_player(state, player)
-    if state.phase is Phase.CHOOSE_CARDS and state.chosen[player] is None:
-        return tuple(PlayCard(player, card) for card in state.hands[player])
-    if state.phase is Phase.CHOOSE_ROW and state.waiting_for == (player,):
-        return tuple(ChooseRow(player, row) for row in range(ROW_COUNT))
+    if state.phase is _CHOOSE_CARDS and state.chosen[player] is None:
+        return tuple([PlayCard(player, card) for card in state.hands[player]])
+    if state.phase is _CHOOSE_ROW and state.revealed[state.resolved][1] == player:
+        return tuple([ChooseRow(player, row) for row in range(ROW_COUNT)])
     return ()
