@@ -8,14 +8,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Browser, Playwright, expect, sync_playwright
 
+from tests.browser.helpers import WAIT_MS
 from tests.server.live import LiveServer
 
 CHROMIUM = os.environ.get("NIMMT_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+# A loaded 2-core machine may take seconds for what takes milliseconds alone (the coach's first
+# question, a whole turn of bots): every expectation waits for its state up to this long.
+expect.set_options(timeout=WAIT_MS)
 
 
 @pytest.fixture(scope="session")

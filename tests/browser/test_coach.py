@@ -11,6 +11,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.helpers import act, decision, next_decision
 from tests.server.live import LiveServer
 
 SEED = 6
@@ -80,33 +81,20 @@ def test_ask_the_coach_then_play(browser: Browser, own_server: LiveServer, scree
         # Then play as usual: the advice goes with the decision it was about. Play the lowest
         # cards until one is below every row, ask about the rows, and choose one.
         asked_rows = False
-        deadline = time.monotonic() + 60
-        while not page.locator("#over").is_visible() and time.monotonic() < deadline:
-            version = _version(page)
-            moved = f"() => Number(document.body.dataset.version) > {version}"
-            rows = page.locator("#rows button.row-button")
-            cards = page.locator("#hand button.card:not([disabled])")
-            if rows.count():
-                # The table waits for Ana alone now: read the version again, it may have moved since.
-                version = _version(page)
-                moved = f"() => Number(document.body.dataset.version) > {version}"
-                if not asked_rows:
-                    page.get_by_role("button", name="Advice on the rows").click()
-                    expect(table.locator("caption")).to_contain_text("what taking each row for your card")
-                    expect(table.locator("tbody tr")).to_have_count(4)
-                    expect(table.locator("tbody tr").first.locator("td").first).to_have_text(
-                        re.compile(r"^\d+ bullheads?$"))
-                    assert _version(page) == version and rows.count() == 4
-                    asked_rows = True
-                rows.nth(0).click()
-                page.wait_for_function(moved, timeout=5000)
-                expect(page.locator("#advice")).to_be_hidden()
-            elif cards.count():
-                cards.nth(0).click()
-                page.wait_for_function(moved, timeout=5000)
-                expect(page.locator("#advice")).to_be_hidden()
-            else:
-                page.wait_for_timeout(40)
+        deadline = time.monotonic() + 240
+        while not (seen := next_decision(page))["over"]:
+            assert time.monotonic() < deadline, "the game did not end"
+            if seen["rows"] and not asked_rows:
+                # The table waits for Ana alone now: nothing moves until she chooses.
+                page.get_by_role("button", name="Advice on the rows").click()
+                expect(table.locator("caption")).to_contain_text("what taking each row for your card")
+                expect(table.locator("tbody tr")).to_have_count(4)
+                expect(table.locator("tbody tr").first.locator("td").first).to_have_text(
+                    re.compile(r"^\d+ bullheads?$"))
+                assert decision(page) == seen  # asking chose nothing and changed nothing
+                asked_rows = True
+            act(page, seen)  # the first row, or the lowest card; waits until the table has taken it
+            expect(page.locator("#advice")).to_be_hidden()
         expect(page.locator("#over")).to_be_visible()
         assert asked_rows, "Ana never had to choose a row"
         expect(page.get_by_role("button", name=re.compile("^Advice"))).to_have_count(0)

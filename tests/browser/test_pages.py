@@ -30,6 +30,10 @@ def _table_in_game(server: LiveServer, page: Page, language: str) -> str:
     page.goto(f"{server.url}/t/{created['table_id']}?lang={language}#seat={created['token']}")
     page.locator("#start").click()
     expect(page.locator("#hand button.card:not([disabled])")).to_have_count(10)
+    # The bots choose just after the start: once they have, the table stands still until Ana acts,
+    # so nothing is redrawn while the page is checked.
+    chosen = re.compile(rf"^{re.escape(catalog(language, 'web')['player_chosen'])}$")
+    expect(page.locator("#players tbody td", has_text=chosen)).to_have_count(2)
     # The coach's table of numbers is on the page too, so its texts are checked with the rest.
     page.locator("#advice-cards").click()
     expect(page.locator("#advice-table tbody tr")).to_have_count(10)
@@ -45,6 +49,8 @@ def _pages(server: LiveServer, page: Page, language: str) -> Iterator[str]:
     yield "table"
     page.goto(f"{server.url}/watch/{table_id}?lang={language}")
     expect(page.locator("#rows li")).to_have_count(4)
+    # Ana's page was left just now: wait until the watchers are told, the table's last change.
+    expect(page.locator("#players .away")).to_have_count(1)
     yield "watch"
 
 

@@ -20,6 +20,7 @@ let closedForGood = false;
 // The coach: the question on its way ({ ref, key }) and the decision the advice shown is about.
 let adviceAsked = null;
 let adviceShown = null;
+let handShown = null;  // what the hand's buttons were last drawn from
 
 // A seat token may also come in the link's fragment (#seat=...), to move to another device.
 if (!spectator && location.hash.startsWith("#seat=")) {
@@ -286,6 +287,11 @@ function renderHand(message) {
   if (view.my_card !== null && view.my_card !== undefined) help = t("hand_chosen", { card: view.my_card });
   else if (legal.size) help = t("hand_help");
   $("hand-help").textContent = help;
+  // Redraw the cards only when they change: an update about others (a bot's card, someone
+  // arriving) must not swap the button under a pointer between press and release.
+  const shown = JSON.stringify([view.hand, message.legal.cards, view.my_card]);
+  if (shown === handShown) return;
+  handShown = shown;
   $("hand").replaceChildren(...view.hand.map((card) => {
     const heads = bullheadsOf(card);
     const chosen = view.my_card === card;
@@ -295,9 +301,11 @@ function renderHand(message) {
         disabled: !legal.has(card), "aria-pressed": chosen ? "true" : "false",
         "aria-label": cardLabel(card, heads),
         onclick: () => {
-          // One card per turn: no second press while the first is on its way.
+          // One card per turn: no second press while the first is on its way (the next state
+          // redraws the hand, enabled again if the card was refused).
+          handShown = null;
           document.querySelectorAll("#hand button").forEach((button) => { button.disabled = true; });
-          send({ type: "play", card, version: message.version });
+          send({ type: "play", card, version: state.version });
         },
       }, cardFace(card, heads)));
   }));
