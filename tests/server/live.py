@@ -36,7 +36,7 @@ class LiveServer:
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
         )
         assert self.process.stdout is not None
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a loaded machine may take long to import and bind
         while time.monotonic() < deadline:
             line = self.process.stdout.readline()
             if not line:

@@ -19,13 +19,13 @@ from .live import LiveServer
 
 class Seat:
     def __init__(self, server: LiveServer, table_id: str, token: str) -> None:
-        self.socket: ClientConnection = connect(f"{server.ws_url}/ws/{table_id}", open_timeout=10, legacy=True)
+        self.socket: ClientConnection = connect(f"{server.ws_url}/ws/{table_id}", open_timeout=30, legacy=True)
         self.socket.send(json.dumps({"type": "hello", "token": token}))
         self.state: dict[str, Any] = self.until("state")
 
     def until(self, kind: str) -> dict[str, Any]:
         while True:
-            message: dict[str, Any] = json.loads(self.socket.recv(timeout=10))
+            message: dict[str, Any] = json.loads(self.socket.recv(timeout=30))  # generous: a loaded machine
             if message["type"] == "state":
                 self.state = message
             if message["type"] == kind or (kind == "answer" and message["type"] in ("ack", "error")):

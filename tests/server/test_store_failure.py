@@ -74,7 +74,11 @@ def test_over_the_socket_a_failed_store_is_a_clear_error(tmp_path: Path) -> None
         with client.websocket_connect(f"/ws/{table['table_id']}") as socket:
             ana = Person(socket, table["token"])
             ana.send({"type": "start"})
+            # The bot chooses just after the start: let it, so that only Ana's card meets the failing
+            # store (the bot would meet it too, and try again a second later).
             state = ana.sync()
+            while not state["view"]["has_chosen"][1]:
+                state = ana.until(lambda m: m["type"] == "state")
             store.fail = True
             card = state["view"]["hand"][0]
             answer = ana.send({"type": "play", "card": card, "version": state["version"]})
