@@ -8,8 +8,11 @@ word of the English catalog that its own catalogs lack (an English leftover). Da
 from __future__ import annotations
 
 import json
+import os
+import pty
 import re
 import string
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -124,6 +127,35 @@ def test_bot_check_reports_in_the_language(language: str) -> None:
     assert _("check_started", name="'node-example'") in page
     assert _("check_ok") in page
     assert english_leftovers(page, language, (NODE_BOT, "node-example", NODE)) == set()
+
+
+@pytest.mark.parametrize(
+    ("language", "args"),
+    [("pt-BR", ["simulate", "--games", "20", "--players", "3", "--seed", "1"]),
+     ("de", ["tournament", "--bots", "beginner,random", "--games", "4", "--seed", "1"])],
+)
+def test_the_progress_bar_on_a_terminal_is_labelled_in_the_language(language: str, args: list[str]) -> None:
+    label = translator(language, "sim")("progress_games")
+    main, terminal = pty.openpty()  # stderr is a terminal, so the bar is drawn
+    process = subprocess.Popen([PYTHON, "-m", "nimmt", *args, "--lang", language], stdout=subprocess.PIPE,
+                               stderr=terminal, stdin=subprocess.DEVNULL, env={**os.environ, **NO_LOCALE})
+    os.close(terminal)
+    drawn = b""
+    while True:  # read until the process has closed the terminal (it has exited)
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:  # EIO: no writer left
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    os.close(main)
+    out = process.communicate(timeout=120)[0].decode()
+    assert process.returncode == 0
+    bar = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", drawn.decode(errors="replace"))
+    assert re.search(re.escape(label) + r" ━+", bar), bar
+    assert english_leftovers(bar, language) == set()
+    assert words(translator(language, "sim")("col_win_share")) <= words(out)
 
 
 def test_the_chart_titles_are_in_the_language() -> None:
