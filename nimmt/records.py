@@ -225,13 +225,14 @@ class Recorder:
             self._rows[action.player] = action.row
         players = self._players
         if len(cards) == players and state.phase is not _CHOOSE_ROW:
+            rows = self._rows
             turn = TurnRecord(
                 tuple([cards[p] for p in range(players)]),
-                tuple(sorted(self._rows.items())),
+                tuple(sorted(rows.items())) if rows else (),
             )
             self._turns = (*self._turns, turn)
             cards.clear()
-            self._rows.clear()
+            rows.clear()
         return step
 
 

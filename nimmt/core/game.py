@@ -26,6 +26,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any, cast
 
 from .cards import (
     BULLHEADS,
@@ -169,15 +170,51 @@ class Deal:
 
 
 def deal_cards(players: int, rng: random.Random) -> Deal:
-    """Shuffle the 104 cards with ``rng``, deal ten to each player, then lay four face up."""
+    """Shuffle the 104 cards with ``rng``, deal ten to each player, then lay four face up.
+
+    The shuffle is ``rng.shuffle``'s, draw for draw (a seed gives the same deals as ever):
+
+    >>> rng, reference = random.Random(7), random.Random(7)
+    >>> cards = list(DECK)
+    >>> reference.shuffle(cards)
+    >>> deal = deal_cards(4, rng)
+    >>> deal.hands[3] == tuple(sorted(cards[30:40])) and deal.rows == tuple(cards[40:44])
+    True
+    >>> rng.random() == reference.random()
+    True
+    """
     _check_player_count(players)
     cards = list(DECK)
-    rng.shuffle(cards)
+    _shuffle(cards, rng)
     hands = tuple(
         tuple(sorted(cards[p * HAND_SIZE : (p + 1) * HAND_SIZE])) for p in range(players)
     )
     start = players * HAND_SIZE
     return Deal(rows=tuple(cards[start : start + ROW_COUNT]), hands=hands)
+
+
+_SHUFFLE = random.Random.shuffle
+_RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
+_BITS = tuple(n.bit_length() for n in range(len(DECK) + 1))
+
+
+def _shuffle(cards: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``: the same swaps from the same random bits, without a method call per
+    card. Any generator whose shuffle works otherwise (another ``shuffle``, or draws that do not
+    come from ``getrandbits``) shuffles for itself."""
+    kind = type(rng)
+    if kind.shuffle is not _SHUFFLE or getattr(kind, "_randbelow", None) is not _RANDBELOW:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    bits = _BITS
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1  # as Random._randbelow_with_getrandbits(n): k bits, drawn again until below n
+        k = bits[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,30 +360,38 @@ _CHOOSE_CARDS = Phase.CHOOSE_CARDS
 _CHOOSE_ROW = Phase.CHOOSE_ROW
 _OVER = Phase.OVER
 
-# Private constructors for the values apply() makes at every step. They set the slots through
-# their descriptors, which skips the frozen check that makes the dataclass __init__ (and even more
-# dataclasses.replace) slow; the values are the same. Only the core calls them, with values it has
-# already checked.
+# Private constructors for the values apply() makes at every step. The dataclass __init__ of a
+# frozen class sets each field through object.__setattr__ (dataclasses.replace is slower still),
+# which is most of what a step costs. Instead, each value is filled in as a "draft": an instance of
+# a plain class with exactly the same slots, then turned into the frozen class by setting its
+# __class__ (allowed because the two layouts are the same). The result is an ordinary, frozen
+# instance with the same fields as the public constructor would give. Only the core calls these,
+# with values it has already checked.
 _new = object.__new__
-_STATE_SLOTS = GameState.__dict__
-_set_rules = _STATE_SLOTS["rules"].__set__
-_set_players = _STATE_SLOTS["players"].__set__
-_set_phase = _STATE_SLOTS["phase"].__set__
-_set_round = _STATE_SLOTS["round"].__set__
-_set_turn = _STATE_SLOTS["turn"].__set__
-_set_rows = _STATE_SLOTS["rows"].__set__
-_set_hands = _STATE_SLOTS["hands"].__set__
-_set_chosen = _STATE_SLOTS["chosen"].__set__
-_set_revealed = _STATE_SLOTS["revealed"].__set__
-_set_resolved = _STATE_SLOTS["resolved"].__set__
-_set_played = _STATE_SLOTS["played"].__set__
-_set_taken = _STATE_SLOTS["taken"].__set__
-_set_penalties = _STATE_SLOTS["penalties"].__set__
-_set_totals = _STATE_SLOTS["totals"].__set__
-_set_history = _STATE_SLOTS["history"].__set__
-_set_winners = _STATE_SLOTS["winners"].__set__
-_set_step_state = Step.__dict__["state"].__set__
-_set_step_events = Step.__dict__["events"].__set__
+
+
+def _draft_class(cls: type) -> Any:
+    """A plain class with the slots of the frozen dataclass ``cls``, to fill in a new value.
+
+    >>> draft = _new(_draft_class(TurnEnded))
+    >>> draft.turn = 3
+    >>> draft.__class__ = TurnEnded
+    >>> draft == TurnEnded(3), draft
+    (True, TurnEnded(turn=3))
+    >>> draft.turn = 4
+    Traceback (most recent call last):
+    dataclasses.FrozenInstanceError: cannot assign to field 'turn'
+    """
+    return type(f"{cls.__name__}Draft", (), {"__slots__": vars(cls)["__slots__"], "__module__": __name__})
+
+
+_STATE_DRAFT = _draft_class(GameState)
+_STEP_DRAFT = _draft_class(Step)
+_CARDS_REVEALED_DRAFT = _draft_class(CardsRevealed)
+_ROW_CHOICE_NEEDED_DRAFT = _draft_class(RowChoiceNeeded)
+_CARD_PLACED_DRAFT = _draft_class(CardPlaced)
+_ROW_TAKEN_DRAFT = _draft_class(RowTaken)
+_BULLHEADS_OF = BULLHEADS.__getitem__
 
 
 def _state(
@@ -367,65 +412,74 @@ def _state(
     history: tuple[tuple[int, ...], ...],
     winners: tuple[int, ...],
 ) -> GameState:
-    """``GameState(...)`` with every field given in order, made faster."""
-    state: GameState = _new(GameState)
-    _set_rules(state, rules)
-    _set_players(state, players)
-    _set_phase(state, phase)
-    _set_round(state, round)
-    _set_turn(state, turn)
-    _set_rows(state, rows)
-    _set_hands(state, hands)
-    _set_chosen(state, chosen)
-    _set_revealed(state, revealed)
-    _set_resolved(state, resolved)
-    _set_played(state, played)
-    _set_taken(state, taken)
-    _set_penalties(state, penalties)
-    _set_totals(state, totals)
-    _set_history(state, history)
-    _set_winners(state, winners)
+    """``GameState(...)`` with every field given in order, made faster.
+
+    >>> state = new_game(3)
+    >>> _state(*(getattr(state, name) for name in GameState.__slots__)) == state
+    True
+    """
+    draft = _new(_STATE_DRAFT)
+    draft.rules = rules
+    draft.players = players
+    draft.phase = phase
+    draft.round = round
+    draft.turn = turn
+    draft.rows = rows
+    draft.hands = hands
+    draft.chosen = chosen
+    draft.revealed = revealed
+    draft.resolved = resolved
+    draft.played = played
+    draft.taken = taken
+    draft.penalties = penalties
+    draft.totals = totals
+    draft.history = history
+    draft.winners = winners
+    draft.__class__ = GameState
+    state: GameState = draft
     return state
 
 
 def _step(state: GameState, events: tuple[Event, ...]) -> Step:
     """``Step(state, events)``, made faster."""
-    step: Step = _new(Step)
-    _set_step_state(step, state)
-    _set_step_events(step, events)
+    draft = _new(_STEP_DRAFT)
+    draft.state = state
+    draft.events = events
+    draft.__class__ = Step
+    step: Step = draft
     return step
+
+
+def _cards_revealed(cards: tuple[int, ...]) -> CardsRevealed:
+    draft = _new(_CARDS_REVEALED_DRAFT)
+    draft.cards = cards
+    draft.__class__ = CardsRevealed
+    event: CardsRevealed = draft
+    return event
+
+
+def _row_choice_needed(player: int, card: int) -> RowChoiceNeeded:
+    draft = _new(_ROW_CHOICE_NEEDED_DRAFT)
+    draft.player = player
+    draft.card = card
+    draft.__class__ = RowChoiceNeeded
+    event: RowChoiceNeeded = draft
+    return event
+
+
+def _card_placed(player: int, card: int, row: int) -> CardPlaced:
+    draft = _new(_CARD_PLACED_DRAFT)
+    draft.player = player
+    draft.card = card
+    draft.row = row
+    draft.__class__ = CardPlaced
+    event: CardPlaced = draft
+    return event
 
 
 # Events that depend on the player or the turn alone, made once (events are immutable values).
 _CARD_CHOSEN: tuple[tuple[Event, ...], ...] = tuple((CardChosen(p),) for p in range(MAX_PLAYERS))
 _TURN_ENDED: tuple[TurnEnded, ...] = tuple(TurnEnded(t) for t in range(TURNS_PER_ROUND + 1))
-_set_revealed_cards = CardsRevealed.__dict__["cards"].__set__
-_set_placed_player = CardPlaced.__dict__["player"].__set__
-_set_placed_card = CardPlaced.__dict__["card"].__set__
-_set_placed_row = CardPlaced.__dict__["row"].__set__
-_set_needed_player = RowChoiceNeeded.__dict__["player"].__set__
-_set_needed_card = RowChoiceNeeded.__dict__["card"].__set__
-
-
-def _cards_revealed(cards: tuple[int, ...]) -> CardsRevealed:
-    event: CardsRevealed = _new(CardsRevealed)
-    _set_revealed_cards(event, cards)
-    return event
-
-
-def _row_choice_needed(player: int, card: int) -> RowChoiceNeeded:
-    event: RowChoiceNeeded = _new(RowChoiceNeeded)
-    _set_needed_player(event, player)
-    _set_needed_card(event, card)
-    return event
-
-
-def _card_placed(player: int, card: int, row: int) -> CardPlaced:
-    event: CardPlaced = _new(CardPlaced)
-    _set_placed_player(event, player)
-    _set_placed_card(event, card)
-    _set_placed_row(event, row)
-    return event
 
 
 def _check_player_count(players: int) -> None:
@@ -636,9 +690,16 @@ def _take(
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """``player`` takes ``row`` and ``card`` starts it again; returns the new taken and penalties."""
     cards = rows[row]
-    heads = sum([BULLHEADS[c] for c in cards])
+    heads = sum(map(_BULLHEADS_OF, cards))
     rows[row] = (card,)
-    events.append(RowTaken(player, row, cards, heads, chosen))
+    taking = _new(_ROW_TAKEN_DRAFT)
+    taking.player = player
+    taking.row = row
+    taking.cards = cards
+    taking.bullheads = heads
+    taking.chosen = chosen
+    taking.__class__ = RowTaken
+    events.append(taking)
     events.append(_card_placed(player, card, row))
     after = player + 1
     return (
@@ -699,7 +760,8 @@ def _end_turn(
     events: list[Event],
 ) -> Step:
     n = state.players
-    played = (*state.played, tuple([c for c in chosen if c is not None]))
+    cards = tuple([c for c in chosen if c is not None]) if None in chosen else chosen
+    played = (*state.played, cast("tuple[int, ...]", cards))
     turn = state.turn + 1
     events.append(_TURN_ENDED[turn] if type(turn) is int and 0 < turn <= TURNS_PER_ROUND else TurnEnded(turn))
     nobody = (None,) * n

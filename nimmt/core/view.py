@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .cards import BULLHEADS, DECK, ROW_COUNT, ROW_LIMIT
 from .errors import UnknownPlayer
-from .game import ChooseRow, GameState, Phase, PlayCard, Rules, target_row
+from .game import ChooseRow, GameState, Phase, PlayCard, Rules, _draft_class, _new, target_row
 
 _CHOOSE_CARDS = Phase.CHOOSE_CARDS
 _CHOOSE_ROW = Phase.CHOOSE_ROW
@@ -86,31 +86,11 @@ class View:
         return tuple(c for c in DECK if c not in seen)
 
 
-# view() runs once per action in every layer above the core: it builds the View through its slot
-# descriptors (see game._state) and computes each derived field once.
-_new = object.__new__
-_VIEW_SLOTS = View.__dict__
-_set_player = _VIEW_SLOTS["player"].__set__
-_set_players = _VIEW_SLOTS["players"].__set__
-_set_rules = _VIEW_SLOTS["rules"].__set__
-_set_phase = _VIEW_SLOTS["phase"].__set__
-_set_round = _VIEW_SLOTS["round"].__set__
-_set_turn = _VIEW_SLOTS["turn"].__set__
-_set_rows = _VIEW_SLOTS["rows"].__set__
-_set_hand = _VIEW_SLOTS["hand"].__set__
-_set_my_card = _VIEW_SLOTS["my_card"].__set__
-_set_has_chosen = _VIEW_SLOTS["has_chosen"].__set__
-_set_revealed = _VIEW_SLOTS["revealed"].__set__
-_set_resolved = _VIEW_SLOTS["resolved"].__set__
-_set_waiting_for = _VIEW_SLOTS["waiting_for"].__set__
-_set_row_choice_card = _VIEW_SLOTS["row_choice_card"].__set__
-_set_played = _VIEW_SLOTS["played"].__set__
-_set_taken = _VIEW_SLOTS["taken"].__set__
-_set_penalties = _VIEW_SLOTS["penalties"].__set__
-_set_totals = _VIEW_SLOTS["totals"].__set__
-_set_history = _VIEW_SLOTS["history"].__set__
-_set_winners = _VIEW_SLOTS["winners"].__set__
-_set_hand_sizes = _VIEW_SLOTS["hand_sizes"].__set__
+# view() runs once per action in every layer above the core: it fills in a draft of the View (see
+# game._state) and computes each derived field once. Which players are still choosing depends only
+# on who has chosen: kept here, at most 2**players tuples per table size.
+_VIEW_DRAFT = _draft_class(View)
+_WAITING_FOR: dict[tuple[bool, ...], tuple[int, ...]] = {}
 
 
 def view(state: GameState, player: int | None) -> View:
@@ -124,38 +104,43 @@ def view(state: GameState, player: int | None) -> View:
     chosen = state.chosen
     revealed = state.revealed
     hands = state.hands
-    row_choice_card: int | None = None
-    if phase is _CHOOSE_CARDS:
-        waiting_for = tuple([p for p, card in enumerate(chosen) if card is None])
-    elif phase is _CHOOSE_ROW:
-        row_choice_card, waiting = revealed[state.resolved]
-        waiting_for = (waiting,)
-    else:
-        waiting_for = ()
-    result: View = _new(View)
-    _set_player(result, player)
-    _set_players(result, n)
-    _set_rules(result, state.rules)
-    _set_phase(result, phase)
-    _set_round(result, state.round)
-    _set_turn(result, state.turn)
-    _set_rows(result, state.rows)
+    draft = _new(_VIEW_DRAFT)
+    draft.player = player
+    draft.players = n
+    draft.rules = state.rules
+    draft.phase = phase
+    draft.round = state.round
+    draft.turn = state.turn
+    draft.rows = state.rows
     if player is None:
-        _set_hand(result, ())
-        _set_my_card(result, None)
+        draft.hand = ()
+        draft.my_card = None
     else:
-        _set_hand(result, hands[player] if hands else ())
-        _set_my_card(result, chosen[player] if chosen and not revealed else None)
-    _set_has_chosen(result, tuple([c is not None for c in chosen]) or (False,) * n)
-    _set_revealed(result, revealed)
-    _set_resolved(result, state.resolved)
-    _set_waiting_for(result, waiting_for)
-    _set_row_choice_card(result, row_choice_card)
-    _set_played(result, state.played)
-    _set_taken(result, state.taken)
-    _set_penalties(result, state.penalties)
-    _set_totals(result, state.totals)
-    _set_history(result, state.history)
-    _set_winners(result, state.winners)
-    _set_hand_sizes(result, tuple(map(len, hands)) or (0,) * n)
+        draft.hand = hands[player] if hands else ()
+        draft.my_card = chosen[player] if chosen and not revealed else None
+    has_chosen = tuple([c is not None for c in chosen])
+    draft.has_chosen = has_chosen or (False,) * n
+    draft.revealed = revealed
+    draft.resolved = state.resolved
+    draft.row_choice_card = None
+    if phase is _CHOOSE_CARDS:
+        waiting_for = _WAITING_FOR.get(has_chosen)
+        if waiting_for is None:
+            waiting_for = tuple([p for p, done in enumerate(has_chosen) if not done])
+            _WAITING_FOR[has_chosen] = waiting_for
+        draft.waiting_for = waiting_for
+    elif phase is _CHOOSE_ROW:
+        draft.row_choice_card, waiting = revealed[state.resolved]
+        draft.waiting_for = (waiting,)
+    else:
+        draft.waiting_for = ()
+    draft.played = state.played
+    draft.taken = state.taken
+    draft.penalties = state.penalties
+    draft.totals = state.totals
+    draft.history = state.history
+    draft.winners = state.winners
+    draft.hand_sizes = tuple(map(len, hands)) or (0,) * n
+    draft.__class__ = View
+    result: View = draft
     return result
