@@ -1,3 +1,3 @@
-from nimmt.cli.main import main
+from nimmt.cli.entry import main
 
 main()

@@ -7,6 +7,7 @@ import math
 import multiprocessing
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -206,9 +207,20 @@ def simulate(
             if progress is not None and task is not None:
                 progress.advance(task, batch.count)
     else:
-        # Workers ignore Ctrl-C; the parent stops them at once (terminate) instead of waiting.
-        pool = multiprocessing.Pool(min(jobs, len(batches)), initializer=_ignore_interrupts)
+        # Workers ignore Ctrl-C; the parent stops them at once (terminate) instead of waiting. While the
+        # pool starts, a Ctrl-C is only noted (a KeyboardInterrupt inside Pool() would leave a half-built
+        # pool behind) and acted on as soon as the pool exists.
+        pressed: list[int] = []
+        main = threading.current_thread() is threading.main_thread()  # only it may set handlers
+        previous = signal.signal(signal.SIGINT, lambda number, _frame: pressed.append(number)) if main else None
         try:
+            pool = multiprocessing.Pool(min(jobs, len(batches)), initializer=_ignore_interrupts)
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
+        try:
+            if pressed:
+                raise KeyboardInterrupt
             for done in pool.imap_unordered(run_job, batches):
                 results.extend(done)
                 if progress is not None and task is not None:
