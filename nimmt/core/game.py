@@ -202,8 +202,11 @@ def _shuffle(cards: list[int], rng: random.Random) -> None:
     """``rng.shuffle(cards)``: the same swaps from the same random bits, without a method call per
     card. Any generator whose shuffle works otherwise (another ``shuffle``, or draws that do not
     come from ``getrandbits``) shuffles for itself."""
-    kind = type(rng)
-    if kind.shuffle is not _SHUFFLE or getattr(kind, "_randbelow", None) is not _RANDBELOW:
+    if (
+        _RANDBELOW is None
+        or getattr(getattr(rng, "shuffle", None), "__func__", None) is not _SHUFFLE
+        or getattr(getattr(rng, "_randbelow", None), "__func__", None) is not _RANDBELOW
+    ):
         rng.shuffle(cards)
         return
     getrandbits = rng.getrandbits
@@ -603,15 +606,31 @@ def _play_card(state: GameState, action: PlayCard) -> Step:
     picks = list(chosen)
     picks[player] = card
     if None in picks:
-        events = _CARD_CHOSEN[player] if type(player) is int else (CardChosen(player),)
-        return _step(
-            _state(
-                state.rules, state.players, state.phase, state.round, state.turn, state.rows,
-                state.hands, tuple(picks), state.revealed, state.resolved, state.played,
-                state.taken, state.penalties, state.totals, state.history, state.winners,
-            ),
-            events,
-        )
+        # Most actions end here: the new state is filled in inline (as in _state and _step).
+        draft = _new(_STATE_DRAFT)
+        draft.rules = state.rules
+        draft.players = state.players
+        draft.phase = state.phase
+        draft.round = state.round
+        draft.turn = state.turn
+        draft.rows = state.rows
+        draft.hands = state.hands
+        draft.chosen = tuple(picks)
+        draft.revealed = state.revealed
+        draft.resolved = state.resolved
+        draft.played = state.played
+        draft.taken = state.taken
+        draft.penalties = state.penalties
+        draft.totals = state.totals
+        draft.history = state.history
+        draft.winners = state.winners
+        draft.__class__ = GameState
+        step = _new(_STEP_DRAFT)
+        step.state = draft
+        step.events = _CARD_CHOSEN[player] if type(player) is int else (CardChosen(player),)
+        step.__class__ = Step
+        result: Step = step
+        return result
     # Everybody has chosen: reveal together, take the cards out of the hands, resolve lowest first.
     cards: tuple[int, ...] = tuple(picks)  # type: ignore[arg-type]  # no None is left
     hands = []
