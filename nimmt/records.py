@@ -218,7 +218,7 @@ class Recorder:
         if isinstance(action, PlayCard):
             cards[action.player] = action.card
         elif isinstance(action, Deal):
-            round_record = RoundRecord(tuple(action.rows), tuple(tuple(h) for h in action.hands))
+            round_record = RoundRecord(tuple(action.rows), tuple(map(tuple, action.hands)))
             record = self.record
             self._record = replace(record, rounds=(*record.rounds, round_record))
         else:
