@@ -227,7 +227,7 @@ class Recorder:
         if len(cards) == players and state.phase is not _CHOOSE_ROW:
             rows = self._rows
             turn = TurnRecord(
-                tuple([cards[p] for p in range(players)]),
+                state.played[-1],  # the cards of the turn that just ended, by player
                 tuple(sorted(rows.items())) if rows else (),
             )
             self._turns = (*self._turns, turn)

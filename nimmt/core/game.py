@@ -763,7 +763,12 @@ def _resolve(
             taken, penalties = _take(rows, taken, penalties, events, player, row, card, chosen=False)
         else:
             rows[row] = (*cards, card)
-            events.append(_card_placed(player, card, row))
+            placed = _new(_CARD_PLACED_DRAFT)  # _card_placed(), inline
+            placed.player = player
+            placed.card = card
+            placed.row = row
+            placed.__class__ = CardPlaced
+            events.append(placed)
         ends[row] = card
         index += 1
     return _end_turn(state, hands, chosen, tuple(rows), taken, penalties, events)
