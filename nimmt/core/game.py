@@ -762,7 +762,7 @@ def _resolve(
         if len(cards) >= ROW_LIMIT:
             taken, penalties = _take(rows, taken, penalties, events, player, row, card, chosen=False)
         else:
-            rows[row] = (*cards, card)
+            rows[row] = cards + (card,)  # noqa: RUF005  (half the time of (*cards, card))
             placed = _new(_CARD_PLACED_DRAFT)  # _card_placed(), inline
             placed.player = player
             placed.card = card
