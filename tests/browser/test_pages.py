@@ -64,7 +64,8 @@ def test_accessibility_scan_finds_no_serious_violation(context: BrowserContext, 
             if violation["impact"] in ("serious", "critical"):
                 targets = [node["target"] for node in violation["nodes"]][:3]
                 problems.append(f"{where}: {violation['id']} ({violation['impact']}) {targets}")
-    # The same when a row must be chosen: rows become buttons.
+    # A row choice (the rows become buttons) is scanned where one comes up in a real game:
+    # test_play.py::test_two_people_play_a_whole_game.
     assert not problems, "\n".join(problems)
 
 

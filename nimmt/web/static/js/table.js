@@ -20,7 +20,11 @@ let closedForGood = false;
 // The coach: the question on its way ({ ref, key }) and the decision the advice shown is about.
 let adviceAsked = null;
 let adviceShown = null;
-let handShown = null;  // what the hand's buttons were last drawn from
+// What the hand's and the rows' buttons were last drawn from: each is redrawn only when that
+// changes, so an update about something else (a bot's card, someone arriving or leaving) never
+// swaps the button under a pointer between press and release and loses the click.
+let handShown = null;
+let rowsShown = null;
 
 // A seat token may also come in the link's fragment (#seat=...), to move to another device.
 if (!spectator && location.hash.startsWith("#seat=")) {
@@ -167,7 +171,7 @@ function renderGame(message) {
   const legal = message.legal;
   const mustRow = legal.rows.length > 0;
   renderStatus(message);
-  drawRows(message, mustRow);
+  const rowsDrawn = drawRows(message, mustRow);
   $("rows").classList.toggle("choosing", mustRow);
   renderPlayers(message);
   renderHand(message);
@@ -177,7 +181,9 @@ function renderGame(message) {
   renderHost(message);
   renderCoach(message);
   if (table.status === "over") renderOver(message);
-  if (mustRow && document.activeElement && !document.activeElement.closest(".rows-box")) {
+  // A row choice has just been drawn: bring the keyboard to its first row (once, not on every
+  // update, so focus is not pulled back from wherever the person took it meanwhile).
+  if (mustRow && rowsDrawn && document.activeElement && !document.activeElement.closest(".rows-box")) {
     const first = $("rows").querySelector("button");
     if (first) first.focus();
   }
@@ -211,6 +217,24 @@ function stopAnimation() {
   anim.timer = null;
 }
 
+// The rows as they stand (buttons when this person must choose one); true if they were redrawn.
+function showRows(rows, mustRow) {
+  const shown = JSON.stringify([rows, rows.map((row) => row.map(bullheadsOf)), mustRow]);
+  if (shown === rowsShown) return false;
+  rowsShown = shown;
+  renderRows($("rows"), rows, bullheadsOf, mustRow ? {
+    onPick: (row) => {
+      // The buttons are disabled now; the next state redraws them (enabled again if refused).
+      // The latest version shown: the rows are not redrawn for updates within this decision.
+      rowsShown = null;
+      send({ type: "choose_row", row, version: state.version });
+    },
+  } : {});
+  return true;
+}
+
+// Draws the rows, or lets a reveal place its cards first; true if a row choice's buttons were
+// (re)drawn just now.
 function drawRows(message, mustRow) {
   const reveal = message.reveal;
   const final = message.view.rows;
@@ -223,16 +247,14 @@ function drawRows(message, mustRow) {
   }
   anim.message = message;
   if (mustRow || still || !reveal || anim.step >= reveal.placements.length) {
-    if (!anim.timer) {
-      if (reveal) anim.step = reveal.placements.length;
-      renderRows($("rows"), final, bullheadsOf, mustRow ? {
-        onPick: (row) => send({ type: "choose_row", row, version: message.version }),
-      } : {});
-      markReveal(reveal ? reveal.placements.length : 0);
-    }
-    return;
+    if (anim.timer) return false;
+    if (reveal) anim.step = reveal.placements.length;
+    const drawn = showRows(final, mustRow);
+    markReveal(reveal ? reveal.placements.length : 0);
+    return drawn && mustRow;
   }
   if (!anim.timer) placeNext();
+  return false;
 }
 
 function placeNext() {
@@ -246,6 +268,7 @@ function placeNext() {
   const placement = reveal.placements[anim.step];
   anim.rows[placement.row] = placement.took.length ? [placement.card] : [...anim.rows[placement.row], placement.card];
   renderRows($("rows"), anim.rows, bullheadsOf, { highlight: placement.row });
+  rowsShown = null;  // the rows show a step of the reveal now, not the table as it stands
   anim.step += 1;
   markReveal(anim.step);
   // Slow enough to follow, quick enough that a table of ten is not kept waiting.
@@ -478,16 +501,29 @@ function renderHost(message) {
   const absent = table.status === "playing" && table.creator
     ? table.seats.filter((s) => !s.present && !s.bot && s.seat !== table.you) : [];
   $("host-tools").hidden = absent.length === 0;
-  $("absent").replaceChildren(...absent.map((seat) => el("li", {},
-    el("span", {}, t("absent_player", { name: nameOf(seat.seat) }), " "),
+  // One item per absent seat, left in place while that seat stays absent: another seat leaving or
+  // coming back adds or removes its own item only, never the button being pressed.
+  const list = $("absent");
+  const keys = absent.map((seat) => `${seat.seat}:${nameOf(seat.seat)}`);
+  [...list.children].forEach((item) => { if (!keys.includes(item.dataset.key)) item.remove(); });
+  keys.forEach((key, index) => {
+    const here = list.children[index];
+    if (!here || here.dataset.key !== key) list.insertBefore(absentItem(absent[index].seat, key), here || null);
+  });
+}
+
+function absentItem(seat, key) {
+  const name = nameOf(seat);
+  return el("li", { "data-key": key },
+    el("span", {}, t("absent_player", { name }), " "),
     el("button", {
       type: "button",
       onclick: () => {
-        if (window.confirm(t("confirm_bot", { name: nameOf(seat.seat) }))) {
-          send({ type: "seat_to_bot", seat: seat.seat, bot: $("host-bot").value });
+        if (window.confirm(t("confirm_bot", { name }))) {
+          send({ type: "seat_to_bot", seat, bot: $("host-bot").value });
         }
       },
-    }, t("hand_to_bot", { name: nameOf(seat.seat) })))));
+    }, t("hand_to_bot", { name })));
 }
 
 function renderOver(message) {
