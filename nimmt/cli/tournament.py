@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -17,7 +21,19 @@ from rich.table import Table
 
 from nimmt import i18n
 from nimmt.bots import BOTS
-from nimmt.tournament import RayUnavailable, Standing, Summary, TournamentError, plot, tournament
+from nimmt.tournament import (
+    RayUnavailable,
+    SaveError,
+    SaveFile,
+    Settings,
+    Standing,
+    Summary,
+    TournamentError,
+    deal_sets_for,
+    plot,
+    saved_seed,
+    tournament,
+)
 
 from ._common import (
     DOMAIN,
@@ -36,6 +52,14 @@ def _pm(mean: float | None, half: float | None, language: str, digits: int = 2) 
     return number(mean, digits, language) + ("" if half is None else f" ± {number(half, digits, language)}")
 
 
+def _share(s: Standing, language: str) -> str:
+    """A win share with its interval, which is not symmetric near 0 or 1: "1.000 (0.963-1.000)"."""
+    share = s.win_share
+    if share.low is None or share.high is None:
+        return number(share.mean, 3, language)
+    return f"{number(share.mean, 3, language)} ({number(share.low, 3, language)}-{number(share.high, 3, language)})"
+
+
 def _table(title: str, standings: tuple[Standing, ...], ratings: bool, _: Translate, language: str) -> Table:
     table = Table(title=title)
     table.add_column(_("col_bot"), justify="left")
@@ -51,7 +75,7 @@ def _table(title: str, standings: tuple[Standing, ...], ratings: bool, _: Transl
             str(s.rounds),
             _pm(s.penalty_per_round.mean, s.penalty_per_round.half_width, language),
             "-" if diff is None else _pm(diff.mean, diff.half_width, language),
-            _pm(s.win_share.mean, s.win_share.half_width, language, 3),
+            _share(s, language),
             f"{number(s.timing.p95 * 1000, 1, language)} ms",
             f"{number(s.timing.cpu_p95 * 1000, 1, language)} ms",
         ]
@@ -92,6 +116,45 @@ def _error(error: Exception, _: Translate) -> str:
     return message
 
 
+def _say(console: Console, text: str) -> None:
+    """One plain line (no markup, no colours guessed, no wrapping in a log file)."""
+    console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+class _PlainProgress:
+    """Progress for a stderr that is not a terminal (a log file, a pipe): one plain line at each
+    tenth of the games and at least once a minute, instead of a bar nobody sees."""
+
+    def __init__(self, done: int, total: int, console: Console, _: Translate, every: float = 60.0) -> None:
+        self.done, self.total, self.console, self._, self.every = done, total, console, _, every
+        self.step = -(-total // 10)
+        self.shown = time.monotonic()
+
+    def __call__(self, finished: int) -> None:
+        before, self.done = self.done, self.done + finished
+        now = time.monotonic()
+        if self.done // self.step > before // self.step or self.done == self.total or now - self.shown >= self.every:
+            self.shown = now
+            _say(self.console, self._("progress_plain", done=self.done, total=self.total))
+
+
+@contextmanager
+def _stop_on_sigterm() -> Iterator[None]:
+    """A ``kill`` (SIGTERM) stops the run as Ctrl-C does, so the games played so far are kept and told."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def tournament_command(
     bots: Annotated[str, typer.Option("--bots", help="Bots by seat, comma-separated (one name fills every seat).")],
     games: Annotated[
@@ -114,6 +177,14 @@ def tournament_command(
     budget_clock: Annotated[
         str | None,
         typer.Option("--budget-clock", help="Clock of the time budget: wall (default) or cpu (one core's time)."),
+    ] = None,
+    save_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--save", metavar="FILE",
+            help="Append every finished game to FILE (JSON lines); games FILE already holds from the same "
+                 "settings are not played again, and the results cover them all.",
+        ),
     ] = None,
     lang: Annotated[
         str | None,
@@ -145,25 +216,60 @@ def tournament_command(
         raise typer.BadParameter(_("rounds_min", rounds=rounds), param_hint="--rounds")
     if plot_file is not None and not plot_file.parent.is_dir():
         raise typer.BadParameter(_("plot_folder_missing", folder=repr(str(plot_file.parent))), param_hint="--plot")
+    console = Console(stderr=True)
+    save: SaveFile | None = None
+    if save_file is not None:
+        if seed is None:
+            seed = saved_seed(save_file)  # going on with a saved tournament needs only its file
+        if seed is None:
+            seed = fresh_seed()
+        try:
+            save = SaveFile.open(save_file, Settings(tuple(names), seed, rounds, time_budget, budget_clock))
+        except SaveError as error:
+            raise typer.BadParameter(_(error.key, **error.values), param_hint="--save") from None
+        if save.cut_short is not None:
+            _say(console, _("save_cut_short", line=save.cut_short, file=repr(str(save_file))))
+        if save.done:
+            _say(console, _("save_resumed", count=len(save.done), file=repr(str(save_file))))
     if seed is None:
         seed = fresh_seed()
-    console = Console(stderr=True)
+    sets = deal_sets_for(games, count)
+    wanted = {(d, r) for d in range(sets) for r in range(count)}
+    kept = set() if save is None else set(save.done)
+    total, already = len(wanted | kept), len(kept)
     start = time.perf_counter()
-    with Progress(
-        TextColumn(escape(_("progress_games"))), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=console, transient=True,
-    ) as bar:
-        total = -(-games // count) * count
-        task = bar.add_task(_("progress_games"), total=total)
-        try:
-            summary = tournament(
-                names, games, seed=seed, jobs=jobs, ray_address=ray_address, time_budget=time_budget,
-                rounds=rounds, progress=lambda done: bar.advance(task, done), budget_clock=budget_clock,
-            )
-        except (TournamentError, RayUnavailable) as error:
-            bar.stop()
-            console.print(f"[red]{escape(_('error_prefix'))}[/red] {escape(_error(error, _))}")
-            raise typer.Exit(2) from None
+    try:
+        with _stop_on_sigterm(), Progress(
+            TextColumn(escape(_("progress_games"))), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+            console=console, transient=True, disable=not console.is_terminal,
+        ) as bar:
+            task = bar.add_task(_("progress_games"), total=total, completed=already)
+            plain = _PlainProgress(already, total, console, _)
+
+            def progress(done: int) -> None:
+                if console.is_terminal:
+                    bar.advance(task, done)
+                else:
+                    plain(done)
+
+            try:
+                summary = tournament(
+                    names, games, seed=seed, jobs=jobs, ray_address=ray_address, time_budget=time_budget,
+                    rounds=rounds, progress=progress, budget_clock=budget_clock, save=save,
+                )
+            except (TournamentError, RayUnavailable) as error:
+                bar.stop()
+                console.print(f"[red]{escape(_('error_prefix'))}[/red] {escape(_error(error, _))}")
+                raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        if save is None:
+            _say(console, _("stopped_lost"))
+        else:
+            _say(console, _("stopped_saved", count=len(save.done), file=repr(str(save_file))))
+        raise typer.Exit(130) from None
+    finally:
+        if save is not None:
+            save.close()
     elapsed = time.perf_counter() - start
     if plot_file is not None:
         plot(summary, plot_file, language)
@@ -176,6 +282,7 @@ def tournament_command(
             "time_budget": time_budget,
             "rounds": rounds,
             "budget_clock": budget_clock,
+            "save": None if save_file is None else str(save_file),
             "seconds": elapsed,
             **summary.to_json(),
         }

@@ -16,6 +16,7 @@ from nimmt.core import MAX_PLAYERS, MIN_PLAYERS
 from .play import MatchResult, play_match
 from .plot import plot
 from .run import Progress, RayUnavailable, run_local, run_ray
+from .save import SaveError, SaveFile, Settings, saved_seed
 from .schedule import MatchSpec, deal_sets_for, schedule
 from .stats import Interval, Standing, Summary, summarize
 
@@ -42,8 +43,13 @@ def tournament(
     rounds: int | None = None,
     progress: Progress | None = None,
     budget_clock: str | None = None,
+    save: SaveFile | None = None,
 ) -> Summary:
-    """Play at least ``games`` games (whole duplicate deal sets) between ``bots`` and sum them up."""
+    """Play at least ``games`` games (whole duplicate deal sets) between ``bots`` and sum them up.
+
+    With ``save``, every game is appended to it as soon as it ends; the games it already holds are
+    not played again, and the summary covers them all (even those beyond ``games``).
+    """
     check_bots(bots)
     if games < 1:
         raise TournamentError(f"play at least one game, not {games}")
@@ -52,12 +58,23 @@ def tournament(
     specs = schedule(
         bots, deal_sets_for(games, len(bots)), seed, time_budget=time_budget, rounds=rounds, budget_clock=budget_clock
     )
-    results = run_ray(specs, ray_address, progress) if ray_address else run_local(specs, jobs, progress)
+    if save is not None:
+        wanted = Settings(tuple(bots), seed, rounds, time_budget, budget_clock)
+        if save.settings != wanted:
+            raise TournamentError(f"the save file was opened for {save.settings}, not for {wanted}")
+        specs = [s for s in specs if (s.deal_set, s.rotation) not in save.done]
+    finished = None if save is None else save.add
+    results = (
+        run_ray(specs, ray_address, progress, finished) if ray_address else run_local(specs, jobs, progress, finished)
+    )
+    if save is not None:
+        results = sorted(save.done.values(), key=lambda r: (r.deal_set, r.rotation))
     return summarize(bots, results)
 
 
 __all__ = [
-    "Interval", "MatchResult", "MatchSpec", "RayUnavailable", "Standing", "Summary",
+    "Interval", "MatchResult", "MatchSpec", "RayUnavailable", "SaveError", "SaveFile", "Settings", "Standing",
+    "Summary",
     "TournamentError", "check_bots", "deal_sets_for", "play_match", "plot", "run_local",
-    "run_ray", "schedule", "summarize", "tournament",
+    "run_ray", "saved_seed", "schedule", "summarize", "tournament",
 ]

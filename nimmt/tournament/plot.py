@@ -29,7 +29,11 @@ def figure(summary: Summary, language: str = DEFAULT_LANGUAGE) -> Figure:
     means = [s.penalty_per_round.mean for s in entries]
     errors = [s.penalty_per_round.half_width or 0.0 for s in entries]
     shares = [s.win_share.mean for s in entries]
-    share_errors = [s.win_share.half_width or 0.0 for s in entries]
+    # A win share's interval is not symmetric (Wilson's near 0 or 1): below and above the bar.
+    share_errors = [
+        [s.win_share.mean - (s.win_share.low if s.win_share.low is not None else s.win_share.mean) for s in entries],
+        [(s.win_share.high if s.win_share.high is not None else s.win_share.mean) - s.win_share.mean for s in entries],
+    ]
     chart, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2))
     positions = list(range(len(labels)))
     left.bar(positions, means, yerr=errors, capsize=4, color="#4c72b0")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import signal
 import socket
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -19,28 +20,45 @@ from .play import MatchResult, play_match
 from .schedule import MatchSpec
 
 Progress = Callable[[int], None]  # called with how many games finished since the last call
+Finished = Callable[[MatchResult], None]  # called with each game as soon as it ends
 
 
 class RayUnavailable(RuntimeError):
     """Ray is not installed, or the cluster at the given address cannot be reached."""
 
 
-def run_local(specs: Sequence[MatchSpec], jobs: int = 1, progress: Progress | None = None) -> list[MatchResult]:
+def _ignore_ctrl_c() -> None:
+    """In a pool's worker: Ctrl-C in a terminal reaches every process of the group; the parent alone
+    stops the run (and lets the games under way end), so a worker shows no traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_local(
+    specs: Sequence[MatchSpec], jobs: int = 1, progress: Progress | None = None, finished: Finished | None = None
+) -> list[MatchResult]:
     """Play every game, ``jobs`` processes at a time (1: in this process)."""
     results: list[MatchResult] = []
+
+    def done(result: MatchResult) -> None:
+        results.append(result)
+        if finished is not None:
+            finished(result)
+        if progress is not None:
+            progress(1)
+
     if jobs <= 1:
         for spec in specs:
-            results.append(play_match(spec))
-            if progress is not None:
-                progress(1)
+            done(play_match(spec))
     else:
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_ignore_ctrl_c)
+        try:
             futures = [pool.submit(play_match, spec) for spec in specs]
             for future in as_completed(futures):
-                results.append(future.result())
-                if progress is not None:
-                    progress(1)
+                done(future.result())
+        finally:
+            # Stopped (Ctrl-C): games not started are dropped instead of being played first.
+            pool.shutdown(wait=True, cancel_futures=True)
     return sorted(results, key=lambda r: (r.deal_set, r.rotation))
 
 
@@ -58,7 +76,9 @@ def _check_reachable(address: str) -> None:
         raise RayUnavailable(f"cannot reach a Ray cluster at {address}: {error.strerror or error}") from None
 
 
-def run_ray(specs: Sequence[MatchSpec], address: str, progress: Progress | None = None) -> list[MatchResult]:
+def run_ray(
+    specs: Sequence[MatchSpec], address: str, progress: Progress | None = None, finished: Finished | None = None
+) -> list[MatchResult]:
     """Play every game as a Ray task on the cluster at ``address`` (``host:port``, or ``auto``)."""
     try:
         import ray
@@ -77,7 +97,10 @@ def run_ray(specs: Sequence[MatchSpec], address: str, progress: Progress | None 
         results: list[MatchResult] = []
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
-            results.extend(ray.get(done))
+            for result in ray.get(done):
+                results.append(result)
+                if finished is not None:
+                    finished(result)
             if progress is not None:
                 progress(len(done))
     finally:

@@ -4,7 +4,8 @@ Plackett-Luce ratings and decision times.
 Duplicate deals make the games of one deal set dependent, so every interval is computed over
 **deal sets**: for each deal set, each entry's penalty per round (its penalties over all rotations
 divided by the rounds it played) and its share of the wins; the mean over deal sets is reported
-with a 95% interval from Student's t. A difference between two entries is taken deal set by deal
+with a 95% interval from Student's t (a win share also gets Wilson's score interval over the
+games, so that 0% or 100% do not come out as certain). A difference between two entries is taken deal set by deal
 set (paired), which is where duplicate deals cut the luck.
 
 Ratings: every game updates an openskill Plackett-Luce rating per entry, with the final totals as
@@ -30,18 +31,27 @@ _T975 = (
 
 @dataclass(frozen=True, slots=True)
 class Interval:
-    """A mean with the half-width of its 95% confidence interval (None with fewer than 2 deal sets)."""
+    """A mean with the half-width of its 95% confidence interval (None with fewer than 2 deal sets).
+
+    An interval that is not symmetric around the mean (a win share's) gives its ``bounds``;
+    ``half_width`` is then the longer side.
+    """
 
     mean: float
     half_width: float | None
     n: int
+    bounds: tuple[float, float] | None = None
 
     @property
     def low(self) -> float | None:
+        if self.bounds is not None:
+            return self.bounds[0]
         return None if self.half_width is None else self.mean - self.half_width
 
     @property
     def high(self) -> float | None:
+        if self.bounds is not None:
+            return self.bounds[1]
         return None if self.half_width is None else self.mean + self.half_width
 
     def to_json(self) -> dict[str, float | int | None]:
@@ -64,6 +74,43 @@ def interval(values: Sequence[float]) -> Interval:
     var = sum((v - mean) ** 2 for v in values) / (n - 1)
     t = _T975[n - 2] if n - 1 <= len(_T975) else 1.96
     return Interval(mean, t * math.sqrt(var / n), n)
+
+
+def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95% with z = 1.96): never of zero width with a finite
+    sample, even at 0% or 100% (``successes`` may be fractional: a shared win counts its share).
+
+    >>> [round(b, 4) for b in wilson(100, 100)]
+    [0.963, 1.0]
+    >>> [round(b, 4) for b in wilson(0, 10)]
+    [0.0, 0.2775]
+    >>> [round(b, 4) for b in wilson(5, 10)]
+    [0.2366, 0.7634]
+    """
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    spread = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
+    return (max(0.0, centre - spread), min(1.0, centre + spread))
+
+
+def share_interval(shares: Sequence[float], wins: float, games: int) -> Interval:
+    """A win share: the mean over deal sets, with the wider of two 95% intervals, clipped to 0-1:
+    Wilson's over the games (honest at 0% and 100%), and Student's t over deal sets (which counts
+    that the games of a deal set share their deals).
+
+    >>> i = share_interval([1.0, 1.0, 1.0], wins=12, games=12)
+    >>> i.mean, round(i.low, 3), i.high, round(i.half_width, 3)
+    (1.0, 0.757, 1.0, 0.243)
+    """
+    by_sets = interval(shares)
+    low, high = wilson(wins, games)
+    if by_sets.low is not None and by_sets.high is not None:
+        low, high = min(low, max(0.0, by_sets.low)), max(high, min(1.0, by_sets.high))
+    mean = by_sets.mean
+    return Interval(mean, max(mean - low, high - mean), by_sets.n, (low, high))
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -173,7 +220,9 @@ def _standings(
                 games=len(results),
                 rounds=sum(rnd[g]),
                 penalty_per_round=interval(per_round[g]),
-                win_share=interval([win[g][d] / games_in[d] for d in range(len(deal_sets))]),
+                win_share=share_interval(
+                    [win[g][d] / games_in[d] for d in range(len(deal_sets))], sum(win[g]), len(results)
+                ),
                 difference_to_first=diff,
                 timing=Timing(
                     len(ts), percentile(ts, 50), percentile(ts, 95), max(ts) if ts else math.nan,

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from nimmt.cli.main import app
 from nimmt.tournament import play_match, run_local, schedule, summarize, tournament
-from nimmt.tournament.stats import interval
+from nimmt.tournament.stats import interval, share_interval, wilson
 
 
 def test_every_deal_set_is_played_with_every_rotation() -> None:
@@ -110,3 +110,28 @@ def test_bad_input_gets_a_clear_message() -> None:
     assert plot.exit_code == 2 and "does not exist" in plot.output
     ray = runner.invoke(app, ["tournament", "--bots", "random", "--games", "2", "--ray", "127.0.0.1:1"])
     assert ray.exit_code == 2 and "cannot reach a Ray cluster" in ray.output
+
+
+def test_a_win_share_of_all_or_nothing_still_gets_an_interval_of_some_width() -> None:
+    # heuristic beats random in every game of these 6 (checked: seed 1); a finite sample is not certainty.
+    summary = tournament(["heuristic", "random"], games=6, seed=1)
+    best, worst = summary.entries
+    assert best.win_share.mean == 1.0 and worst.win_share.mean == 0.0
+    assert best.win_share.high == 1.0 and best.win_share.low is not None and 0.5 < best.win_share.low < 0.7
+    assert worst.win_share.low == 0.0 and worst.win_share.high is not None and 0.3 < worst.win_share.high < 0.5
+    for s in summary.entries:
+        data = s.to_json()["win_share"]
+        assert isinstance(data, dict) and set(data) == {"mean", "ci95", "low", "high", "n"}
+        assert data["ci95"] is not None and data["ci95"] > 0
+        assert 0.0 <= data["low"] <= data["mean"] <= data["high"] <= 1.0
+
+
+def test_a_win_share_takes_the_wider_of_wilson_and_the_interval_over_deal_sets() -> None:
+    # Deal sets that disagree (won all, lost all): the games of a deal set are not independent,
+    # so the spread between deal sets wins over Wilson's interval on 40 games (about 0.35-0.65).
+    spread = share_interval([0.0, 1.0, 0.0, 1.0], wins=20, games=40)
+    assert (spread.mean, spread.low, spread.high) == (0.5, 0.0, 1.0)
+    # Deal sets that agree: Student's t says zero width, Wilson does not.
+    agree = share_interval([0.5, 0.5, 0.5, 0.5], wins=20, games=40)
+    low, high = wilson(20, 40)
+    assert agree.low == low and agree.high == high and 0.3 < low < 0.4 and 0.6 < high < 0.7

@@ -1,0 +1,135 @@
+"""``nimmt tournament --save FILE``: every finished game kept, a stopped run goes on where it
+stopped and ends with the same results as one uninterrupted run; plain progress in a log."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from nimmt.cli.main import app
+
+BOTS = "heuristic,random,random,random"
+# Rich would draw a live bar if told the output is a terminal; these runs write to a pipe.
+ENV: dict[str, str | None] = {"FORCE_COLOR": None, "TTY_COMPATIBLE": None, "TTY_INTERACTIVE": None}
+
+
+def run(*args: str) -> Any:
+    return CliRunner(env=ENV).invoke(app, ["tournament", "--bots", BOTS, "--seed", "7", *args])
+
+
+def without_timings(data: dict[str, Any]) -> dict[str, Any]:
+    data = {k: v for k, v in data.items() if k not in ("seconds", "save")}
+    for group in ("entries", "by_bot"):
+        data[group] = [{k: v for k, v in s.items() if k != "timing"} for s in data[group]]
+    return data
+
+
+def lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_a_run_stopped_part_way_goes_on_to_the_results_of_one_uninterrupted_run(tmp_path: Path) -> None:
+    save = tmp_path / "games.jsonl"
+    whole = run("--games", "8", "--json")
+    assert whole.exit_code == 0, whole.output
+    first = run("--games", "4", "--json", "--save", str(save))  # deal set 0 is the same whatever --games says
+    assert first.exit_code == 0, first.output
+    assert len(lines(save)) == 1 + 4
+    rest = run("--games", "8", "--json", "--save", str(save))
+    assert rest.exit_code == 0, rest.output
+    assert "4 games already in" in rest.stderr
+    saved = lines(save)
+    assert saved[0]["format"] == "nimmt-tournament/1" and saved[0]["bots"] == BOTS.split(",")
+    assert sorted((g["deal_set"], g["rotation"]) for g in saved[1:]) == [(d, r) for d in range(2) for r in range(4)]
+    assert without_timings(json.loads(rest.stdout)) == without_timings(json.loads(whole.stdout))
+    assert json.loads(rest.stdout)["games"] == 8
+    # Run once more: nothing left to play, the same results again.
+    again = run("--games", "8", "--json", "--save", str(save))
+    assert again.exit_code == 0 and len(lines(save)) == 1 + 8
+    assert without_timings(json.loads(again.stdout)) == without_timings(json.loads(whole.stdout))
+
+
+def test_a_last_line_cut_short_is_dropped_with_a_warning_and_its_game_played_again(tmp_path: Path) -> None:
+    save = tmp_path / "games.jsonl"
+    assert run("--games", "4", "--json", "--save", str(save)).exit_code == 0
+    text = save.read_bytes()
+    save.write_bytes(text[:-40])  # the process killed while writing the fourth game
+    result = run("--games", "4", "--json", "--save", str(save))
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    assert "line 5 of" in result.stderr and "cut short" in result.stderr
+    assert "3 games already in" in result.stderr
+    assert json.loads(result.stdout)["games"] == 4
+    saved = lines(save)  # every line whole again
+    assert sorted((g["deal_set"], g["rotation"]) for g in saved[1:]) == [(0, r) for r in range(4)]
+
+
+def test_a_file_of_other_settings_or_no_save_file_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
+    save = tmp_path / "games.jsonl"
+    assert run("--games", "4", "--save", str(save)).exit_code == 0
+    before = save.read_bytes()
+    for other in (["--seed", "8"], ["--rounds", "3"], ["--time-budget", "0.5"]):
+        result = run("--games", "4", "--save", str(save), *other)
+        assert result.exit_code == 2 and "holds games of another tournament" in result.output, other
+        assert "Traceback" not in result.output
+    players = CliRunner(env=ENV).invoke(app, ["tournament", "--bots", "heuristic,random", "--seed", "7",
+                                              "--save", str(save)])
+    assert players.exit_code == 2 and "holds games of another tournament" in players.output
+    assert save.read_bytes() == before
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\nabout bots\n")
+    result = run("--games", "4", "--save", str(notes))
+    assert result.exit_code == 2 and "is not JSON" in result.output
+    assert notes.read_text() == "my notes\nabout bots\n"
+    folder = run("--games", "4", "--save", str(tmp_path))
+    assert folder.exit_code == 2 and "cannot read" in folder.output
+
+
+def test_a_stopped_process_keeps_every_finished_game_and_the_next_run_goes_on(tmp_path: Path) -> None:
+    save = tmp_path / "games.jsonl"
+    nimmt = Path(sys.executable).with_name("nimmt")
+    env = {k: v for k, v in os.environ.items() if k not in ENV}
+    process = subprocess.Popen(
+        [str(nimmt), "tournament", "--bots", BOTS, "--seed", "3", "--games", "100000", "--save", str(save), "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not (save.exists() and save.read_text().count("\n") >= 4):  # the header and 3 games
+            assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, err
+    assert out == "" and "Traceback" not in err
+    saved = lines(save)  # every line whole
+    kept = len(saved) - 1
+    assert kept >= 3 and f"stopped: {kept} finished games are kept in" in err
+    # Going on needs only the file: the seed comes from it.
+    result = CliRunner(env=ENV).invoke(app, ["tournament", "--bots", BOTS, "--games", "4", "--save", str(save),
+                                             "--json"])
+    assert result.exit_code == 0, result.output
+    assert f"{kept} games already in" in result.stderr
+    data = json.loads(result.stdout)
+    keys = {(g["deal_set"], g["rotation"]) for g in saved[1:]} | {(0, r) for r in range(4)}
+    assert data["seed"] == 3 and data["games"] == len(keys) == len(lines(save)) - 1
+
+
+def test_progress_is_plain_lines_on_a_stderr_that_is_not_a_terminal_and_stdout_stays_json() -> None:
+    result = CliRunner(env=ENV).invoke(app, ["tournament", "--bots", "heuristic,random", "--games", "20",
+                                             "--seed", "1", "--json", "--lang", "de"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["games"] == 20
+    shown = result.stderr.splitlines()
+    assert shown == [f"{done}/20 Spiele" for done in range(2, 21, 2)]
