@@ -163,12 +163,17 @@ def summarize(results: Sequence[GameResult], bots: Sequence[str], seconds: float
     def tidy(x: float) -> float | None:
         return None if math.isnan(x) else round(x, 6)
 
+    from nimmt.tournament.stats import wilson  # games of independent deals: Wilson's interval fits
+
+    win_bounds = [wilson(w, len(results)) for w in wins]
+
     return {
         "games": len(results),
         "players": len(bots),
         "bots": list(bots),
         "mean_penalty_per_round": [tidy(m) for m, _, _ in per_round],
         "win_share": [tidy(w / len(results)) for w in wins],
+        "win_share_ci95": [[tidy(lo), tidy(hi)] for lo, hi in win_bounds],
         "games_per_second": round(len(results) / seconds, 3) if seconds > 0 else None,
         "mean_penalty_per_round_ci95": [[tidy(lo), tidy(hi)] for _, lo, hi in per_round],
         "mean_penalty_per_game": [tidy(m) for m, _, _ in per_game],

@@ -46,6 +46,9 @@ def test_json_summary_has_one_entry_per_seat_and_win_shares_add_up_to_one() -> N
     assert data["games_per_second"] > 0
     for mean, (low, high) in zip(data["mean_penalty_per_round"], data["mean_penalty_per_round_ci95"], strict=True):
         assert low < mean < high
+    # Win shares: Wilson's interval, within 0-1 and never of zero width (not even at 0% or 100%).
+    for share, (low, high) in zip(data["win_share"], data["win_share_ci95"], strict=True):
+        assert 0 <= low <= share <= high <= 1 and high - low > 0.1
     # A game ends only after a round with a total above 66, so somebody's game total is above 66.
     assert max(data["mean_penalty_per_game"]) > 66 / 3
 
