@@ -11,7 +11,6 @@ import errno
 import math
 import os
 import random
-import re
 import secrets
 import shlex
 import sys
@@ -24,6 +23,7 @@ from babel.numbers import format_decimal
 from nimmt import i18n
 from nimmt.bots import BOTS, Bot, make_bot
 from nimmt.core import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
+from nimmt.protocol.reasons import DOINGS, REASONS, read_detail, read_doing
 
 EXTERNAL = "cmd:"  # ``cmd:<command line>``: another program speaking nimmt-bot/1 (see docs/protocol-bots.md)
 DOMAIN = "sim"
@@ -196,47 +196,12 @@ def failure_fields(failure: Any) -> dict[str, Any]:
     return {
         "bot": failure.bot, "seat": failure.seat, "kind": str(failure.kind), "detail": failure.detail,
         "doing": failure.doing, "exit_code": failure.exit_code, "stderr": list(failure.stderr),
+        "reason": failure.reason, "facts": dict(failure.facts),
+        "doing_key": failure.doing_key, "doing_facts": dict(failure.doing_facts),
     }
 
 
 _SHOWN_STDERR = 8  # as many of the program's last stderr lines as nimmt's own message shows
-
-# (kind, English detail pattern, message key): the details nimmt.protocol writes, with their values.
-_DETAILS: tuple[tuple[str, str, str], ...] = (
-    ("cannot_start", r"could not be started \((?P<reason>.*)\)", "fail_cannot_start"),
-    ("crashed", r"closed its output but kept running", "fail_closed_output"),
-    ("crashed", r"was closed and cannot play any more", "fail_was_closed"),
-    ("crashed", r"was killed by signal (?P<signal>\S+)", "fail_signal"),
-    ("crashed", r"exited with code (?P<code>-?\d+)", "fail_exit_code"),
-    ("timeout", r"did not answer within (?P<seconds>\S+) s", "fail_timeout"),
-    ("invalid_json", r"answered (?P<answer>.*), which is not JSON that nimmt can read", "fail_invalid_json"),
-    ("too_long", r"answered with a line longer than (?P<limit>\d+) bytes", "fail_too_long"),
-    ("bad_answer", r"answered the hello with (?P<answer>.*) instead of .*", "fail_bad_hello"),
-    ("bad_answer", r"wrote more than one line for its previous answer \((?P<answer>.*)\)", "fail_extra_line"),
-    ("bad_answer", r"the answer must be a JSON object like .*, not (?P<answer>.*)", "fail_not_object"),
-    ("bad_answer", r"the answer must hold exactly one of .*, not (?P<answer>.*)", "fail_card_or_row"),
-    ("bad_answer", r"the card must be a whole number, not (?P<answer>.*)", "fail_card_not_number"),
-    ("bad_answer", r"the row must be a whole number, not (?P<answer>.*)", "fail_row_not_number"),
-    ("wrong_kind", r"answered card (?P<card>-?\d+) but was asked to choose a row for card (?P<asked>\d+)",
-     "fail_card_for_row"),
-    ("wrong_kind", r"answered card (?P<card>-?\d+) but no card is expected from it now", "fail_card_unasked"),
-    ("wrong_kind", r"answered row (?P<row>-?\d+) but was asked to play a card", "fail_row_for_card"),
-    ("wrong_kind", r"answered row (?P<row>-?\d+) but no row is expected from it now", "fail_row_unasked"),
-    ("wrong_kind", r"chose a row when a card was asked", "fail_row_for_card_plain"),
-    ("wrong_kind", r"played a card when a row was asked", "fail_card_for_row_plain"),
-    ("illegal_action", r"played card (?P<card>-?\d+), which is not in its hand (?P<hand>\[.*\])", "fail_not_in_hand"),
-    ("illegal_action", r"chose row (?P<row>-?\d+), which does not exist: rows are 0 to (?P<last>\d+)",
-     "fail_no_such_row"),
-)
-
-_DOINGS: tuple[tuple[str, str], ...] = (
-    (r"starting", "doing_start"),
-    (r"starting \(answering hello\)", "doing_hello"),
-    (r"choosing a row for card (?P<card>\d+)", "doing_row_for"),
-    (r"choosing a card in round (?P<round>\d+), turn (?P<turn>\d+)", "doing_card_in"),
-    (r"choosing a card", "doing_card"),
-    (r"choosing a row", "doing_row"),
-)
 
 _GENERIC = {
     "cannot_start": "fail_kind_cannot_start", "crashed": "fail_kind_crashed", "timeout": "fail_kind_timeout",
@@ -248,30 +213,30 @@ _GENERIC = {
 def failure_message(fields: Mapping[str, Any], _: Translate) -> str:
     """A bot program's failure told in the page's language: who, what went wrong, when, its last words.
 
-    The values the program sent (its answer, its hand) are quoted as they were; a detail nimmt does
-    not know yet is kept as it is, after the translated kind of failure.
+    The message comes from the failure's reason and facts (``fail_<reason>``, ``doing_<key>``). The
+    values the program sent (its answer, its hand) are quoted as they were; a failure without a reason
+    nimmt knows is told by its translated kind of failure, followed by its English detail.
     """
     bot, seat = repr(fields["bot"]), fields["seat"]
     where = _("fail_where_seat", bot=bot, seat=seat) if seat is not None else _("fail_where", bot=bot)
     detail, doing = str(fields["detail"]), str(fields["doing"])
-    what = None
-    for kind, pattern, key in _DETAILS:
-        found = re.fullmatch(pattern, detail)
-        if kind == fields["kind"] and found:
-            values = found.groupdict()
-            if "reason" in values:
-                values["reason"] = reason_from_text(values["reason"], _)
-            what = _(key, **values) if values else _(key)
-            break
-    if what is None:
+    reason, facts = fields.get("reason"), dict(fields.get("facts") or {})
+    if reason is None and (read := read_detail(str(fields["kind"]), detail)) is not None:
+        reason, facts = read  # kept before failures carried a reason: its English detail says which
+    if reason in REASONS:
+        if "reason" in facts:
+            facts["reason"] = reason_from_text(facts["reason"], _)
+        what = _(f"fail_{reason}", **facts) if facts else _(f"fail_{reason}")
+    else:
         generic = _GENERIC.get(str(fields["kind"]))
         what = f"{_(generic)} ({detail})" if generic else detail
-    when = doing
-    for pattern, key in _DOINGS:
-        found = re.fullmatch(pattern, doing)
-        if found:
-            when = _(key, **found.groupdict()) if found.groupdict() else _(key)
-            break
+    doing_key, doing_facts = fields.get("doing_key"), dict(fields.get("doing_facts") or {})
+    if doing_key is None and (read_when := read_doing(doing)) is not None:
+        doing_key, doing_facts = read_when
+    if doing_key in DOINGS:
+        when = _(f"doing_{doing_key}", **doing_facts) if doing_facts else _(f"doing_{doing_key}")
+    else:
+        when = doing
     message = _("fail_message", where=where, what=what, when=when)
     shown: Sequence[str] = list(fields.get("stderr") or ())[-_SHOWN_STDERR:]
     if shown:

@@ -14,11 +14,14 @@ from .encoding import (
     view_to_json,
 )
 from .process import DEFAULT_START_TIMEOUT, DEFAULT_TIMEOUT, PROTOCOL, BotFailure, FailureKind, ProcessBot
+from .reasons import DOINGS, REASONS
 
 __all__ = [
     "DEFAULT_START_TIMEOUT",
     "DEFAULT_TIMEOUT",
+    "DOINGS",
     "PROTOCOL",
+    "REASONS",
     "VIEW_FORMAT",
     "BotFailure",
     "FailureKind",

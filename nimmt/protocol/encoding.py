@@ -23,6 +23,8 @@ from typing import Any
 from nimmt.core import ROW_COUNT, ChooseRow, NimmtError, Phase, PlayCard, Rules, View
 from nimmt.core.cards import BULLHEADS
 
+from .reasons import REASONS, detail_text, facts_of
+
 VIEW_FORMAT = "nimmt-view/1"
 
 
@@ -32,11 +34,29 @@ class ProtocolError(NimmtError, ValueError):
     ``kind`` sorts answers: ``"bad_answer"`` (not the documented shape), ``"wrong_kind"`` (a card
     when a row was asked, or the other way round), ``"illegal_action"`` (a card not in the hand, a
     row that does not exist).
+
+    ``reason`` and ``facts`` say the same as the message in keys (see :mod:`nimmt.protocol.reasons`);
+    only a refused answer carries them.
     """
 
-    def __init__(self, message: str, kind: str = "bad_answer") -> None:
+    def __init__(
+        self,
+        message: str,
+        kind: str = "bad_answer",
+        *,
+        reason: str | None = None,
+        facts: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.kind = kind
+        self.reason = reason
+        self.facts = dict(facts or {})
+
+    @classmethod
+    def refused(cls, reason: str, /, **facts: object) -> ProtocolError:
+        """An answer refused for ``reason``: the message is the reason's English text with its facts."""
+        text = facts_of(facts)
+        return cls(detail_text(reason, text), REASONS[reason].kind, reason=reason, facts=text)
 
 
 def rules_to_json(rules: Rules) -> dict[str, Any]:
@@ -173,38 +193,28 @@ def view_from_json(data: object) -> View:
 def action_from_json(answer: object, view: View) -> PlayCard | ChooseRow:
     """The action an answer names, checked against ``view``: :class:`ProtocolError` says what is wrong."""
     if not isinstance(answer, Mapping):
-        raise ProtocolError(
-            f"the answer must be a JSON object like {{\"card\": 17}} or {{\"row\": 2}}, not {_short(answer)}"
-        )
+        raise ProtocolError.refused("not_object", answer=_short(answer))
     if view.player is None:
-        raise ProtocolError("a spectator cannot act")
+        raise ProtocolError("a spectator cannot act")  # nimmt's mistake, not the program's: no reason
     keys = [key for key in ("card", "row") if key in answer]
     if len(keys) != 1:
-        raise ProtocolError(
-            f"the answer must hold exactly one of \"card\" or \"row\", not {_short(answer)}"
-        )
+        raise ProtocolError.refused("card_or_row", answer=_short(answer))
     kind = keys[0]
     value = answer[kind]
     if not _is_int(value):
-        raise ProtocolError(f"the {kind} must be a whole number, not {_short(value)}")
+        raise ProtocolError.refused("card_not_number" if kind == "card" else "row_not_number", answer=_short(value))
     if kind == "card":
         if not view.must_play_card:
-            asked = (
-                f"was asked to choose a row for card {view.row_choice_card}"
-                if view.must_choose_row
-                else "no card is expected from it now"
-            )
-            raise ProtocolError(f"answered card {value} but {asked}", "wrong_kind")
+            if view.must_choose_row:
+                raise ProtocolError.refused("card_for_row", card=value, asked=view.row_choice_card)
+            raise ProtocolError.refused("card_unasked", card=value)
         if value not in view.hand:
-            raise ProtocolError(f"played card {value}, which is not in its hand {list(view.hand)}", "illegal_action")
+            raise ProtocolError.refused("not_in_hand", card=value, hand=list(view.hand))
         return PlayCard(view.player, value)
     if not view.must_choose_row:
-        asked = "was asked to play a card" if view.must_play_card else "no row is expected from it now"
-        raise ProtocolError(f"answered row {value} but {asked}", "wrong_kind")
+        raise ProtocolError.refused("row_for_card" if view.must_play_card else "row_unasked", row=value)
     if not 0 <= value < ROW_COUNT:
-        raise ProtocolError(
-            f"chose row {value}, which does not exist: rows are 0 to {ROW_COUNT - 1}", "illegal_action"
-        )
+        raise ProtocolError.refused("no_such_row", row=value, last=ROW_COUNT - 1)
     return ChooseRow(view.player, value)
 
 

@@ -24,12 +24,13 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from nimmt.bots.base import Bot
 from nimmt.core import ChooseRow, NimmtError, PlayCard, View
 
 from .encoding import VIEW_FORMAT, ProtocolError, action_from_json, view_to_json
+from .reasons import REASONS, detail_text, doing_text, facts_of
 
 PROTOCOL = "nimmt-bot/1"
 DEFAULT_TIMEOUT = 5.0  # seconds for each decision, round trip included
@@ -52,7 +53,12 @@ class FailureKind(StrEnum):
 
 
 class BotFailure(NimmtError):
-    """An external bot failed; the game cannot go on with it. ``str()`` is a message for people."""
+    """An external bot failed; the game cannot go on with it. ``str()`` is a message for people.
+
+    ``detail`` and ``doing`` are English; ``reason`` with ``facts`` and ``doing_key`` with ``doing_facts``
+    say the same in keys, for a message in another language (see :mod:`nimmt.protocol.reasons`). The
+    reason is None only for a detail that has no key (nimmt's own mistake, such as asking a spectator).
+    """
 
     def __init__(
         self,
@@ -62,6 +68,10 @@ class BotFailure(NimmtError):
         detail: str,
         *,
         doing: str,
+        reason: str | None,
+        facts: Mapping[str, str] | None = None,
+        doing_key: str | None = None,
+        doing_facts: Mapping[str, str] | None = None,
         exit_code: int | None = None,
         stderr: Sequence[str] = (),
     ) -> None:
@@ -70,6 +80,10 @@ class BotFailure(NimmtError):
         self.kind = kind
         self.detail = detail
         self.doing = doing
+        self.reason = reason
+        self.facts: Mapping[str, str] = dict(facts or {})
+        self.doing_key = doing_key
+        self.doing_facts: Mapping[str, str] = dict(doing_facts or {})
         self.exit_code = exit_code
         self.stderr = tuple(stderr)
         where = f"bot {bot!r}" + (f" at seat {seat}" if seat is not None else "")
@@ -96,15 +110,35 @@ def _kill(process: subprocess.Popen[bytes]) -> None:
                 stream.close()
 
 
-def _describe_exit(code: int | None) -> str:
+class _Doing(NamedTuple):
+    """What the program was asked to do: a key of :data:`~nimmt.protocol.reasons.DOINGS` and its facts."""
+
+    key: str
+    facts: Mapping[str, str]
+
+    @property
+    def text(self) -> str:
+        return doing_text(self.key, self.facts)
+
+
+def _doing(key: str, **facts: object) -> _Doing:
+    return _Doing(key, facts_of(facts))
+
+
+_STARTING = _doing("start")
+_HELLO = _doing("hello")
+
+
+def _exit_reason(code: int | None) -> tuple[str, dict[str, object]]:
+    """The reason a program stopped answering, with its facts, from its exit code (None: still running)."""
     if code is None:
-        return "closed its output but kept running"
+        return "closed_output", {}
     if code < 0:
         try:
-            return f"was killed by signal {signal.Signals(-code).name}"
+            return "signal", {"signal": signal.Signals(-code).name}
         except ValueError:
-            return f"was killed by signal {-code}"
-    return f"exited with code {code}"
+            return "signal", {"signal": -code}
+    return "exit_code", {"code": code}
 
 
 class ProcessBot(Bot):
@@ -179,7 +213,7 @@ class ProcessBot(Bot):
         if self._failure is not None:
             raise self._failure
         if self._closed:
-            raise self._fail(FailureKind.CRASHED, "was closed and cannot play any more", doing="starting")
+            raise self._fail("was_closed", _STARTING)
         if self._process is not None:
             return
         try:
@@ -193,10 +227,7 @@ class ProcessBot(Bot):
                 start_new_session=True,  # its own process group, so a kill reaches its children too
             )
         except OSError as error:
-            reason = error.strerror or str(error)
-            raise self._fail(
-                FailureKind.CANNOT_START, f"could not be started ({reason})", doing="starting"
-            ) from None
+            raise self._fail("cannot_start", _STARTING, reason=error.strerror or str(error)) from None
         self._process = process
         weakref.finalize(self, _kill, process)
         assert process.stdout is not None and process.stderr is not None
@@ -218,13 +249,9 @@ class ProcessBot(Bot):
             "seed": self.rng.randrange(2**31),
             "time_limit": self.timeout,
         }
-        answer = self._exchange(hello, self.start_timeout, doing="starting (answering hello)")
+        answer = self._exchange(hello, self.start_timeout, doing=_HELLO)
         if not isinstance(answer, dict) or answer.get("type") != "ready":
-            raise self._fail(
-                FailureKind.BAD_ANSWER,
-                f'answered the hello with {_short(answer)} instead of {{"type": "ready"}}',
-                doing="starting (answering hello)",
-            )
+            raise self._fail("bad_hello", _HELLO, answer=_short(answer))
         name = answer.get("name")
         if isinstance(name, str) and name.strip():
             self.reported_name = name.strip()[:80]
@@ -263,8 +290,8 @@ class ProcessBot(Bot):
         if view.player is not None:
             self._seat = view.player
         doing = (
-            f"choosing a row for card {view.row_choice_card}" if view.must_choose_row
-            else f"choosing a card in round {view.round}, turn {view.turn + 1}"
+            _doing("row_for", card=view.row_choice_card) if view.must_choose_row
+            else _doing("card_in", round=view.round, turn=view.turn + 1)
         )
         if self._failure is not None:
             raise self._failure
@@ -277,32 +304,30 @@ class ProcessBot(Bot):
         try:
             return action_from_json(answer, view)
         except ProtocolError as error:
-            raise self._fail(FailureKind(error.kind), str(error), doing=doing) from None
+            raise self._failed(
+                FailureKind(error.kind), str(error), doing, reason=error.reason, facts=error.facts
+            ) from None
 
     def choose_card(self, view: View) -> int:
         action = self.act(view)
         if not isinstance(action, PlayCard):
-            raise self._fail(FailureKind.WRONG_KIND, "chose a row when a card was asked", doing="choosing a card")
+            raise self._fail("row_for_card_plain", _doing("card"))
         return action.card
 
     def choose_row(self, view: View) -> int:
         action = self.act(view)
         if not isinstance(action, ChooseRow):
-            raise self._fail(FailureKind.WRONG_KIND, "played a card when a row was asked", doing="choosing a row")
+            raise self._fail("card_for_row_plain", _doing("row"))
         return action.row
 
     # -- the wire --------------------------------------------------------------------------------
-    def _exchange(self, message: dict[str, Any], limit: float, *, doing: str) -> Any:
+    def _exchange(self, message: dict[str, Any], limit: float, *, doing: _Doing) -> Any:
         """Send one line, read one line back within ``limit`` seconds, parse it as JSON."""
         process = self._process
         assert process is not None and process.stdin is not None
         self._read_available(doing)
         if self._buffer:
-            raise self._fail(
-                FailureKind.BAD_ANSWER,
-                f"wrote more than one line for its previous answer ({_short(bytes(self._buffer))})",
-                doing=doing,
-            )
+            raise self._fail("extra_line", doing, answer=_short(bytes(self._buffer)))
         try:
             process.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
             process.stdin.flush()
@@ -312,18 +337,16 @@ class ProcessBot(Bot):
         try:
             return json.loads(line)
         except (ValueError, RecursionError):  # not JSON, not UTF-8, a number too long, nesting too deep
-            raise self._fail(
-                FailureKind.INVALID_JSON, f"answered {_short(line)}, which is not JSON that nimmt can read", doing=doing
-            ) from None
+            raise self._fail("invalid_json", doing, answer=_short(line)) from None
 
-    def _read_available(self, doing: str) -> None:
+    def _read_available(self, doing: _Doing) -> None:
         """Take whatever the program has written so far without waiting."""
         assert self._selector is not None
         while self._selector.select(0):
             if not self._read_chunk(doing):
                 return
 
-    def _read_chunk(self, doing: str) -> bool:
+    def _read_chunk(self, doing: _Doing) -> bool:
         """Read once from stdout; False at end of output (the caller decides if that is a crash)."""
         process = self._process
         assert process is not None and process.stdout is not None
@@ -338,7 +361,7 @@ class ProcessBot(Bot):
         self._buffer += chunk
         return True
 
-    def _read_line(self, deadline: float, limit: float, doing: str) -> bytes:
+    def _read_line(self, deadline: float, limit: float, doing: _Doing) -> bytes:
         assert self._selector is not None
         while True:
             end = self._buffer.find(b"\n")
@@ -352,16 +375,14 @@ class ProcessBot(Bot):
                 raise self._too_long(doing)
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise self._fail(FailureKind.TIMEOUT, f"did not answer within {limit:g} s", doing=doing)
+                raise self._fail("timeout", doing, seconds=f"{limit:g}")
             if self._selector.select(remaining) and not self._read_chunk(doing):
                 raise self._crashed(doing)
 
-    def _too_long(self, doing: str) -> BotFailure:
-        return self._fail(
-            FailureKind.TOO_LONG, f"answered with a line longer than {self.max_line_bytes} bytes", doing=doing
-        )
+    def _too_long(self, doing: _Doing) -> BotFailure:
+        return self._fail("too_long", doing, limit=self.max_line_bytes)
 
-    def _crashed(self, doing: str) -> BotFailure:
+    def _crashed(self, doing: _Doing) -> BotFailure:
         process = self._process
         assert process is not None
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -369,10 +390,24 @@ class ProcessBot(Bot):
         code = process.poll()
         if self._stderr_thread is not None and code is not None:
             self._stderr_thread.join(timeout=1.0)  # so that the message holds its last words
-        return self._fail(FailureKind.CRASHED, _describe_exit(code), doing=doing, exit_code=code)
+        reason, facts = _exit_reason(code)
+        return self._fail(reason, doing, exit_code=code, **facts)
 
-    def _fail(
-        self, kind: FailureKind, detail: str, *, doing: str, exit_code: int | None = None
+    def _fail(self, reason: str, doing: _Doing, /, *, exit_code: int | None = None, **facts: object) -> BotFailure:
+        """Stop the program for good and build the error that says why: ``reason`` with its facts."""
+        text = facts_of(facts)
+        kind = FailureKind(REASONS[reason].kind)
+        return self._failed(kind, detail_text(reason, text), doing, reason=reason, facts=text, exit_code=exit_code)
+
+    def _failed(
+        self,
+        kind: FailureKind,
+        detail: str,
+        doing: _Doing,
+        *,
+        reason: str | None,
+        facts: Mapping[str, str],
+        exit_code: int | None = None,
     ) -> BotFailure:
         """Stop the program for good and build the error that says why."""
         if self._process is not None:
@@ -380,7 +415,8 @@ class ProcessBot(Bot):
             if self._stderr_thread is not None:
                 self._stderr_thread.join(timeout=1.0)
         failure = BotFailure(
-            self.label, self._seat, kind, detail, doing=doing, exit_code=exit_code, stderr=self.stderr_lines
+            self.label, self._seat, kind, detail, doing=doing.text, reason=reason, facts=facts,
+            doing_key=doing.key, doing_facts=doing.facts, exit_code=exit_code, stderr=self.stderr_lines,
         )
         self._failure = failure
         return failure

@@ -76,17 +76,19 @@ def test_actions_round_trip_and_lies_are_named() -> None:
         assert action_from_json(json.loads(json.dumps(action_to_json(action))), seen) == action
     assert action_to_json(ChooseRow(0, 3)) == {"row": 3}
     missing = next(card for card in range(1, 105) if card not in seen.hand)
-    cases: list[tuple[object, str, str]] = [
-        ({"card": missing}, "illegal_action", f"played card {missing}, which is not in its hand"),
-        ({"row": 1}, "wrong_kind", "answered row 1 but was asked to play a card"),
-        ({"card": "12"}, "bad_answer", "must be a whole number"),
-        ({}, "bad_answer", 'exactly one of "card" or "row"'),
-        ("card 12", "bad_answer", "must be a JSON object"),
+    cases: list[tuple[object, str, str, str, dict[str, str]]] = [
+        ({"card": missing}, "illegal_action", f"played card {missing}, which is not in its hand", "not_in_hand",
+         {"card": str(missing), "hand": str(list(seen.hand))}),
+        ({"row": 1}, "wrong_kind", "answered row 1 but was asked to play a card", "row_for_card", {"row": "1"}),
+        ({"card": "12"}, "bad_answer", "must be a whole number", "card_not_number", {"answer": "'12'"}),
+        ({}, "bad_answer", 'exactly one of "card" or "row"', "card_or_row", {"answer": "{}"}),
+        ("card 12", "bad_answer", "must be a JSON object", "not_object", {"answer": "'card 12'"}),
     ]
-    for answer, kind, words in cases:
+    for answer, kind, words, reason, facts in cases:
         with pytest.raises(ProtocolError, match=words) as caught:
             action_from_json(answer, seen)
         assert caught.value.kind == kind
+        assert (caught.value.reason, caught.value.facts) == (reason, facts)
     assert isinstance(action_from_json({"card": seen.hand[0]}, seen), PlayCard)
 
 

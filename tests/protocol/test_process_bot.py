@@ -16,6 +16,7 @@ from nimmt.bots import RandomBot, make_bot
 from nimmt.core import ChooseRow, Deal, GameState, Phase, PlayCard, Rules, apply, new_game, view
 from nimmt.match import play_game
 from nimmt.protocol import BotFailure, FailureKind, ProcessBot
+from nimmt.protocol.reasons import detail_text, doing_text
 from nimmt.records import replay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,6 +88,8 @@ def test_crash_at_start_reports_exit_code_and_stderr() -> None:
     failure = caught.value
     assert failure.kind is FailureKind.CRASHED
     assert failure.exit_code == 3
+    assert (failure.reason, failure.facts) == ("exit_code", {"code": "3"})
+    assert (failure.doing_key, failure.doing_facts) == ("hello", {})
     assert failure.seat == 1 and failure.bot == "crasher"
     assert "bot 'crasher' at seat 1 exited with code 3" in str(failure)
     assert "giving up before hello" in str(failure)
@@ -113,6 +116,8 @@ def test_program_that_does_not_exist() -> None:
         bot.start()
     assert caught.value.kind is FailureKind.CANNOT_START
     assert "could not be started" in str(caught.value)
+    assert (caught.value.reason, caught.value.facts) == ("cannot_start", {"reason": "No such file or directory"})
+    assert (caught.value.doing_key, caught.value.doing) == ("start", "starting")
 
 
 def test_hanging_bot_times_out_and_is_killed_with_its_children() -> None:
@@ -124,6 +129,8 @@ def test_hanging_bot_times_out_and_is_killed_with_its_children() -> None:
     failure = caught.value
     assert failure.kind is FailureKind.TIMEOUT
     assert "did not answer within 0.5 s while choosing a card in round 1, turn 1" in str(failure)
+    assert (failure.reason, failure.facts) == ("timeout", {"seconds": "0.5"})
+    assert (failure.doing_key, failure.doing_facts) == ("card_in", {"round": "1", "turn": "1"})
     assert "thinking forever" in str(failure)
     assert_stopped(bot)
     child = int(next(line for line in failure.stderr if line.startswith("child")).split()[1])
@@ -147,43 +154,52 @@ def test_bot_that_never_says_ready_times_out_at_start() -> None:
 
 
 @pytest.mark.parametrize(
-    ("mode", "kind", "words"),
+    ("mode", "kind", "words", "reason"),
     [
-        ("not_held", FailureKind.ILLEGAL_ACTION, "which is not in its hand"),
-        ("row_unasked", FailureKind.WRONG_KIND, "answered row 0 but was asked to play a card"),
-        ("garbage", FailureKind.INVALID_JSON, "'play the 17 please', which is not JSON"),
-        ("deep", FailureKind.INVALID_JSON, "which is not JSON"),
-        ("long_number", FailureKind.INVALID_JSON, "which is not JSON"),
-        ("huge", FailureKind.TOO_LONG, "longer than"),
-        ("array", FailureKind.BAD_ANSWER, "must be a JSON object"),
-        ("bool", FailureKind.BAD_ANSWER, "must be a whole number, not True"),
-        ("both", FailureKind.BAD_ANSWER, 'exactly one of "card" or "row"'),
-        ("bad_ready", FailureKind.BAD_ANSWER, 'answered the hello with {"hello": "there"}'),
+        ("not_held", FailureKind.ILLEGAL_ACTION, "which is not in its hand", "not_in_hand"),
+        ("row_unasked", FailureKind.WRONG_KIND, "answered row 0 but was asked to play a card", "row_for_card"),
+        ("garbage", FailureKind.INVALID_JSON, "'play the 17 please', which is not JSON", "invalid_json"),
+        ("deep", FailureKind.INVALID_JSON, "which is not JSON", "invalid_json"),
+        ("long_number", FailureKind.INVALID_JSON, "which is not JSON", "invalid_json"),
+        ("huge", FailureKind.TOO_LONG, "longer than", "too_long"),
+        ("array", FailureKind.BAD_ANSWER, "must be a JSON object", "not_object"),
+        ("bool", FailureKind.BAD_ANSWER, "must be a whole number, not True", "card_not_number"),
+        ("both", FailureKind.BAD_ANSWER, 'exactly one of "card" or "row"', "card_or_row"),
+        ("bad_ready", FailureKind.BAD_ANSWER, 'answered the hello with {"hello": "there"}', "bad_hello"),
     ],
 )
-def test_lying_bot_on_a_card_decision(mode: str, kind: FailureKind, words: str) -> None:
+def test_lying_bot_on_a_card_decision(mode: str, kind: FailureKind, words: str, reason: str) -> None:
     bot = ProcessBot(script("liar", mode), label=f"liar-{mode}")
     with bot, pytest.raises(BotFailure) as caught:
         bot.act(view(card_state(), 0))
     assert caught.value.kind is kind
     assert words in str(caught.value)
+    assert caught.value.reason == reason
+    assert caught.value.detail == detail_text(reason, caught.value.facts)  # the English is made from the keys
+    assert caught.value.doing == doing_text(caught.value.doing_key or "", caught.value.doing_facts)
     assert f"bot 'liar-{mode}' at seat 0" in str(caught.value)
     assert_stopped(bot)
 
 
 @pytest.mark.parametrize(
-    ("mode", "kind", "words"),
+    ("mode", "kind", "words", "reason", "facts"),
     [
-        ("card_for_row", FailureKind.WRONG_KIND, "answered card 2 but was asked to choose a row for card 1"),
-        ("row_7", FailureKind.ILLEGAL_ACTION, "chose row 7, which does not exist"),
+        ("card_for_row", FailureKind.WRONG_KIND, "answered card 2 but was asked to choose a row for card 1",
+         "card_for_row", {"card": "2", "asked": "1"}),
+        ("row_7", FailureKind.ILLEGAL_ACTION, "chose row 7, which does not exist", "no_such_row",
+         {"row": "7", "last": "3"}),
     ],
 )
-def test_lying_bot_on_a_row_decision(mode: str, kind: FailureKind, words: str) -> None:
+def test_lying_bot_on_a_row_decision(
+    mode: str, kind: FailureKind, words: str, reason: str, facts: dict[str, str]
+) -> None:
     with ProcessBot(script("liar", mode)) as bot, pytest.raises(BotFailure) as caught:
         bot.act(view(row_state(), 0))
     assert caught.value.kind is kind
     assert words in str(caught.value)
     assert "while choosing a row for card 1" in str(caught.value)
+    assert (caught.value.reason, caught.value.facts) == (reason, facts)
+    assert (caught.value.doing_key, caught.value.doing_facts) == ("row_for", {"card": "1"})
 
 
 def test_extra_lines_are_refused_at_the_next_decision() -> None:
@@ -196,6 +212,7 @@ def test_extra_lines_are_refused_at_the_next_decision() -> None:
             bot.act(view(apply(state, first).state, 1))
     assert caught.value.kind is FailureKind.BAD_ANSWER
     assert "more than one line" in str(caught.value)
+    assert caught.value.reason == "extra_line" and caught.value.detail == detail_text("extra_line", caught.value.facts)
 
 
 def test_make_bot_accepts_a_command_line() -> None:
@@ -234,8 +251,9 @@ def test_close_says_bye_and_the_program_exits_by_itself() -> None:
         assert bot.running
         process = bot._process
     assert process is not None and process.returncode == 0  # it left on "bye"; it was not killed
-    with pytest.raises(BotFailure, match="was closed and cannot play any more"):
+    with pytest.raises(BotFailure, match="was closed and cannot play any more") as caught:
         bot.act(view(card_state(), 0))
+    assert (caught.value.reason, caught.value.facts, caught.value.doing_key) == ("was_closed", {}, "start")
 
 
 def test_a_forgotten_bot_is_stopped_when_it_is_collected() -> None:
