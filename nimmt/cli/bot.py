@@ -97,7 +97,13 @@ def check_bot(
             report["ok"] = True
         except BotFailure as failure:
             # The report is machine output and stays in English, whatever the page's language.
-            report["failure"] = {"kind": failure.kind.value, "message": str(failure), "exit_code": failure.exit_code}
+            report["failure"] = {
+                "kind": failure.kind.value,
+                "reason": failure.reason,
+                "facts": dict(failure.facts),
+                "message": str(failure),
+                "exit_code": failure.exit_code,
+            }
             failed = failure
         report["stderr"] = list(bot.stderr_lines)
     return report, failed

@@ -41,6 +41,16 @@ def test_bot_check_reports_a_failing_bot_without_a_traceback() -> None:
     assert 'File "' + str(ROOT / "nimmt") not in result.stderr  # no traceback from nimmt itself
 
 
+def test_bot_check_json_names_the_reason_of_a_failure() -> None:
+    result = nimmt("bot-check", "--seat", "2", "--seed", "1", "--json", "--", sys.executable,
+                   str(BOTS / "crash.py"), "later")
+    assert result.returncode == 1
+    failure = json.loads(result.stdout)["failure"]
+    assert failure["kind"] == "crashed" and failure["reason"] == "exit_code"
+    assert failure["facts"] == {"code": "1"} and failure["exit_code"] == 1
+    assert "exited with code 1" in failure["message"]
+
+
 def test_bot_check_refuses_bad_options() -> None:
     from typer.testing import CliRunner
 
