@@ -1,18 +1,21 @@
 """The table's buttons stay put while the table changes: a press on a row or on "Let a bot play for
 …" still counts when an update about someone else (a card played, a person leaving or coming
-back) arrives between press and release. (The hand's cards: test_play.py.)"""
+back) arrives between press and release (the hand's cards: test_play.py); and once a card is sent,
+the hand stays disabled until the table answers it, whatever else arrives meanwhile."""
 
 from __future__ import annotations
 
+import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, WebSocketRoute, expect
 
-from tests.browser.helpers import decision, next_decision, play_card
+from tests.browser.helpers import WAIT_MS, decision, next_decision, play_card
 from tests.server.live import LiveServer
 
 # The first deal of this seed gives Ana (seat 0 of two) a card below every row.
@@ -131,3 +134,148 @@ def test_a_hand_to_bot_click_is_not_lost_when_the_table_changes(browser: Browser
     finally:
         for context in contexts:
             context.close()
+
+
+class Wire:
+    """Stands between a page and the server on the page's WebSocket: passes every message on,
+    keeps a copy of each, and holds back what the page sends while ``hold`` is set, so that an
+    update about someone else surely reaches the page before the server has seen its action."""
+
+    def __init__(self, page: Page) -> None:
+        self.hold = False
+        self.held: list[str] = []
+        self.sent: list[dict[str, object]] = []  # by the page, on every connection
+        self.received: list[dict[str, object]] = []  # by the page, on every connection
+        self.connections = 0
+        self.page_side: WebSocketRoute | None = None
+        self.server_side: WebSocketRoute | None = None
+        page.route_web_socket(re.compile(r"/ws/"), self._connect)
+
+    def _connect(self, page_side: WebSocketRoute) -> None:
+        server_side = page_side.connect_to_server()
+        self.page_side, self.server_side = page_side, server_side
+        self.connections += 1
+
+        def to_server(message: str | bytes) -> None:
+            self.sent.append(json.loads(message))
+            if self.hold:
+                self.held.append(str(message))
+            else:
+                server_side.send(message)
+
+        def to_page(message: str | bytes) -> None:
+            self.received.append(json.loads(message))
+            page_side.send(message)
+
+        page_side.on_message(to_server)
+        server_side.on_message(to_page)
+
+    def plays(self) -> list[dict[str, object]]:
+        return [m for m in self.sent if m["type"] == "play"]
+
+    def release(self, change: dict[str, object] | None = None) -> None:
+        """Send on what was held back (each message first updated with ``change``)."""
+        assert self.server_side is not None
+        self.hold = False
+        held, self.held = self.held, []
+        for message in held:
+            self.server_side.send(json.dumps({**json.loads(message), **(change or {})}))
+
+    def drop(self) -> None:
+        """The connection fails: what was held back never reaches the server."""
+        assert self.page_side is not None and self.server_side is not None
+        self.hold = False
+        self.held = []
+        self.server_side.close()
+        self.page_side.close(code=1011, reason="dropped")
+
+    def settle(self, page: Page) -> None:
+        """Wait until the server has answered everything sent before now: a ping's pong comes after
+        the answers and the updates due before it."""
+        assert self.server_side is not None
+        count = sum(m["type"] == "pong" for m in self.received)
+        self.server_side.send(json.dumps({"type": "ping"}))
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while sum(m["type"] == "pong" for m in self.received) == count:
+            assert time.monotonic() < deadline, "no pong from the server"
+            page.wait_for_timeout(20)  # lets Playwright deliver the pong to the handler above
+
+
+_HAND_OPEN = "#hand button.card:not([disabled])"
+
+
+def _three(browser: Browser, server: LiveServer) -> tuple[list[Page], Wire, list[object]]:
+    table_id, tokens = _table(server, "Ana", "Bruno", "Carla")
+    url = f"{server.url}/t/{table_id}?lang=en"
+    contexts = [browser.new_context() for _ in tokens]
+    pages = [context.new_page() for context in contexts]
+    wire = Wire(pages[0])
+    for page, token in zip(pages, tokens, strict=True):
+        page.goto(f"{url}#seat={token}")
+    pages[0].locator("#start:not([disabled])").click()
+    return pages, wire, list(contexts)
+
+
+def test_a_second_press_is_not_sent_while_the_card_is_on_its_way(browser: Browser, server: LiveServer) -> None:
+    """Ana plays a card; Bruno's card reaches her page before the table has seen hers: her hand
+    stays disabled (and busy), so a second quick press sends nothing, and no error is shown."""
+    (ana, bruno, _carla), wire, contexts = _three(browser, server)
+    try:
+        first, second = next_decision(ana)["cards"][:2]
+        bruno_card = next_decision(bruno)["cards"][0]
+        before = decision(ana)["version"]
+        wire.hold = True
+        ana.locator(f'#hand button.card[data-card="{first}"]').click()
+        expect(ana.locator(_HAND_OPEN)).to_have_count(0)
+        play_card(bruno, bruno_card)
+        ana.wait_for_function(f"() => Number(document.body.dataset.version) > {before}")  # Bruno's card, shown
+        assert wire.held, "Ana's card was not held back: the test shows nothing"
+        assert decision(ana)["cards"] == [], "the hand was offered again while Ana's card was on its way"
+        expect(ana.locator("#hand")).to_have_attribute("aria-busy", "true")
+        box = ana.locator(f'#hand button.card[data-card="{second}"]').bounding_box()
+        assert box is not None
+        ana.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # the quick second press
+
+        wire.release()
+        expect(ana.locator(f'#hand button.card[data-card="{first}"]')).to_have_attribute("aria-pressed", "true")
+        wire.settle(ana)
+        assert [m["card"] for m in wire.plays()] == [first]
+        assert not [m for m in wire.received if m["type"] == "error"]
+        expect(ana.locator("#error")).to_be_empty()
+        expect(ana.locator("#hand")).not_to_have_attribute("aria-busy", "true")
+        expect(ana.locator(_HAND_OPEN)).to_have_count(0)  # her card is chosen: nothing more to play
+    finally:
+        for context in contexts:
+            context.close()  # type: ignore[attr-defined]
+
+
+def test_the_hand_opens_again_after_a_refusal_or_a_dropped_connection(
+        browser: Browser, server: LiveServer) -> None:
+    """A card whose connection drops before it reaches the table, then a card the table refuses:
+    each time the hand is offered again, and Ana's next press plays her card."""
+    (ana, _bruno, _carla), wire, contexts = _three(browser, server)
+    try:
+        card = next_decision(ana)["cards"][0]
+        wire.hold = True
+        ana.locator(f'#hand button.card[data-card="{card}"]').click()
+        expect(ana.locator(_HAND_OPEN)).to_have_count(0)
+        wire.drop()
+        # The page connects again and the server's view decides: no card was taken, so the hand is open.
+        expect(ana.locator(_HAND_OPEN).first).to_be_visible()
+        assert wire.connections == 2
+        expect(ana.locator("#hand")).not_to_have_attribute("aria-busy", "true")
+
+        wire.hold = True
+        ana.locator(f'#hand button.card[data-card="{card}"]').click()
+        expect(ana.locator(_HAND_OPEN)).to_have_count(0)
+        wire.release({"version": 10**6})  # a version the table has not reached: refused
+        expect(ana.locator("#error")).not_to_be_empty()
+        expect(ana.locator(f'#hand button.card[data-card="{card}"]')).to_be_enabled()
+
+        ana.locator(f'#hand button.card[data-card="{card}"]').click()
+        expect(ana.locator(f'#hand button.card[data-card="{card}"]')).to_have_attribute("aria-pressed", "true")
+        expect(ana.locator("#error")).to_be_empty()  # taken: the refusal's message goes
+        assert [m["card"] for m in wire.plays()] == [card, card, card]
+    finally:
+        for context in contexts:
+            context.close()  # type: ignore[attr-defined]

@@ -25,6 +25,10 @@ let adviceShown = null;
 // swaps the button under a pointer between press and release and loses the click.
 let handShown = null;
 let rowsShown = null;
+// This person's card or row on its way ({ ref, key }): until a state shows that decision over (or
+// the server refuses it), its buttons stay disabled whatever other updates arrive, so a quick
+// second press never sends a second action.
+let pending = null;
 
 // A seat token may also come in the link's fragment (#seat=...), to move to another device.
 if (!spectator && location.hash.startsWith("#seat=")) {
@@ -44,6 +48,7 @@ function connect() {
   socket.addEventListener("open", () => {
     retry = 0;
     adviceAsked = null;  // a question asked on the old connection is answered on none
+    pending = null;  // nor an action: the state after hello shows whether it was taken
     socket.send(JSON.stringify({ type: "hello", token }));
   });
   socket.addEventListener("message", (event) => {
@@ -58,6 +63,7 @@ function connect() {
         adviceAsked = null;
         hideAdvice();
       }
+      if (pending && message.ref === pending.ref) pending = null;  // refused: the person may try again
       if (message.code === "bad_token") {
         localStorage.removeItem(tokenKey);
         token = null;
@@ -101,6 +107,13 @@ const nameOf = (seat) => {
   return seat === state.table.you ? t("you_name", { name }) : name;
 };
 
+// Sends this person's card or row, and holds that decision's buttons until it is answered.
+function act(message) {
+  const key = decisionKey(state);
+  const ref = send({ ...message, version: state.version });
+  if (ref) pending = { ref, key };
+}
+
 // -- rendering -----------------------------------------------------------------------------------
 function focusKey() {
   const active = document.activeElement;
@@ -122,6 +135,8 @@ function render(message) {
 
 function draw(message) {
   state = message;
+  // The pending action is answered once the decision it was made on is no longer the one asked.
+  if (pending && (!message.legal || decisionKey(message) !== pending.key)) pending = null;
   const table = message.table;
   // The version on the page lets people's tools (and the browser tests) see that it moved on.
   document.body.dataset.version = String(message.version);
@@ -219,18 +234,28 @@ function stopAnimation() {
 
 // The rows as they stand (buttons when this person must choose one); true if they were redrawn.
 function showRows(rows, mustRow) {
-  const shown = JSON.stringify([rows, rows.map((row) => row.map(bullheadsOf)), mustRow]);
+  const waiting = mustRow && !!pending;
+  const shown = JSON.stringify([rows, rows.map((row) => row.map(bullheadsOf)), mustRow, waiting]);
   if (shown === rowsShown) return false;
   rowsShown = shown;
   renderRows($("rows"), rows, bullheadsOf, mustRow ? {
+    // The buttons are disabled now (renderRows does it) and stay so until the choice is answered;
+    // the latest version shown: the rows are not redrawn for updates within this decision.
     onPick: (row) => {
-      // The buttons are disabled now; the next state redraws them (enabled again if refused).
-      // The latest version shown: the rows are not redrawn for updates within this decision.
+      act({ type: "choose_row", row });
       rowsShown = null;
-      send({ type: "choose_row", row, version: state.version });
+      if (pending) $("rows").setAttribute("aria-busy", "true");
     },
   } : {});
+  setBusy($("rows"), waiting);
+  if (waiting) $("rows").querySelectorAll("button").forEach((button) => { button.disabled = true; });
   return true;
+}
+
+// A list whose action is on its way: screen readers wait for it to settle rather than read it twice.
+function setBusy(list, busy) {
+  if (busy) list.setAttribute("aria-busy", "true");
+  else list.removeAttribute("aria-busy");
 }
 
 // Draws the rows, or lets a reveal place its cards first; true if a row choice's buttons were
@@ -312,23 +337,26 @@ function renderHand(message) {
   $("hand-help").textContent = help;
   // Redraw the cards only when they change: an update about others (a bot's card, someone
   // arriving) must not swap the button under a pointer between press and release.
-  const shown = JSON.stringify([view.hand, message.legal.cards, view.my_card]);
+  const waiting = !!pending && legal.size > 0;
+  const shown = JSON.stringify([view.hand, message.legal.cards, view.my_card, waiting]);
   if (shown === handShown) return;
   handShown = shown;
+  setBusy($("hand"), waiting);
   $("hand").replaceChildren(...view.hand.map((card) => {
     const heads = bullheadsOf(card);
     const chosen = view.my_card === card;
     return el("li", {},
       el("button", {
         type: "button", class: `card heads-bg-${heads}${chosen ? " chosen" : ""}`, "data-card": card,
-        disabled: !legal.has(card), "aria-pressed": chosen ? "true" : "false",
+        disabled: waiting || !legal.has(card), "aria-pressed": chosen ? "true" : "false",
         "aria-label": cardLabel(card, heads),
         onclick: () => {
-          // One card per turn: no second press while the first is on its way (the next state
-          // redraws the hand, enabled again if the card was refused).
+          // One card per turn: no second press while the first is on its way (the hand stays
+          // disabled until a state shows the card taken, or enabled again if it was refused).
           handShown = null;
           document.querySelectorAll("#hand button").forEach((button) => { button.disabled = true; });
-          send({ type: "play", card, version: state.version });
+          act({ type: "play", card });
+          if (pending) $("hand").setAttribute("aria-busy", "true");
         },
       }, cardFace(card, heads)));
   }));
