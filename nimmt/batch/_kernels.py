@@ -584,6 +584,18 @@ def plain_hands(players, count, row_policy, seed, totals, spread):  # type: igno
 
 
 @_jit
+def _game_over(totals, done, end_above, rounds):  # type: ignore[no-untyped-def]
+    """After ``done`` rounds with these ``totals``: is the game over (``rounds`` played when rounds > 0,
+    else a total above ``end_above``)?"""
+    if rounds > 0:
+        return done >= rounds
+    top = 0
+    for p in range(totals.shape[0]):
+        top = max(top, totals[p])
+    return top > end_above
+
+
+@_jit
 def plain_games(players, count, end_above, rounds, row_policy, seed, totals, played):  # type: ignore[no-untyped-def]
     """Play ``count`` whole games of random play: rounds until a total is above ``end_above`` (or
     exactly ``rounds`` rounds when rounds > 0). Final totals go to ``totals`` (count, players), the
@@ -600,10 +612,7 @@ def plain_games(players, count, end_above, rounds, row_policy, seed, totals, pla
             state = play_plain(deck[0:4], deck[4:dealt].reshape((10, players)), choices, row_policy, totals[g],
                                owner, state)
             done += 1
-            top = 0
-            for p in range(players):
-                top = max(top, totals[g, p])
-            if (rounds > 0 and done >= rounds) or (rounds <= 0 and top > end_above):
+            if _game_over(totals[g], done, end_above, rounds):
                 break
         played[g] = done
     return state
@@ -671,10 +680,7 @@ def policy_games(players, count, end_above, rounds, row_policy, card_policy, tie
             state = _play_policy(deck, players, row_policy, card_policy, tie, later_weight, choices, totals[g],
                                  ends, counts, heads, fixed, public, scratch, state)
             done += 1
-            top = 0
-            for p in range(players):
-                top = max(top, totals[g, p])
-            if (rounds > 0 and done >= rounds) or (rounds <= 0 and top > end_above):
+            if _game_over(totals[g], done, end_above, rounds):
                 break
         played[g] = done
     return state
