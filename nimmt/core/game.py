@@ -606,31 +606,16 @@ def _play_card(state: GameState, action: PlayCard) -> Step:
     picks = list(chosen)
     picks[player] = card
     if None in picks:
-        # Most actions end here: the new state is filled in inline (as in _state and _step).
-        draft = _new(_STATE_DRAFT)
-        draft.rules = state.rules
-        draft.players = state.players
-        draft.phase = state.phase
-        draft.round = state.round
-        draft.turn = state.turn
-        draft.rows = state.rows
-        draft.hands = state.hands
-        draft.chosen = tuple(picks)
-        draft.revealed = state.revealed
-        draft.resolved = state.resolved
-        draft.played = state.played
-        draft.taken = state.taken
-        draft.penalties = state.penalties
-        draft.totals = state.totals
-        draft.history = state.history
-        draft.winners = state.winners
-        draft.__class__ = GameState
-        step = _new(_STEP_DRAFT)
-        step.state = draft
-        step.events = _CARD_CHOSEN[player] if type(player) is int else (CardChosen(player),)
-        step.__class__ = Step
-        result: Step = step
-        return result
+        # Most actions end here: only the choices change.
+        events = _CARD_CHOSEN[player] if type(player) is int else (CardChosen(player),)
+        return _step(
+            _state(
+                state.rules, state.players, state.phase, state.round, state.turn, state.rows, state.hands,
+                tuple(picks), state.revealed, state.resolved, state.played, state.taken, state.penalties,
+                state.totals, state.history, state.winners,
+            ),
+            events,
+        )
     # Everybody has chosen: reveal together, take the cards out of the hands, resolve lowest first.
     cards: tuple[int, ...] = tuple(picks)  # type: ignore[arg-type]  # no None is left
     hands = []
