@@ -23,7 +23,7 @@ from babel.numbers import format_decimal
 from nimmt import i18n
 from nimmt.bots import BOTS, Bot, make_bot
 from nimmt.core import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
-from nimmt.protocol.reasons import DOINGS, REASONS, read_detail, read_doing
+from nimmt.protocol.reasons import DOINGS, REASONS
 
 EXTERNAL = "cmd:"  # ``cmd:<command line>``: another program speaking nimmt-bot/1 (see docs/protocol-bots.md)
 DOMAIN = "sim"
@@ -221,8 +221,6 @@ def failure_message(fields: Mapping[str, Any], _: Translate) -> str:
     where = _("fail_where_seat", bot=bot, seat=seat) if seat is not None else _("fail_where", bot=bot)
     detail, doing = str(fields["detail"]), str(fields["doing"])
     reason, facts = fields.get("reason"), dict(fields.get("facts") or {})
-    if reason is None and (read := read_detail(str(fields["kind"]), detail)) is not None:
-        reason, facts = read  # kept before failures carried a reason: its English detail says which
     if reason in REASONS:
         if "reason" in facts:
             facts["reason"] = reason_from_text(facts["reason"], _)
@@ -231,8 +229,6 @@ def failure_message(fields: Mapping[str, Any], _: Translate) -> str:
         generic = _GENERIC.get(str(fields["kind"]))
         what = f"{_(generic)} ({detail})" if generic else detail
     doing_key, doing_facts = fields.get("doing_key"), dict(fields.get("doing_facts") or {})
-    if doing_key is None and (read_when := read_doing(doing)) is not None:
-        doing_key, doing_facts = read_when
     if doing_key in DOINGS:
         when = _(f"doing_{doing_key}", **doing_facts) if doing_facts else _(f"doing_{doing_key}")
     else:

@@ -8,16 +8,12 @@ messages of :mod:`nimmt.i18n`) can never drift apart.
 
 >>> detail_text("timeout", {"seconds": "0.5"}), doing_text("row_for", {"card": "7"})
 ('did not answer within 0.5 s', 'choosing a row for card 7')
->>> read_detail("timeout", "did not answer within 0.5 s")
-('timeout', {'seconds': '0.5'})
 """
 
 from __future__ import annotations
 
-import re
 import string
 from collections.abc import Mapping
-from functools import cache
 from typing import NamedTuple
 
 
@@ -79,33 +75,3 @@ def detail_text(reason: str, facts: Mapping[str, str]) -> str:
 
 def doing_text(key: str, facts: Mapping[str, str]) -> str:
     return DOINGS[key].format_map(facts)
-
-
-# Failures kept before they carried a reason hold only their English text. It is read back with
-# patterns made from the very templates above, so a rewording here changes both sides at once.
-@cache
-def _pattern(template: str) -> re.Pattern[str]:
-    parts = []
-    for literal, name, _, _ in string.Formatter().parse(template):
-        parts.append(re.escape(literal))
-        if name:
-            parts.append(f"(?P<{name}>.*)")
-    return re.compile("".join(parts))
-
-
-def read_detail(kind: str, detail: str) -> tuple[str, dict[str, str]] | None:
-    """The reason and facts an English detail of a failure of ``kind`` was made from, if any."""
-    for reason, (reason_kind, template) in REASONS.items():
-        found = _pattern(template).fullmatch(detail) if reason_kind == kind else None
-        if found:
-            return reason, found.groupdict()
-    return None
-
-
-def read_doing(doing: str) -> tuple[str, dict[str, str]] | None:
-    """The key and facts an English ``doing`` was made from, if any."""
-    for key, template in DOINGS.items():
-        found = _pattern(template).fullmatch(doing)
-        if found:
-            return key, found.groupdict()
-    return None

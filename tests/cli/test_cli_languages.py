@@ -25,6 +25,7 @@ from nimmt.cli.bot import check_bot
 from nimmt.cli.main import app
 from nimmt.core import Rules
 from nimmt.i18n import LANGUAGES, catalog, translator
+from nimmt.protocol.reasons import REASONS, detail_text, doing_text
 from nimmt.tournament import tournament
 from nimmt.tournament.plot import figure
 
@@ -273,19 +274,23 @@ def test_every_bot_failure_is_told_in_every_language(case: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("kind", "detail", "doing", "key"),
-    [("crashed", "closed its output but kept running", "choosing a row", "fail_closed_output"),
-     ("crashed", "was closed and cannot play any more", "starting", "fail_was_closed"),
-     ("crashed", "was killed by signal SIGKILL", "choosing a card", "fail_signal"),
-     ("bad_answer", "the row must be a whole number, not 'two'", "choosing a row for card 3", "fail_row_not_number"),
-     ("wrong_kind", "answered card 5 but no card is expected from it now", "choosing a card", "fail_card_unasked"),
-     ("wrong_kind", "answered row 1 but no row is expected from it now", "choosing a row", "fail_row_unasked"),
-     ("wrong_kind", "chose a row when a card was asked", "choosing a card", "fail_row_for_card_plain"),
-     ("wrong_kind", "played a card when a row was asked", "choosing a row", "fail_card_for_row_plain")],
+    ("reason", "facts", "doing", "doing_facts"),
+    [("closed_output", {}, "row", {}),
+     ("was_closed", {}, "start", {}),
+     ("signal", {"signal": "SIGKILL"}, "card", {}),
+     ("row_not_number", {"answer": "'two'"}, "row_for", {"card": "3"}),
+     ("card_unasked", {"card": "5"}, "card", {}),
+     ("row_unasked", {"row": "1"}, "row", {}),
+     ("row_for_card_plain", {}, "card", {}),
+     ("card_for_row_plain", {}, "row", {})],
 )
-def test_failures_no_test_bot_shows_are_told_too(kind: str, detail: str, doing: str, key: str) -> None:
-    fields = {"bot": "my bot", "seat": 1, "kind": kind, "detail": detail, "doing": doing, "exit_code": None,
-              "stderr": []}
+def test_failures_no_test_bot_shows_are_told_too(
+    reason: str, facts: dict[str, str], doing: str, doing_facts: dict[str, str]
+) -> None:
+    fields = {"bot": "my bot", "seat": 1, "kind": REASONS[reason].kind, "detail": detail_text(reason, facts),
+              "doing": doing_text(doing, doing_facts), "exit_code": None, "stderr": [],
+              "reason": reason, "facts": facts, "doing_key": doing, "doing_facts": doing_facts}
+    key = f"fail_{reason}"
     assert failure_message(fields, translator("en", "sim")).startswith("bot 'my bot' at seat 1 ")
     for language in OTHERS:
         told = failure_message(fields, translator(language, "sim"))
@@ -295,7 +300,8 @@ def test_failures_no_test_bot_shows_are_told_too(kind: str, detail: str, doing: 
 
 def test_an_unforeseen_detail_is_kept_after_the_translated_kind_of_failure() -> None:
     fields = {"bot": "b", "seat": None, "kind": "bad_answer", "detail": "sent a new kind of nonsense",
-              "doing": "choosing a card", "exit_code": None, "stderr": ["last words"]}
+              "doing": "choosing a card", "exit_code": None, "stderr": ["last words"],
+              "reason": None, "facts": {}, "doing_key": "card", "doing_facts": {}}
     told = failure_message(fields, translator("de", "sim"))
     assert told == ("der Bot 'b' hat eine Antwort in falscher Form gegeben (sent a new kind of nonsense), und zwar "
                     "beim Wählen einer Karte; seine letzten Fehlerausgaben:\n  last words")

@@ -14,12 +14,9 @@ from nimmt.cli._common import failure_message
 from nimmt.i18n import LANGUAGES, catalog, translator
 from nimmt.protocol import FailureKind
 from nimmt.protocol.process import _exit_reason
-from nimmt.protocol.reasons import DOINGS, REASONS, detail_text, doing_text, placeholders, read_detail, read_doing
+from nimmt.protocol.reasons import DOINGS, REASONS, placeholders
 
 PROTOCOL = Path(__file__).resolve().parents[2] / "nimmt" / "protocol"
-SAMPLE = {"reason": "Permission denied", "signal": "SIGTERM", "code": "3", "seconds": "0.5", "answer": "'no, no'",
-          "limit": "1048576", "card": "17", "asked": "4", "row": "7", "hand": "[1, 2, 17]", "last": "3",
-          "round": "2", "turn": "5"}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -68,21 +65,6 @@ def test_every_raise_site_names_a_known_reason_and_every_reason_is_raised_somewh
 )
 def test_how_a_program_stopped(code: int | None, reason: str, facts: dict[str, object]) -> None:
     assert _exit_reason(code) == (reason, facts)
-
-
-@pytest.mark.parametrize("reason", sorted(REASONS))
-def test_an_english_detail_alone_is_read_back_to_its_reason(reason: str) -> None:
-    kind, text = REASONS[reason]
-    facts = {name: SAMPLE[name] for name in placeholders(text)}
-    assert read_detail(kind, detail_text(reason, facts)) == (reason, facts)
-    assert read_detail("timeout" if kind != "timeout" else "crashed", detail_text(reason, facts)) is None
-
-
-def test_an_english_doing_alone_is_read_back_to_its_key() -> None:
-    for key, text in DOINGS.items():
-        facts = {name: SAMPLE[name] for name in placeholders(text)}
-        assert read_doing(doing_text(key, facts)) == (key, facts)
-    assert read_doing("juggling") is None
 
 
 def test_the_translation_follows_the_reason_not_the_english_words() -> None:
