@@ -23,6 +23,7 @@ from babel.numbers import format_decimal
 from nimmt import i18n
 from nimmt.bots import BOTS, Bot, make_bot
 from nimmt.core import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
+from nimmt.protocol import FailureKind
 from nimmt.protocol.reasons import DOINGS, REASONS
 
 EXTERNAL = "cmd:"  # ``cmd:<command line>``: another program speaking nimmt-bot/1 (see docs/protocol-bots.md)
@@ -203,11 +204,7 @@ def failure_fields(failure: Any) -> dict[str, Any]:
 
 _SHOWN_STDERR = 8  # as many of the program's last stderr lines as nimmt's own message shows
 
-_GENERIC = {
-    "cannot_start": "fail_kind_cannot_start", "crashed": "fail_kind_crashed", "timeout": "fail_kind_timeout",
-    "invalid_json": "fail_kind_invalid_json", "too_long": "fail_kind_too_long", "bad_answer": "fail_kind_bad_answer",
-    "wrong_kind": "fail_kind_wrong_kind", "illegal_action": "fail_kind_illegal_action",
-}
+_KINDS = frozenset(kind.value for kind in FailureKind)  # each has a message fail_kind_<kind>
 
 
 def failure_message(fields: Mapping[str, Any], _: Translate) -> str:
@@ -226,8 +223,8 @@ def failure_message(fields: Mapping[str, Any], _: Translate) -> str:
             facts["reason"] = reason_from_text(facts["reason"], _)
         what = _(f"fail_{reason}", **facts) if facts else _(f"fail_{reason}")
     else:
-        generic = _GENERIC.get(str(fields["kind"]))
-        what = f"{_(generic)} ({detail})" if generic else detail
+        kind = str(fields["kind"])
+        what = f"{_(f'fail_kind_{kind}')} ({detail})" if kind in _KINDS else detail
     doing_key, doing_facts = fields.get("doing_key"), dict(fields.get("doing_facts") or {})
     if doing_key in DOINGS:
         when = _(f"doing_{doing_key}", **doing_facts) if doing_facts else _(f"doing_{doing_key}")
