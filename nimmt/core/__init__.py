@@ -13,6 +13,7 @@ from .cards import (
     bullheads,
     row_bullheads,
 )
+from .ending import Ending, EndReason, ending
 from .errors import (
     AlreadyPlayed,
     CardNotInHand,
@@ -61,10 +62,10 @@ __all__ = [
     "BULLHEADS", "CLASSIC", "DECK", "DECK_BULLHEADS", "DEFAULT_END_ABOVE", "HAND_SIZE",
     "MAX_PLAYERS", "MIN_PLAYERS", "ROW_COUNT", "ROW_LIMIT", "TURNS_PER_ROUND",
     "Action", "AlreadyPlayed", "CardChosen", "CardNotInHand", "CardPlaced", "CardsRevealed",
-    "ChooseRow", "Deal", "DealError", "Event", "GameEnded", "GameOver", "GameState",
+    "ChooseRow", "Deal", "DealError", "EndReason", "Ending", "Event", "GameEnded", "GameOver", "GameState",
     "IllegalAction", "NimmtError", "NotWaitingForThat", "NotYourTurn", "Phase", "PlayCard",
     "RoundEnded", "RoundStarted", "RowChoiceNeeded", "RowOutOfRange", "RowTaken", "Rules",
     "RulesError", "Step", "TurnEnded", "UnknownPlayer", "UnsupportedEdition", "View",
-    "apply", "apply_all", "bullheads", "deal_cards", "legal_actions", "new_game",
+    "apply", "apply_all", "bullheads", "deal_cards", "ending", "legal_actions", "new_game",
     "row_bullheads", "target_row", "view",
 ]
