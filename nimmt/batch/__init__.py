@@ -12,7 +12,9 @@ Policies
 * rows, for a card below every row: ``"given"`` (row choices supplied per low card, in order),
   ``"random"``, ``"fewest"`` (fewest bullheads, the first row on a tie) or ``"heuristic"``;
 * whole tables (``play_hands``, ``play_games``, rollouts): ``"random"``, ``"fewest"`` (random cards,
-  fewest-bullheads rows) or ``"heuristic"`` (every seat plays like the heuristic bot).
+  fewest-bullheads rows) or ``"heuristic"`` (every seat plays like the heuristic bot);
+* seat by seat (``seat_games``, what ``nimmt simulate`` uses): each seat plays exactly like the bot
+  it is named after, ``"random"``, ``"beginner"`` or ``"heuristic"`` (:data:`SEAT_POLICIES`).
 
 Hands and games
 ---------------
@@ -53,17 +55,22 @@ from .engine import (
     CARD_POLICIES,
     DEFAULT_CHUNK,
     ENGINE_VARIABLE,
+    HEURISTIC_LATER,
+    HEURISTIC_TIE,
     POLICIES,
     ROW_POLICIES,
+    SEAT_POLICIES,
     BatchError,
     GameStats,
     HandStats,
+    SeatGames,
     check_deals,
     deal,
     engine_name,
     play,
     play_games,
     play_hands,
+    seat_games,
 )
 from .rollout import rollout_card_penalties, rollout_card_values, rollout_row_penalties, rollout_row_values
 
@@ -72,11 +79,15 @@ __all__ = [
     "DEFAULT_CHUNK",
     "ENGINE_VARIABLE",
     "HAVE_NUMBA",
+    "HEURISTIC_LATER",
+    "HEURISTIC_TIE",
     "POLICIES",
     "ROW_POLICIES",
+    "SEAT_POLICIES",
     "BatchError",
     "GameStats",
     "HandStats",
+    "SeatGames",
     "check_deals",
     "deal",
     "engine_name",
@@ -87,4 +98,5 @@ __all__ = [
     "rollout_card_values",
     "rollout_row_penalties",
     "rollout_row_values",
+    "seat_games",
 ]

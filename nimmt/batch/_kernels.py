@@ -59,6 +59,7 @@ ROW_FEWEST = 2  # the row with the fewest bullheads, the first one on a tie
 ROW_HEURISTIC = 3  # what nimmt.bots.heuristic.HeuristicBot.choose_row picks
 CARD_ORDER = 0  # each player plays orders[p, t] in turn t (random play: a random order)
 CARD_HEURISTIC = 1  # each player plays what HeuristicBot.choose_card picks from its remaining cards
+CARD_BEGINNER = 2  # each player plays what BeginnerBot.choose_card picks from its remaining cards
 
 BULL = np.array(BULLHEADS, dtype=np.int64)
 # comb(n, k) as floats, exactly the numbers math.comb gives (n, k <= 10).
@@ -323,10 +324,36 @@ def heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, la
 
 
 @_jit
-def play_hand(ends, counts, heads, orders, fixed, public, choices, row_policy, card_policy,  # type: ignore[no-untyped-def]
+def beginner_card(ends, counts, hand):  # type: ignore[no-untyped-def]
+    """Index in ``hand`` (0 = no card) of the card BeginnerBot.choose_card plays: the card closest
+    above a row's last card that is not the row's sixth (the lowest such card on a tie of gaps),
+    else the lowest card."""
+    best = -1
+    best_gap = 105
+    lowest = -1
+    for i in range(hand.shape[0]):
+        c = hand[i]
+        if c <= 0:
+            continue
+        if lowest < 0 or c < hand[lowest]:
+            lowest = i
+        r = target(ends, c)
+        if r < 0 or counts[r] >= 5:
+            continue
+        gap = c - ends[r]
+        if gap < best_gap or (gap == best_gap and c < hand[best]):
+            best = i
+            best_gap = gap
+    return best if best >= 0 else lowest
+
+
+@_jit
+def play_hand(ends, counts, heads, orders, fixed, public, choices, row_pols, card_pols,  # type: ignore[no-untyped-def]
               tie, later_weight, penalties, scratch, state):
     """Play ``orders`` (players, turns) from the rows ``ends``/``counts``/``heads`` (changed in place)
     and add each player's bullheads to ``penalties``. Returns the random state.
+
+    ``row_pols[p]`` / ``card_pols[p]``: player p's row and card policy (seats may differ).
 
     ``fixed[p]``: player p's card of the first turn is given even under CARD_HEURISTIC (a rollout's
     candidate card, or cards already revealed). ``public`` (105 flags) marks the cards everybody has
@@ -339,19 +366,32 @@ def play_hand(ends, counts, heads, orders, fixed, public, choices, row_policy, c
     picks = scratch[players : 2 * players]
     cnt = scratch[2 * players : 2 * players + 106]
     hb = scratch[2 * players + 106 : 2 * players + 212]
-    heuristic = card_policy == 1 or row_policy == 3
+    heuristic = False
+    choosing = False
+    card_heuristic = False
+    for p in range(players):
+        if card_pols[p] == 1 or row_pols[p] == 3:
+            heuristic = True
+        if card_pols[p] == 1:
+            card_heuristic = True
+        if card_pols[p] != 0:
+            choosing = True
     work = np.empty(2 * turns + 19 if heuristic else 1, np.int64)
     costs = np.empty(turns if heuristic else 1)
     opponents = players - 1
     event = 0
     for t in range(turns):
-        if card_policy == 1:
-            unseen_prefix(public, cnt, hb)
+        if choosing:
+            if card_heuristic:
+                unseen_prefix(public, cnt, hb)
             for p in range(players):
                 picks[p] = -1
                 if (t > 0 or not fixed[p]) and orders[p, t] > 0:
-                    picks[p] = heuristic_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, tie, work,
-                                              costs)
+                    if card_pols[p] == 1:
+                        picks[p] = heuristic_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, tie,
+                                                  work, costs)
+                    elif card_pols[p] == 2:
+                        picks[p] = beginner_card(ends, counts, orders[p, t:])
             # Everybody chooses from the same rows, then the chosen cards move to turn t.
             for p in range(players):
                 if picks[p] > 0:  # the card chosen moves to turn t
@@ -388,11 +428,12 @@ def play_hand(ends, counts, heads, orders, fixed, public, choices, row_policy, c
                     heads[r] += BULL[card]
                 ends[r] = card
                 continue
-            if row_policy == 0:
+            rp = row_pols[p]
+            if rp == 0:
                 r = choices[event]
-            elif row_policy == 1:
+            elif rp == 1:
                 state, r = below(state, 4)
-            elif row_policy == 2:
+            elif rp == 2:
                 r = fewest(heads)
             else:
                 if not fresh:
@@ -619,7 +660,7 @@ def plain_games(players, count, end_above, rounds, row_policy, seed, totals, pla
 
 
 @_jit
-def _play_policy(deck, players, row_policy, card_policy, tie, later_weight, choices, penalties, ends, counts,  # type: ignore[no-untyped-def]
+def _play_policy(deck, players, row_pols, card_pols, tie, later_weight, choices, penalties, ends, counts,  # type: ignore[no-untyped-def]
                  heads, fixed, public, scratch, state):
     """Play the hand dealt at the front of ``deck`` with :func:`play_hand` (heuristic policies)."""
     dealt = 4 + 10 * players
@@ -631,7 +672,7 @@ def _play_policy(deck, players, row_policy, card_policy, tie, later_weight, choi
         heads[r] = BULL[c]
         public[c] = True
     orders = deck[4:dealt].reshape((10, players)).T.copy()
-    return play_hand(ends, counts, heads, orders, fixed, public, choices, row_policy, card_policy, tie,
+    return play_hand(ends, counts, heads, orders, fixed, public, choices, row_pols, card_pols, tie,
                      later_weight, penalties, scratch, state)
 
 
@@ -647,6 +688,8 @@ def policy_many(rows, orders, choices, row_policy, card_policy, tie, later_weigh
     fixed = np.zeros(players, np.bool_)
     public = np.zeros(105, np.bool_)
     scratch = np.empty(212 + 2 * players, np.int64)
+    row_pols = np.full(players, row_policy, np.int64)
+    card_pols = np.full(players, card_policy, np.int64)
     state = np.uint64(seed)
     for b in range(count):
         for r in range(4):
@@ -654,7 +697,7 @@ def policy_many(rows, orders, choices, row_policy, card_policy, tie, later_weigh
         for p in range(players):
             for t in range(10):
                 deck[4 + t * players + p] = orders[b, p, t]
-        state = _play_policy(deck, players, row_policy, card_policy, tie, later_weight, choices[b], penalties[b],
+        state = _play_policy(deck, players, row_pols, card_pols, tie, later_weight, choices[b], penalties[b],
                              ends, counts, heads, fixed, public, scratch, state)
     return state
 
@@ -672,13 +715,59 @@ def policy_games(players, count, end_above, rounds, row_policy, card_policy, tie
     public = np.zeros(105, np.bool_)
     scratch = np.empty(212 + 2 * players, np.int64)
     choices = np.zeros(1, np.int64)
+    row_pols = np.full(players, row_policy, np.int64)
+    card_pols = np.full(players, card_policy, np.int64)
     state = np.uint64(seed)
     for g in range(count):
         done = 0
         while True:
             state = deal_hand(deck, dealt, state)
-            state = _play_policy(deck, players, row_policy, card_policy, tie, later_weight, choices, totals[g],
+            state = _play_policy(deck, players, row_pols, card_pols, tie, later_weight, choices, totals[g],
                                  ends, counts, heads, fixed, public, scratch, state)
+            done += 1
+            if _game_over(totals[g], done, end_above, rounds):
+                break
+        played[g] = done
+    return state
+
+
+@_jit
+def seat_games(players, count, end_above, rounds, card_pols, row_pols, tie, later_weight, seed,  # type: ignore[no-untyped-def]
+               totals, played, squares):
+    """Whole games where each seat has its own policy (``card_pols[p]``, ``row_pols[p]``), as
+    ``nimmt simulate`` plays them. Like :func:`policy_games`, plus ``squares[g, p]``: the sum over
+    the rounds of game g of the square of player p's penalty in the round (for confidence
+    intervals). Random play at every seat goes through :func:`play_plain`."""
+    deck = np.arange(1, 105).astype(np.int64)
+    dealt = 4 + 10 * players
+    ends = np.empty(4, np.int64)
+    counts = np.empty(4, np.int64)
+    heads = np.empty(4, np.int64)
+    fixed = np.zeros(players, np.bool_)
+    public = np.zeros(105, np.bool_)
+    scratch = np.empty(212 + 2 * players, np.int64)
+    owner = np.empty(105, np.int64)
+    choices = np.zeros(1, np.int64)
+    penalties = np.zeros(players, np.int64)
+    plain = True
+    for p in range(players):
+        if card_pols[p] != 0 or row_pols[p] == 3 or row_pols[p] != row_pols[0]:
+            plain = False
+    state = np.uint64(seed)
+    for g in range(count):
+        done = 0
+        while True:
+            state = deal_hand(deck, dealt, state)
+            penalties[:] = 0
+            if plain:
+                state = play_plain(deck[0:4], deck[4:dealt].reshape((10, players)), choices, row_pols[0], penalties,
+                                   owner, state)
+            else:
+                state = _play_policy(deck, players, row_pols, card_pols, tie, later_weight, choices, penalties,
+                                     ends, counts, heads, fixed, public, scratch, state)
+            for p in range(players):
+                totals[g, p] += penalties[p]
+                squares[g, p] += penalties[p] * penalties[p]
             done += 1
             if _game_over(totals[g], done, end_above, rounds):
                 break
@@ -720,6 +809,8 @@ def rollouts(ends0, counts0, heads0, public0, first, fixed, mine, pool, sizes, m
     scratch = np.empty(212 + 2 * players, np.int64)
     cards = pool.copy()
     own = mine.copy()
+    row_pols = np.full(players, row_policy, np.int64)
+    card_pols = np.full(players, card_policy, np.int64)
     need = 0
     for p in range(players):
         if p != me:
@@ -757,7 +848,7 @@ def rollouts(ends0, counts0, heads0, public0, first, fixed, mine, pool, sizes, m
                 heads[r] = heads0[k, r]
             public[:] = public0
             penalties[:] = 0
-            state = play_hand(ends, counts, heads, work, fixed, public, choices, row_policy, card_policy,
+            state = play_hand(ends, counts, heads, work, fixed, public, choices, row_pols, card_pols,
                               tie, later_weight, penalties, scratch, state)
             out[k, s] = penalties[me]
     return state

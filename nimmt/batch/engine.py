@@ -31,6 +31,14 @@ POLICIES: dict[str, tuple[int, int]] = {
     "fewest": (K.CARD_ORDER, K.ROW_FEWEST),
     "heuristic": (K.CARD_HEURISTIC, K.ROW_HEURISTIC),
 }
+# How each seat plays in :func:`seat_games`, by the name of the bot it plays exactly like: its card
+# policy and its row policy (``random``: RandomBot, ``beginner``: BeginnerBot, ``heuristic``:
+# HeuristicBot; the tests compare each with the bot playing through the step engine).
+SEAT_POLICIES: dict[str, tuple[int, int]] = {
+    "random": (K.CARD_ORDER, K.ROW_RANDOM),
+    "beginner": (K.CARD_BEGINNER, K.ROW_FEWEST),
+    "heuristic": (K.CARD_HEURISTIC, K.ROW_HEURISTIC),
+}
 DEFAULT_CHUNK = 16_384  # hands per chunk: the NumPy path holds a few (chunk, 104) arrays at once
 ENGINE_VARIABLE = "NIMMT_BATCH_ENGINE"  # "numpy" forces the NumPy path
 
@@ -58,10 +66,14 @@ def engine_name(engine: EngineName | str = "auto") -> str:
     raise BatchError(f"unknown engine {engine!r}: choose auto, numba or numpy")
 
 
-def _heuristic_weights() -> tuple[float, float]:
-    from nimmt.bots.heuristic import HeuristicBot  # here, not at import time: bots import this module
+# The weights of the heuristic bot (``HeuristicBot.TIE`` and ``HeuristicBot.LATER``; a test holds
+# them equal). They are repeated here because the bots build on this package, not the other way.
+HEURISTIC_TIE = 0.05
+HEURISTIC_LATER = 1.0
 
-    return float(HeuristicBot.TIE), float(HeuristicBot.LATER)
+
+def _heuristic_weights() -> tuple[float, float]:
+    return HEURISTIC_TIE, HEURISTIC_LATER
 
 
 def run_kernel(kernel: Callable[..., Any], *args: Any) -> Any:
@@ -326,3 +338,46 @@ def _numpy_games(
         played[going] += 1
         over = played[going] >= rounds if rounds > 0 else totals[going].max(axis=1) > end_above
         going = going[~over]
+
+
+@dataclass(frozen=True)
+class SeatGames:
+    """Whole games of :func:`seat_games`, one entry per game: final ``totals`` (games, players),
+    ``played`` rounds (games), and ``squares`` (games, players), the sum over a game's rounds of
+    the square of each player's penalty in the round."""
+
+    totals: Ints
+    played: Ints
+    squares: Ints
+
+
+def seat_games(
+    seats: list[str] | tuple[str, ...],
+    games: int,
+    seed: int,
+    *,
+    rules: Rules | None = None,
+    engine: EngineName | str = "auto",
+) -> SeatGames:
+    """Play ``games`` whole games where seat p plays like the bot ``seats[p]`` (a name of
+    :data:`SEAT_POLICIES`), from the 64-bit ``seed``. Needs Numba (the NumPy path has no
+    per-seat policies): ``engine`` must resolve to "numba"."""
+    _check_players(len(seats))
+    unknown = [name for name in seats if name not in SEAT_POLICIES]
+    if unknown:
+        raise BatchError(f"no batch policy plays like {unknown[0]!r}: choose {', '.join(SEAT_POLICIES)}")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise BatchError(f"the number of games must be a whole number from 0, not {games!r}")
+    if engine_name(engine) != "numba":
+        raise BatchError("per-seat policies need the numba engine: pip install 'nimmt[sim]'")
+    rules = rules or Rules()
+    players = len(seats)
+    cards = np.array([SEAT_POLICIES[name][0] for name in seats], np.int64)
+    rows = np.array([SEAT_POLICIES[name][1] for name in seats], np.int64)
+    totals = np.zeros((games, players), np.int64)
+    played = np.zeros(games, np.int64)
+    squares = np.zeros((games, players), np.int64)
+    tie, later = _heuristic_weights()
+    K.seat_games(players, games, rules.end_above, rules.rounds or 0, cards, rows, tie, later,
+                 np.uint64(seed % 2**64), totals, played, squares)
+    return SeatGames(totals, played, squares)

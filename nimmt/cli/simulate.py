@@ -1,18 +1,31 @@
-"""``nimmt simulate``: bots against bots, with the real step engine, and statistics per seat."""
+"""``nimmt simulate``: bots against bots, and statistics per seat.
+
+Two engines play the games. When every seat is a bot that the batch engine plays exactly
+(:data:`nimmt.batch.SEAT_POLICIES`: random, beginner, heuristic), Numba is installed and no
+``--records`` are asked for, the compiled batch engine plays them (:func:`simulate_batch`), a few
+thousand games per chunk; otherwise the step engine plays them one action at a time, each bot
+seeing its view (:func:`simulate`). Both give the same statistics (the same keys, from the same
+kind of games: ``tests/cli/test_simulate_engines.py`` compares them); for one seed each engine is
+repeatable and does not depend on ``--jobs``, but the two draw their chance differently.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import json
 import math
 import multiprocessing
+import os
 import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -150,8 +163,52 @@ def mean_ci(samples: Sequence[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def mean_ci_moments(n: int, total: int, squares: int) -> tuple[float, float, float]:
+    """:func:`mean_ci` from the count, sum and sum of squares of whole-number samples (exact).
+
+    >>> [round(x, 3) for x in mean_ci_moments(2, 4, 10)]
+    [2.0, 0.04, 3.96]
+    """
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    mean = total / n
+    if n < 2:
+        return mean, math.nan, math.nan
+    variance = Fraction(n * squares - total * total, n * (n - 1))
+    half = Z95 * math.sqrt(variance / n)
+    return mean, mean - half, mean + half
+
+
+def _summary(bots: Sequence[str], games: int, rounds: int, per_round: Sequence[tuple[float, float, float]],
+             per_game: Sequence[tuple[float, float, float]], wins: Sequence[float], seconds: float, seed: int,
+             rules: Rules) -> dict[str, Any]:
+    def tidy(x: float) -> float | None:
+        return None if math.isnan(x) else round(x, 6)
+
+    from nimmt.tournament.stats import wilson  # games of independent deals: Wilson's interval fits
+
+    win_bounds = [wilson(w, games) for w in wins]
+
+    return {
+        "games": games,
+        "players": len(bots),
+        "bots": list(bots),
+        "mean_penalty_per_round": [tidy(m) for m, _, _ in per_round],
+        "win_share": [tidy(w / games) for w in wins],
+        "win_share_ci95": [[tidy(lo), tidy(hi)] for lo, hi in win_bounds],
+        "games_per_second": round(games / seconds, 3) if seconds > 0 else None,
+        "mean_penalty_per_round_ci95": [[tidy(lo), tidy(hi)] for _, lo, hi in per_round],
+        "mean_penalty_per_game": [tidy(m) for m, _, _ in per_game],
+        "mean_penalty_per_game_ci95": [[tidy(lo), tidy(hi)] for _, lo, hi in per_game],
+        "rounds": rounds,
+        "seed": seed,
+        "rules": {"end_above": rules.end_above, "rounds": rules.rounds},
+    }
+
+
 def summarize(results: Sequence[GameResult], bots: Sequence[str], seconds: float, seed: int,
               rules: Rules) -> dict[str, Any]:
+    """The summary (the keys of ``--json``) of games played by the step engine."""
     seats = range(len(bots))
     per_round = [mean_ci([float(r[s]) for g in results for r in g.rounds]) for s in seats]
     per_game = [mean_ci([float(g.totals[s]) for g in results]) for s in seats]
@@ -159,29 +216,144 @@ def summarize(results: Sequence[GameResult], bots: Sequence[str], seconds: float
     for game in results:
         for winner in game.winners:
             wins[winner] += 1.0 / len(game.winners)
+    rounds = sum(len(g.rounds) for g in results)
+    return _summary(bots, len(results), rounds, per_round, per_game, wins, seconds, seed, rules)
 
-    def tidy(x: float) -> float | None:
-        return None if math.isnan(x) else round(x, 6)
 
-    from nimmt.tournament.stats import wilson  # games of independent deals: Wilson's interval fits
+@dataclass
+class Tally:
+    """What games played by the batch engine add up to, seat by seat, in exact whole numbers (the
+    wins as fractions: a win shared by k players counts 1/k to each)."""
 
-    win_bounds = [wilson(w, len(results)) for w in wins]
+    players: int
+    games: int = 0
+    rounds: int = 0
+    round_sum: list[int] = field(default_factory=list)  # each seat's penalties over all rounds
+    round_squares: list[int] = field(default_factory=list)  # ... and their squares
+    game_sum: list[int] = field(default_factory=list)  # each seat's final totals
+    game_squares: list[int] = field(default_factory=list)
+    wins: list[Fraction] = field(default_factory=list)
 
-    return {
-        "games": len(results),
-        "players": len(bots),
-        "bots": list(bots),
-        "mean_penalty_per_round": [tidy(m) for m, _, _ in per_round],
-        "win_share": [tidy(w / len(results)) for w in wins],
-        "win_share_ci95": [[tidy(lo), tidy(hi)] for lo, hi in win_bounds],
-        "games_per_second": round(len(results) / seconds, 3) if seconds > 0 else None,
-        "mean_penalty_per_round_ci95": [[tidy(lo), tidy(hi)] for _, lo, hi in per_round],
-        "mean_penalty_per_game": [tidy(m) for m, _, _ in per_game],
-        "mean_penalty_per_game_ci95": [[tidy(lo), tidy(hi)] for _, lo, hi in per_game],
-        "rounds": sum(len(g.rounds) for g in results),
-        "seed": seed,
-        "rules": {"end_above": rules.end_above, "rounds": rules.rounds},
-    }
+    def __post_init__(self) -> None:
+        for name in ("round_sum", "round_squares", "game_sum", "game_squares"):
+            if not getattr(self, name):
+                setattr(self, name, [0] * self.players)
+        if not self.wins:
+            self.wins = [Fraction(0)] * self.players
+
+    def add(self, other: Tally) -> None:
+        self.games += other.games
+        self.rounds += other.rounds
+        for seat in range(self.players):
+            self.round_sum[seat] += other.round_sum[seat]
+            self.round_squares[seat] += other.round_squares[seat]
+            self.game_sum[seat] += other.game_sum[seat]
+            self.game_squares[seat] += other.game_squares[seat]
+            self.wins[seat] += other.wins[seat]
+
+
+def summarize_tally(tally: Tally, bots: Sequence[str], seconds: float, seed: int, rules: Rules) -> dict[str, Any]:
+    """The summary (the same keys as :func:`summarize`) of games played by the batch engine."""
+    seats = range(len(bots))
+    per_round = [mean_ci_moments(tally.rounds, tally.round_sum[s], tally.round_squares[s]) for s in seats]
+    per_game = [mean_ci_moments(tally.games, tally.game_sum[s], tally.game_squares[s]) for s in seats]
+    wins = [float(w) for w in tally.wins]
+    return _summary(bots, tally.games, tally.rounds, per_round, per_game, wins, seconds, seed, rules)
+
+
+BATCH_BOTS = frozenset({"random", "beginner", "heuristic"})  # the keys of nimmt.batch.SEAT_POLICIES
+BATCH_CHUNK = 2048  # games per unit of work of the batch engine; fixed, so results do not depend on --jobs
+
+
+def batch_engine_plays(bots: Sequence[str], records: Path | None = None) -> bool:
+    """True when the batch engine plays these seats exactly like the bots (and nothing is recorded)."""
+    return (
+        records is None
+        and all(name in BATCH_BOTS for name in bots)
+        and importlib.util.find_spec("numpy") is not None
+        and importlib.util.find_spec("numba") is not None
+        and os.environ.get("NIMMT_BATCH_ENGINE", "auto") in ("", "auto", "numba")
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BatchJob:
+    seed: int
+    index: int  # the chunk's number: its chance comes from ``seed`` and ``index`` alone
+    count: int
+    bots: tuple[str, ...]
+    end_above: int
+    rounds: int | None
+
+
+def chunk_seed(seed: int, index: int) -> int:
+    """The 64-bit seed of chunk ``index`` of a batch run (SHA-256: independent of PYTHONHASHSEED)."""
+    digest = hashlib.sha256(f"nimmt:{seed}:{index}:batch".encode()).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+def run_batch_job(job: BatchJob) -> tuple[int, Tally]:
+    """Play one chunk of games with the batch engine and tally them."""
+    from nimmt.batch import seat_games
+
+    players = len(job.bots)
+    rules = Rules(end_above=job.end_above, rounds=job.rounds)
+    played = seat_games(job.bots, job.count, chunk_seed(job.seed, job.index), rules=rules)
+    totals = played.totals
+    best = totals == totals.min(axis=1, keepdims=True)
+    sharers = best.sum(axis=1)
+    wins = [Fraction(0)] * players
+    for k in range(1, players + 1):  # a win shared by k players counts 1/k to each of them
+        counts = best[sharers == k].sum(axis=0)
+        for seat in range(players):
+            wins[seat] += Fraction(int(counts[seat]), k)
+    tally = Tally(
+        players,
+        games=job.count,
+        rounds=int(played.played.sum()),
+        round_sum=[int(x) for x in totals.sum(axis=0)],
+        round_squares=[int(x) for x in played.squares.sum(axis=0)],
+        game_sum=[int(x) for x in totals.sum(axis=0)],
+        game_squares=[int(x) for x in (totals * totals).sum(axis=0)],
+        wins=wins,
+    )
+    return job.index, tally
+
+
+Work = TypeVar("Work")
+Done = TypeVar("Done")
+
+
+def _run(worker: Callable[[Work], Done], batches: Sequence[Work], jobs: int,
+         done: Callable[[Done], None]) -> None:
+    """Run ``worker`` on every batch, in this process (jobs=1) or in a pool of processes; ``done``
+    receives each result as it comes (in any order with a pool)."""
+    if jobs == 1:
+        for batch in batches:
+            done(worker(batch))
+        return
+    # Workers ignore Ctrl-C; the parent stops them at once (terminate) instead of waiting. While the
+    # pool starts, a Ctrl-C is only noted (a KeyboardInterrupt inside Pool() would leave a half-built
+    # pool behind) and acted on as soon as the pool exists.
+    pressed: list[int] = []
+    main = threading.current_thread() is threading.main_thread()  # only it may set handlers
+    previous = signal.signal(signal.SIGINT, lambda number, _frame: pressed.append(number)) if main else None
+    try:
+        pool = multiprocessing.Pool(min(jobs, len(batches)), initializer=_ignore_interrupts)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+    try:
+        if pressed:
+            raise KeyboardInterrupt
+        for result in pool.imap_unordered(worker, batches):
+            done(result)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
 
 
 def simulate(
@@ -194,7 +366,7 @@ def simulate(
     progress: Progress | None = None,
     description: str = "games",
 ) -> tuple[list[GameResult], float]:
-    """Play ``games`` games; the results (in game order) do not depend on ``jobs``.
+    """Play ``games`` games with the step engine; the results (in game order) do not depend on ``jobs``.
 
     ``description`` labels the progress bar (in the page's language).
     """
@@ -205,40 +377,52 @@ def simulate(
     ]
     task = progress.add_task(description, total=games) if progress is not None else None
     results: list[GameResult] = []
+
+    def done(batch: list[GameResult]) -> None:
+        results.extend(batch)
+        if progress is not None and task is not None:
+            progress.advance(task, len(batch))
+
     started = time.perf_counter()
-    if jobs == 1:
-        for batch in batches:
-            results.extend(run_job(batch))
-            if progress is not None and task is not None:
-                progress.advance(task, batch.count)
-    else:
-        # Workers ignore Ctrl-C; the parent stops them at once (terminate) instead of waiting. While the
-        # pool starts, a Ctrl-C is only noted (a KeyboardInterrupt inside Pool() would leave a half-built
-        # pool behind) and acted on as soon as the pool exists.
-        pressed: list[int] = []
-        main = threading.current_thread() is threading.main_thread()  # only it may set handlers
-        previous = signal.signal(signal.SIGINT, lambda number, _frame: pressed.append(number)) if main else None
-        try:
-            pool = multiprocessing.Pool(min(jobs, len(batches)), initializer=_ignore_interrupts)
-        finally:
-            if main:
-                signal.signal(signal.SIGINT, previous)
-        try:
-            if pressed:
-                raise KeyboardInterrupt
-            for done in pool.imap_unordered(run_job, batches):
-                results.extend(done)
-                if progress is not None and task is not None:
-                    progress.advance(task, len(done))
-            pool.close()
-        except BaseException:
-            pool.terminate()
-            raise
-        finally:
-            pool.join()
+    _run(run_job, batches, jobs, done)
     seconds = time.perf_counter() - started
     results.sort(key=lambda g: g.index)
     return results, seconds
+
+
+def simulate_batch(
+    games: int,
+    bots: Sequence[str],
+    seed: int,
+    rules: Rules,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    description: str = "games",
+) -> tuple[Tally, float]:
+    """Play ``games`` games with the batch engine (every seat one of :data:`BATCH_BOTS`), in chunks of
+    :data:`BATCH_CHUNK` games; the tally does not depend on ``jobs``."""
+    from nimmt.batch import seat_games
+
+    seat_games(tuple(bots), 0, 0, rules=rules)  # loads the compiled kernel once, before any fork
+    batches = [
+        BatchJob(seed, index, min(BATCH_CHUNK, games - first), tuple(bots), rules.end_above, rules.rounds)
+        for index, first in enumerate(range(0, games, BATCH_CHUNK))
+    ]
+    task = progress.add_task(description, total=games) if progress is not None else None
+    parts: list[tuple[int, Tally]] = []
+
+    def done(part: tuple[int, Tally]) -> None:
+        parts.append(part)
+        if progress is not None and task is not None:
+            progress.advance(task, part[1].games)
+
+    started = time.perf_counter()
+    _run(run_batch_job, batches, jobs, done)
+    seconds = time.perf_counter() - started
+    tally = Tally(len(bots))
+    for _, part in sorted(parts, key=lambda p: p[0]):
+        tally.add(part)
+    return tally, seconds
 
 
 def _table(summary: dict[str, Any], _: Translate, language: str) -> Table:
@@ -322,14 +506,19 @@ def command(
     )
     try:
         with progress:
-            results, seconds = simulate(games, names, base, rules, jobs, records, progress, _("progress_games"))
+            if batch_engine_plays(names, records):
+                tally, seconds = simulate_batch(games, names, base, rules, jobs, progress, _("progress_games"))
+                summary = summarize_tally(tally, names, seconds, base, rules)
+            else:
+                results, seconds = simulate(games, names, base, rules, jobs, records, progress,
+                                            _("progress_games"))
+                summary = summarize(results, names, seconds, base, rules)
     except KeyboardInterrupt:
         err.print(_("sim_stopped"))
         raise typer.Exit(130) from None
     except SimulationFailed as error:
         typer.echo(f"nimmt simulate: {error.tell(_)}", err=True)
         raise typer.Exit(1) from None
-    summary = summarize(results, names, seconds, base, rules)
     if as_json:
         sys.stdout.write(json.dumps(summary) + "\n")
         return
