@@ -71,6 +71,7 @@ from .engine import (
     play_games,
     play_hands,
     seat_games,
+    seat_hands,
 )
 from .rollout import rollout_card_penalties, rollout_card_values, rollout_row_penalties, rollout_row_values
 
@@ -99,4 +100,5 @@ __all__ = [
     "rollout_row_penalties",
     "rollout_row_values",
     "seat_games",
+    "seat_hands",
 ]

@@ -677,8 +677,9 @@ def _play_policy(deck, players, row_pols, card_pols, tie, later_weight, choices,
 
 
 @_jit
-def policy_many(rows, orders, choices, row_policy, card_policy, tie, later_weight, seed, penalties):  # type: ignore[no-untyped-def]
-    """:func:`plain_many` for any policy (the heuristic ones included); orders (B, players, 10)."""
+def policy_many(rows, orders, choices, row_pols, card_pols, tie, later_weight, seed, penalties):  # type: ignore[no-untyped-def]
+    """:func:`plain_many` for any policy (the heuristic ones included), seat by seat: ``row_pols[p]``
+    and ``card_pols[p]`` are player p's policies; orders (B, players, 10)."""
     count = rows.shape[0]
     players = orders.shape[1]
     deck = np.empty(4 + 10 * players, np.int64)
@@ -688,8 +689,6 @@ def policy_many(rows, orders, choices, row_policy, card_policy, tie, later_weigh
     fixed = np.zeros(players, np.bool_)
     public = np.zeros(105, np.bool_)
     scratch = np.empty(212 + 2 * players, np.int64)
-    row_pols = np.full(players, row_policy, np.int64)
-    card_pols = np.full(players, card_policy, np.int64)
     state = np.uint64(seed)
     for b in range(count):
         for r in range(4):

@@ -200,7 +200,8 @@ def play(
     heuristic = cp == K.CARD_HEURISTIC or rp == K.ROW_HEURISTIC
     if heuristic:
         tie, later = _heuristic_weights()
-        run_kernel(K.policy_many, r, o, ch, rp, cp, tie, later, _seed(rng), penalties)
+        run_kernel(K.policy_many, r, o, ch, np.full(players, rp, np.int64), np.full(players, cp, np.int64), tie,
+                   later, _seed(rng), penalties)
         return penalties
     if engine_name(engine) == "numba":
         K.plain_many(r, o, ch, rp, _seed(rng), penalties)
@@ -351,6 +352,36 @@ class SeatGames:
     squares: Ints
 
 
+def _seat_policies(seats: list[str] | tuple[str, ...]) -> tuple[Ints, Ints]:
+    _check_players(len(seats))
+    unknown = [name for name in seats if name not in SEAT_POLICIES]
+    if unknown:
+        raise BatchError(f"no batch policy plays like {unknown[0]!r}: choose {', '.join(SEAT_POLICIES)}")
+    cards = np.array([SEAT_POLICIES[name][0] for name in seats], np.int64)
+    rows = np.array([SEAT_POLICIES[name][1] for name in seats], np.int64)
+    return cards, rows
+
+
+def seat_hands(
+    rows: npt.ArrayLike, orders: npt.ArrayLike, seats: list[str] | tuple[str, ...], seed: int = 0
+) -> Ints:
+    """Play one hand per deal (see :func:`play`; 10 turns) where seat p plays like the bot
+    ``seats[p]`` (a name of :data:`SEAT_POLICIES`); a random seat plays its cards in the order
+    given. Returns the bullheads each player takes, (hands, players)."""
+    r, o = check_deals(rows, orders)
+    count, players, turns = o.shape
+    if len(seats) != players:
+        raise BatchError(f"{len(seats)} seats named for deals of {players} players")
+    cards, row_pols = _seat_policies(seats)
+    if turns != 10 and (cards != K.CARD_ORDER).any():
+        raise BatchError("the beginner and heuristic seats play whole hands of 10 turns")
+    penalties = np.zeros((count, players), np.int64)
+    tie, later = _heuristic_weights()
+    run_kernel(K.policy_many, r, o, np.zeros((count, 1), np.int64), row_pols, cards, tie, later,
+               np.uint64(seed % 2**64), penalties)
+    return penalties
+
+
 def seat_games(
     seats: list[str] | tuple[str, ...],
     games: int,
@@ -362,22 +393,17 @@ def seat_games(
     """Play ``games`` whole games where seat p plays like the bot ``seats[p]`` (a name of
     :data:`SEAT_POLICIES`), from the 64-bit ``seed``. Needs Numba (the NumPy path has no
     per-seat policies): ``engine`` must resolve to "numba"."""
-    _check_players(len(seats))
-    unknown = [name for name in seats if name not in SEAT_POLICIES]
-    if unknown:
-        raise BatchError(f"no batch policy plays like {unknown[0]!r}: choose {', '.join(SEAT_POLICIES)}")
+    cards, rows_ = _seat_policies(seats)
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise BatchError(f"the number of games must be a whole number from 0, not {games!r}")
     if engine_name(engine) != "numba":
         raise BatchError("per-seat policies need the numba engine: pip install 'nimmt[sim]'")
     rules = rules or Rules()
     players = len(seats)
-    cards = np.array([SEAT_POLICIES[name][0] for name in seats], np.int64)
-    rows = np.array([SEAT_POLICIES[name][1] for name in seats], np.int64)
     totals = np.zeros((games, players), np.int64)
     played = np.zeros(games, np.int64)
     squares = np.zeros((games, players), np.int64)
     tie, later = _heuristic_weights()
-    K.seat_games(players, games, rules.end_above, rules.rounds or 0, cards, rows, tie, later,
+    K.seat_games(players, games, rules.end_above, rules.rounds or 0, cards, rows_, tie, later,
                  np.uint64(seed % 2**64), totals, played, squares)
     return SeatGames(totals, played, squares)

@@ -1,13 +1,17 @@
 """The reference the batch engine is checked against: the same deals played by :mod:`nimmt.core`.
 
-Used by ``tests/batch`` and ``benchmarks/check_batch_exact.py``.
+Used by ``tests/batch`` and ``benchmarks/check_batch_exact.py`` (a test oracle: not part of the
+package).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
+from nimmt.bots import make_bot
 from nimmt.core import BULLHEADS, ChooseRow, Deal, Phase, PlayCard, apply, new_game, view
 
 Ints = npt.NDArray[np.int64]
@@ -44,21 +48,26 @@ def core_penalties(
     return out
 
 
-def core_heuristic_penalties(rows: npt.ArrayLike, orders: npt.ArrayLike) -> Ints:
-    """Each deal played through the step engine by :class:`nimmt.bots.heuristic.HeuristicBot`
-    seats, each deciding from its own view. Returns the round penalties, (hands, players)."""
-    from nimmt.bots.heuristic import HeuristicBot
-
+def core_bot_penalties(rows: npt.ArrayLike, orders: npt.ArrayLike, bots: Sequence[str]) -> Ints:
+    """Each deal played through the step engine by the bots named ``bots`` (seat order; bots that
+    decide without chance: ``beginner``, ``heuristic``...), each deciding from its own view.
+    Returns the round penalties, (hands, players)."""
     r = np.asarray(rows)
     o = np.asarray(orders)
     count, players, _ = o.shape
     out = np.zeros((count, players), np.int64)
-    bots = [HeuristicBot() for _ in range(players)]
+    seats = [make_bot(name) for name in bots]
     for b in range(count):
         hands = tuple(tuple(int(c) for c in o[b, p]) for p in range(players))
         state = apply(new_game(players), Deal(rows=tuple(int(c) for c in r[b]), hands=hands)).state
         while state.phase is not Phase.DEAL and state.phase is not Phase.OVER:
             player = state.waiting_for[0]
-            state = apply(state, bots[player].act(view(state, player))).state
+            state = apply(state, seats[player].act(view(state, player))).state
         out[b] = state.history[-1]
     return out
+
+
+def core_heuristic_penalties(rows: npt.ArrayLike, orders: npt.ArrayLike) -> Ints:
+    """Each deal played through the step engine by :class:`nimmt.bots.heuristic.HeuristicBot`
+    seats, each deciding from its own view. Returns the round penalties, (hands, players)."""
+    return core_bot_penalties(rows, orders, ["heuristic"] * np.asarray(orders).shape[1])

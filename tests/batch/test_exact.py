@@ -5,9 +5,21 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nimmt.batch import HAVE_NUMBA, deal, play
-from nimmt.batch.check import core_heuristic_penalties, core_penalties
+from nimmt.batch import (
+    HAVE_NUMBA,
+    HEURISTIC_LATER,
+    HEURISTIC_TIE,
+    SEAT_POLICIES,
+    BatchError,
+    deal,
+    play,
+    seat_games,
+    seat_hands,
+)
+from nimmt.bots import BOTS
+from nimmt.bots.heuristic import HeuristicBot
 from nimmt.core.fast import play_round
+from tests.batch.oracle import core_bot_penalties, core_heuristic_penalties, core_penalties
 
 ENGINES = ["numpy", *(["numba"] if HAVE_NUMBA else [])]
 PLAYERS = range(2, 11)
@@ -82,3 +94,36 @@ def test_heuristic_policy_plays_exactly_like_the_heuristic_bot(players: int) -> 
     expected = core_heuristic_penalties(rows, orders)
     got = play(rows, orders, row_policy="heuristic", card_policy="heuristic")
     np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize(
+    "seats",
+    [("beginner",) * 4, ("beginner", "heuristic"), ("heuristic", "beginner", "beginner", "heuristic", "beginner"),
+     ("beginner",) * 10],
+)
+def test_seat_policies_play_exactly_like_their_bots(seats: tuple[str, ...]) -> None:
+    """Seats of different bots at one table (beginner, heuristic), each through the step engine
+    deciding from its own view, against the batch engine's per-seat policies."""
+    rng = np.random.default_rng(len(seats))
+    rows, orders = deal(len(seats), 40, rng)
+    expected = core_bot_penalties(rows, orders, seats)
+    np.testing.assert_array_equal(seat_hands(rows, orders, seats), expected)
+
+
+def test_the_batch_heuristic_weights_are_the_bots() -> None:
+    assert (HEURISTIC_TIE, HEURISTIC_LATER) == (HeuristicBot.TIE, HeuristicBot.LATER)
+    assert SEAT_POLICIES.keys() <= BOTS.keys()
+
+
+def test_seat_policies_refuse_bad_input() -> None:
+    rng = np.random.default_rng(1)
+    rows, orders = deal(3, 2, rng)
+    with pytest.raises(BatchError, match="no batch policy plays like 'expert'"):
+        seat_hands(rows, orders, ("expert", "random", "random"))
+    with pytest.raises(BatchError, match="2 seats named for deals of 3 players"):
+        seat_hands(rows, orders, ("random", "random"))
+    if HAVE_NUMBA:
+        with pytest.raises(BatchError, match="number of games"):
+            seat_games(("random", "random"), -1, 0)
+        with pytest.raises(BatchError, match="2 to 10 players"):
+            seat_games(("random",), 1, 0)

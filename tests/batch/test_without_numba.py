@@ -11,7 +11,7 @@ import sys, json
 sys.modules["numba"] = None  # what an install without the extra looks like
 import numpy as np
 from nimmt import batch
-from nimmt.batch.check import core_penalties, core_heuristic_penalties
+from tests.batch.oracle import core_penalties, core_heuristic_penalties
 from nimmt.core import apply, deal_cards, new_game, view
 import random
 
