@@ -36,6 +36,10 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option(min=0.0, max=10.0, help="Seconds a bot waits before it plays.")
     ] = 0.8,
+    away_grace: Annotated[
+        float, typer.Option(min=0.0, max=3600.0, help="Seconds a player must be away before anyone at the table "
+                            "may let a bot play their seat.")
+    ] = 30.0,
     seed: Annotated[
         int | None, typer.Option(help="Deal and let bots play from this seed (for demos and tests).", hidden=True)
     ] = None,
@@ -70,7 +74,7 @@ def serve(
     typer.echo(f"games are kept in {database}; press Ctrl+C to stop")
     sys.stdout.flush()
     config = uvicorn.Config(
-        create_app(database, bot_delay=bot_delay, seed=seed),
+        create_app(database, bot_delay=bot_delay, seed=seed, away_grace=away_grace),
         log_level="warning",
         ws_max_size=64 * 1024,
         ws_ping_interval=20,

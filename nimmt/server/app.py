@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import io
 import json
 import logging
 import random
@@ -19,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import segno
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -29,6 +32,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from nimmt import __version__
 from nimmt.bots import BOTS
 from nimmt.core import DECK_BULLHEADS, Rules, RulesError
+from nimmt.i18n import LANGUAGES
 from nimmt.records import RecordError, loads
 from nimmt.scoresheet import ScoreSheet, ScoreSheetError
 
@@ -88,6 +92,7 @@ def create_app(
     hub: Hub | None = None,
     bot_delay: float = 0.8,
     seed: int | None = None,
+    away_grace: float = 30.0,
 ) -> FastAPI:
     """The ASGI app. ``db`` is a SQLite file (ignored when ``store`` is given)."""
     if store is None:
@@ -101,7 +106,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await the_store.start()
         rng = random.Random(seed) if seed is not None else None
-        app.state.service = TableService(the_store, the_hub, bot_delay=bot_delay, rng=rng)
+        app.state.service = TableService(the_store, the_hub, bot_delay=bot_delay, rng=rng, away_grace=away_grace)
         try:
             yield
         finally:
@@ -132,7 +137,7 @@ def create_app(
 
     @app.exception_handler(ActionError)
     async def _action_error(_request: Request, error: ActionError) -> JSONResponse:
-        status = 404 if error.code == "unknown_table" else 409
+        status = {"unknown_table": 404, "seats_not_filled": 422}.get(error.code, 409)  # 422: play now, seats free
         return _error(status, error.code, error.message, **error.params)
 
     @app.exception_handler(RequestValidationError)
@@ -193,6 +198,26 @@ def create_app(
         table = await _table(table_id)
         seat, token = await service().join(table, body.name)
         return SeatToken(table_id=table.id, seat=seat, token=token, **_links(request, table))
+
+    @app.get("/api/tables/{table_id}/invite.svg", tags=["lobby"], response_class=Response,
+             responses={200: {"content": {"image/svg+xml": {}}}})
+    async def invite_qr(table_id: str, request: Request, lang: str | None = None) -> Response:
+        """A QR code (SVG) of the table's invite link, as the table page shows it (``lang``: another
+        language for the link than the table's)."""
+        table = await _table(table_id)
+        if lang is not None and lang not in LANGUAGES:
+            raise ApiError(422, "bad_request", f"lang: must be one of {', '.join(LANGUAGES)}", lang=lang[:16])
+        link = _links(request, table)["invite_url"]
+        if lang is not None:
+            link = f"{link.rsplit('?', 1)[0]}?lang={lang}"
+        svg = invite_svg(link)
+        etag = '"' + hashlib.sha256(svg.encode("utf-8")).hexdigest()[:32] + '"'
+        headers = {"ETag": etag, "Cache-Control": "private, max-age=86400", "Vary": "Host",
+                   "Content-Security-Policy": "default-src 'none'; frame-ancestors 'self'",
+                   "X-Content-Type-Options": "nosniff"}
+        if etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        return Response(svg, media_type="image/svg+xml", headers=headers)
 
     @app.get("/api/tables/{table_id}/games/{game}/record", tags=["records"])
     async def game_record(table_id: str, game: int) -> Response:
@@ -487,6 +512,17 @@ class _Connection:
                 await self.send(update.for_audience(self.seat))
             finally:
                 subscription.done()
+
+
+def invite_svg(link: str) -> str:
+    """A QR code of ``link`` as an SVG document: dark on white with its quiet zone, so it scans on a
+    dark page too; a viewBox and a size, so a page can scale it."""
+    code = segno.make(link, error="m")
+    out = io.BytesIO()
+    code.save(out, kind="svg", scale=1, border=4, dark="#000", light="#fff", xmldecl=False, omitsize=True,
+              title=link, svgclass=None, lineclass=None)
+    size = code.symbol_size(scale=4)[0]
+    return out.getvalue().decode("utf-8").replace("<svg ", f'<svg width="{size}" height="{size}" ', 1)
 
 
 def _load_sheet(data: dict[str, Any]) -> ScoreSheet:

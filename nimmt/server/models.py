@@ -45,6 +45,8 @@ class CreateTable(_Strict):
     bots: list[str] = Field(default_factory=list, max_length=MAX_PLAYERS - 1, description="bot names, one per bot seat")
     options: TableOptions = Field(default_factory=TableOptions)
     language: str = Field(default="en", description=f"one of {', '.join(LANGUAGES)}")
+    start: bool = Field(default=False, description="play now: bots take every seat but the creator's and the "
+                        "game starts at once (seats_not_filled otherwise)")
 
     _name = field_validator("name")(_clean_name)
 
@@ -76,6 +78,9 @@ class SeatInfo(BaseModel):
     bot: str | None
     taken: bool
     present: bool
+    away_seconds: float | None = Field(description="how long this seat's person has been away (null: present, "
+                                       "a free seat, or a bot's seat for nobody)")
+    replaced: bool = Field(description="a bot plays this person's seat; they get it back at their next decision")
 
 
 class TableInfo(BaseModel):
@@ -87,6 +92,9 @@ class TableInfo(BaseModel):
     game: int
     version: int
     games_finished: list[int]
+    host: int | None = Field(description="the seat holding the host's buttons (start, rematch): the creator "
+                             "when present, else the first present person; null when nobody is here")
+    away_grace: float = Field(description="seconds a person must be away before anyone may hand their seat to a bot")
 
 
 class BotInfo(BaseModel):

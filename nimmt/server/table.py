@@ -14,9 +14,11 @@ import copy
 import hashlib
 import hmac
 import logging
+import math
 import random
 import re
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -32,6 +34,7 @@ from nimmt.core import (
     CardsRevealed,
     ChooseRow,
     Deal,
+    Ending,
     Event,
     GameOver,
     GameState,
@@ -47,6 +50,7 @@ from nimmt.core import (
     Step,
     View,
     deal_cards,
+    ending,
     view,
 )
 from nimmt.records import GameRecord, Recorder
@@ -140,6 +144,9 @@ class Table:
     bots: dict[int, Bot] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     advice: dict[int, tuple[str, dict[str, Any]]] = field(default_factory=dict)  # seat -> (seed, last answer)
+    away_grace: float = 30.0  # seconds a person must be away before anyone may hand their seat to a bot
+    away_since: dict[int, float] = field(default_factory=dict)  # seat -> when its person left (monotonic)
+    loaded_at: float = field(default_factory=time.monotonic)  # a person not seen since is away since then
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -163,6 +170,27 @@ class Table:
                 found = index
         return found
 
+    def is_present(self, seat: int) -> bool:
+        """Whether the person of this seat has a connection open now (whoever plays the seat)."""
+        return self.present.get(seat, 0) > 0
+
+    def away_seconds(self, seat: int, now: float | None = None) -> float | None:
+        """How long the person of a seat has been away; None for a present person, a free seat or a
+        seat a bot plays for nobody. A person not seen since the table was loaded is away since then."""
+        if self.seats[seat].token_hash is None or self.is_present(seat):
+            return None
+        now = time.monotonic() if now is None else now
+        return max(0.0, now - self.away_since.get(seat, self.loaded_at))
+
+    @property
+    def host(self) -> int | None:
+        """The seat that holds the host's buttons (start, rematch): the creator (seat 0) when present,
+        else the first present person in seat order whose seat no bot plays; None if nobody is here."""
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash is not None and seat.bot is None and self.is_present(index):
+                return index
+        return None
+
     def info(self) -> TableInfo:
         return TableInfo(
             id=self.id,
@@ -173,6 +201,8 @@ class Table:
             game=self.game,
             version=self.version,
             games_finished=list(self.finished_games),
+            host=self.host,
+            away_grace=self.away_grace,
         )
 
     def _seat_info(self, index: int) -> dict[str, Any]:
@@ -182,7 +212,9 @@ class Table:
             "name": seat.name,
             "bot": seat.bot,
             "taken": seat.taken,
-            "present": seat.bot is not None or self.present.get(index, 0) > 0,
+            "present": seat.bot is not None or self.is_present(index),
+            "away_seconds": None if (away := self.away_seconds(index)) is None else round(away, 1),
+            "replaced": seat.bot is not None and seat.token_hash is not None,  # a bot plays a person's seat
         }
 
     def message_for(self, seat: int | None) -> dict[str, Any]:
@@ -190,7 +222,7 @@ class Table:
         table = self.info().model_dump()
         table["seats"] = [self._seat_info(i) for i in range(len(self.seats))]
         table["you"] = seat
-        table["creator"] = seat == 0
+        table["creator"] = seat is not None and seat == table["host"]  # holds the host's buttons now
         message: dict[str, Any] = {"type": "state", "version": self.version, "table": table}
         if self.recorder is None:
             message.update(view=None, legal={"cards": [], "rows": []}, reveal=None, scores=None, events=[])
@@ -213,6 +245,9 @@ class Table:
             "history": [list(h) for h in seen.history],
             "history_shown": _countdown_history(seen.history, threshold) if self.options.countdown
             else [list(h) for h in seen.history],
+            # Why the game ended after its last complete round, or why it goes on (None before one).
+            "ending": _ending_json(ending(self.rules, _totals_after(seen.history), len(seen.history)))
+            if seen.history else None,
         }
         return message
 
@@ -258,12 +293,18 @@ class Table:
                 raise ActionError("no_such_seat", f"seat {seat} is not a person's seat", seat=seat)
             if self.seats[seat].bot is not None:
                 raise ActionError("already_bot", f"a bot already plays seat {seat}", seat=seat)
-            if self.present.get(seat, 0) > 0:
+            if self.is_present(seat):
                 raise ActionError("player_present", "this player is still at the table", seat=seat)
             if entry["bot"] not in BOTS:
                 raise ActionError("unknown_bot", f"unknown bot {entry['bot']!r}", bot=entry["bot"])
             if self.status == "lobby":
                 raise ActionError("not_started", "the game has not started")
+            return
+        if kind == "seat_back":
+            seat = entry["seat"]
+            if not 0 <= seat < len(self.seats) or self.seats[seat].token_hash is None \
+                    or self.seats[seat].bot is None:
+                raise ActionError("no_such_seat", f"no bot plays a person's seat {seat}", seat=seat)
             return
         if kind in ("play", "row"):
             if self.recorder is None:
@@ -313,8 +354,12 @@ class Table:
         if kind == "join":
             seat = self.seats[entry["seat"]]
             seat.name, seat.token_hash = entry["name"], entry["token_hash"]
+            self.away_since[entry["seat"]] = time.monotonic()  # until the person's page connects
         elif kind == "seat_to_bot":
             self.seats[entry["seat"]].bot = entry["bot"]
+        elif kind == "seat_back":  # the person is back at their decision: the bot stops playing for them
+            self.seats[entry["seat"]].bot = None
+            self.bots.pop(entry["seat"], None)
         elif kind in ("start", "rematch"):
             self.game += 1
             self.recorder = prepared.recorder
@@ -367,6 +412,15 @@ class Table:
                 self.reveal["waiting"] = {"player": event.player, "card": event.card}
             out.append(_event_json(event))
         self.events = out
+
+
+def _totals_after(history: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    return tuple(sum(column) for column in zip(*history, strict=True))
+
+
+def _ending_json(end: Ending) -> dict[str, Any]:
+    return {"over": end.over, "reason": end.reason, "players": list(end.players), "totals": list(end.totals),
+            "end_above": end.end_above, "rounds": end.rounds, "rounds_played": end.rounds_played}
 
 
 def _countdown_history(history: tuple[tuple[int, ...], ...], threshold: int) -> list[list[int]]:
@@ -430,10 +484,13 @@ class TableService:
         bot_delay: float = 0.8,
         rng: random.Random | None = None,
         make_id: Callable[[], str] = new_table_id,
+        away_grace: float = 30.0,
     ) -> None:
         self.store = store
         self.hub = hub
         self.bot_delay = bot_delay
+        self.away_grace = away_grace
+        self._watches: set[asyncio.Task[None]] = set()  # publish when an absent person's grace runs out
         self.rng = rng or random.SystemRandom()
         self.make_id = make_id
         self._tables: dict[str, Table] = {}
@@ -453,6 +510,7 @@ class TableService:
         self._closed = True
         self._stopping.set()
         tasks = [t.bot_task for t in self._tables.values() if t.bot_task is not None and not t.bot_task.done()]
+        tasks += list(self._watches)  # they wake on _stopping and store nothing
         if tasks:
             await asyncio.wait(tasks)
 
@@ -465,6 +523,10 @@ class TableService:
         if len(request.bots) > request.seats - 1:
             raise ActionError("too_many_bots", "the creator needs a seat: at most seats - 1 bots",
                               seats=request.seats)
+        if request.start and len(request.bots) != request.seats - 1:
+            free = request.seats - 1 - len(request.bots)
+            raise ActionError("seats_not_filled", f"to start at once, bots must take every seat but the creator's: "
+                              f"{free} seat(s) would still be free", free=free)
         token = new_token()
         first_bot = request.seats - len(request.bots)
         entry = {
@@ -479,7 +541,14 @@ class TableService:
         table_id = self.make_id()
         await self.store.append(table_id, 0, entry)
         table = _table_from_create(table_id, entry)
+        table.away_grace = self.away_grace
         self._tables[table_id] = table
+        self._watch_away(table, 0)
+        if request.start:  # play now: the game starts at once, its first deal stored with it
+            async with table.lock:
+                await self._commit(table, {"kind": "start"})
+                await self._deal_if_needed(table)
+            self._wake_bots(table)
         return table, token
 
     async def get(self, table_id: str) -> Table | None:
@@ -493,9 +562,14 @@ class TableService:
             if not entries:
                 return None
             table = _table_from_create(table_id, entries[0])
+            table.away_grace = self.away_grace
             for entry in entries[1:]:
                 table.apply(entry)
+            table.loaded_at = time.monotonic()
+            table.away_since.clear()  # nobody has been seen by this process yet: away since now
             self._tables[table_id] = table
+        for seat in range(len(table.seats)):
+            self._watch_away(table, seat)
         self._wake_bots(table)
         if table.needs_deal():
             async with table.lock:
@@ -511,7 +585,8 @@ class TableService:
             token = new_token()
             entry = {"kind": "join", "seat": free[0], "name": name, "token_hash": _hash(token)}
             await self._commit(table, entry)
-            return free[0], token
+        self._watch_away(table, free[0])
+        return free[0], token
 
     # -- acting --------------------------------------------------------------------------------
     async def act(self, table: Table, seat: int | None, message: Any) -> int:
@@ -523,14 +598,21 @@ class TableService:
             await self._deal_if_needed(table)  # a deal that failed to be stored earlier
             if table.seats[seat].bot is not None:
                 raise ActionError("seat_is_bot", "a bot plays this seat now")
-            if kind in ("start", "rematch", "seat_to_bot") and seat != 0:
-                raise ActionError("not_creator", "only the table's creator can do this")
+            if kind in ("start", "rematch") and seat != table.host:
+                raise ActionError("not_creator", "only the table's host can do this: the creator, or while the "
+                                  "creator is away, the first person present")
             if kind == "start":
                 entry: dict[str, Any] = {"kind": "start"}
             elif kind == "rematch":
                 entry = {"kind": "rematch"}
             elif kind == "seat_to_bot":
                 entry = {"kind": "seat_to_bot", "seat": message.seat, "bot": message.bot}
+                table.check(entry)
+                left = table.away_grace - (table.away_seconds(message.seat) or 0.0)
+                if left > 0:
+                    raise ActionError("not_away_long", f"this player has been away less than {table.away_grace:g} "
+                                      f"seconds: wait {math.ceil(left)} more", seat=message.seat,
+                                      seconds_left=math.ceil(left))
             elif kind == "play":
                 self._check_version(table, seat, message.version)
                 entry = {"kind": "play", "seat": seat, "card": message.card}
@@ -543,6 +625,7 @@ class TableService:
             version = table.version
             try:
                 await self._deal_if_needed(table)
+                await self._seats_back(table)
             except Exception:  # the action itself is stored; the deal is retried on the next request
                 logger.exception("dealing on table %s failed", table.id)
         self._wake_bots(table)
@@ -571,6 +654,13 @@ class TableService:
             raise ActionError("conflict", "the table changed elsewhere: reload the page") from None
         table.apply(entry, prepared)
         await self.hub.publish(table.update())
+
+    async def _seats_back(self, table: Table) -> None:
+        """Give each replaced person who is present back their seat, if the table awaits its decision
+        now (under the table's lock, before the bot acts). Nothing else puts a person back."""
+        for seat in table.waiting_bots():
+            if table.seats[seat].token_hash is not None and table.is_present(seat):
+                await self._commit(table, {"kind": "seat_back", "seat": seat})
 
     async def _deal_if_needed(self, table: Table) -> None:
         if table.needs_deal():
@@ -625,15 +715,49 @@ class TableService:
 
     # -- presence ------------------------------------------------------------------------------
     async def arrive(self, table: Table, seat: int | None) -> None:
-        if seat is not None:
-            table.present[seat] = table.present.get(seat, 0) + 1
-            await self.hub.publish(table.update())
+        if seat is None:
+            return
+        table.present[seat] = table.present.get(seat, 0) + 1
+        table.away_since.pop(seat, None)
+        if table.seats[seat].bot is not None and seat in table.waiting_bots():
+            # A replaced person is back while the table awaits their seat: theirs again, before the bot acts.
+            try:
+                async with table.lock:
+                    version = table.version
+                    await self._seats_back(table)
+                    if table.version != version:
+                        return  # published with the entry
+            except Exception:  # storing failed: the bot plays on, and the next decision tries again
+                logger.exception("giving seat %s of table %s back failed", seat, table.id)
+        await self.hub.publish(table.update())
 
     async def leave(self, table: Table, seat: int | None) -> None:
-        if seat is not None:
-            table.present[seat] = max(0, table.present.get(seat, 0) - 1)
-            if not self._closed:
-                await self.hub.publish(table.update())
+        if seat is None:
+            return
+        table.present[seat] = max(0, table.present.get(seat, 0) - 1)
+        if not table.is_present(seat):
+            table.away_since[seat] = time.monotonic()
+            self._watch_away(table, seat)
+        if not self._closed:
+            await self.hub.publish(table.update())
+
+    def _watch_away(self, table: Table, seat: int) -> None:
+        """Publish an update once this seat's person has been away ``away_grace`` seconds, so every page
+        learns that the seat may now go to a bot (the update carries each seat's ``away_seconds``)."""
+        if self._closed or table.away_grace <= 0 or table.away_seconds(seat) is None:
+            return
+        since = table.away_since.get(seat, table.loaded_at)
+        watch = asyncio.create_task(self._publish_after_grace(table, seat, since))
+        self._watches.add(watch)
+        watch.add_done_callback(self._watches.discard)
+
+    async def _publish_after_grace(self, table: Table, seat: int, since: float) -> None:
+        delay = since + table.away_grace - time.monotonic() + 0.01
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stopping.wait(), max(0.0, delay))
+        still_away = table.away_seconds(seat) is not None and table.away_since.get(seat, table.loaded_at) == since
+        if not self._closed and still_away and table.seats[seat].bot is None and self._tables.get(table.id) is table:
+            await self.hub.publish(table.update())
 
     # -- bots ----------------------------------------------------------------------------------
     def _wake_bots(self, table: Table) -> None:
@@ -661,6 +785,7 @@ class TableService:
     async def _bots_act(self, table: Table) -> bool:
         """Let every bot the table waits for act; False when none is waited for."""
         async with table.lock:
+            await self._seats_back(table)
             waiting = table.waiting_bots()
             if not waiting:
                 return False
@@ -683,6 +808,7 @@ class TableService:
                     entry = {"kind": "row", "seat": seat, "row": action.row}
                 await self._commit(table, entry)
                 await self._deal_if_needed(table)
+                await self._seats_back(table)
                 if table.recorder.state.phase is Phase.CHOOSE_ROW:
                     break  # the next row choice comes after a pause, so people can follow
             return True

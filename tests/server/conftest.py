@@ -15,5 +15,5 @@ from nimmt.server.app import create_app
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "nimmt.sqlite3", bot_delay=0)) as test_client:
+    with TestClient(create_app(tmp_path / "nimmt.sqlite3", bot_delay=0, away_grace=0)) as test_client:
         yield test_client

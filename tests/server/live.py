@@ -18,9 +18,10 @@ import httpx
 
 
 class LiveServer:
-    def __init__(self, db: Path, *, bot_delay: float = 0.0, seed: int | None = None) -> None:
+    def __init__(self, db: Path, *, bot_delay: float = 0.0, seed: int | None = None, away_grace: float = 0.0) -> None:
         self.db = db
         self.bot_delay = bot_delay
+        self.away_grace = away_grace  # tests: no wait before an absent seat may go to a bot, unless asked
         self.seed = seed
         self.process: subprocess.Popen[str] | None = None
         self.url = ""
@@ -32,7 +33,8 @@ class LiveServer:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "nimmt", "serve", "--port", "0", "--db", str(self.db),
-             "--bot-delay", str(self.bot_delay), *(["--seed", str(self.seed)] if self.seed is not None else [])],
+             "--bot-delay", str(self.bot_delay), "--away-grace", str(self.away_grace),
+             *(["--seed", str(self.seed)] if self.seed is not None else [])],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
         )
         assert self.process.stdout is not None

@@ -71,7 +71,7 @@ def test_a_whole_game_with_bots_then_a_rematch(client: TestClient) -> None:
         assert again["view"]["totals"] == [0, 0, 0, 0] and len(again["view"]["hand"]) == 10
 
 
-def test_only_the_creator_hands_an_absent_seat_to_a_bot(client: TestClient) -> None:
+def test_an_absent_seat_goes_to_a_bot_only_when_asked(client: TestClient) -> None:
     table = create_table(client, seats=3, bots=["random"], rounds=1)
     table_id = table["table_id"]
     bruno_seat = join(client, table_id, "Bruno")
@@ -81,7 +81,7 @@ def test_only_the_creator_hands_an_absent_seat_to_a_bot(client: TestClient) -> N
         with client.websocket_connect(f"/ws/{table_id}") as b:
             bruno = Person(b, bruno_seat["token"])
             ana.send({"type": "start"})
-            assert bruno.send({"type": "seat_to_bot", "seat": 0, "bot": "random"})["code"] == "not_creator"
+            assert bruno.send({"type": "seat_to_bot", "seat": 0, "bot": "random"})["code"] == "player_present"
         # Bruno left: the seat stays his and the game waits for him.
         state = ana.until(lambda m: m["type"] == "state" and not m["table"]["seats"][1]["present"])
         assert state["table"]["seats"][1]["name"] == "Bruno" and state["table"]["seats"][1]["bot"] is None
@@ -93,7 +93,7 @@ def test_only_the_creator_hands_an_absent_seat_to_a_bot(client: TestClient) -> N
         assert ana.send({"type": "seat_to_bot", "seat": 1, "bot": "random"})["code"] == "already_bot"
         final = _play_to_the_end([ana], rng)
         assert final["table"]["seats"][1]["bot"] == "random" and final["view"]["phase"] == "over"
-    # Bruno comes back: his seat is a bot's now, he can only watch it play.
+    # Bruno comes back after the game: no decision of his is awaited, so the bot keeps his seat.
     with client.websocket_connect(f"/ws/{table_id}") as b:
         bruno = Person(b, bruno_seat["token"])
         assert bruno.state["table"]["you"] == 1

@@ -31,6 +31,7 @@ async def _scenario(path: Path) -> None:
     try:
         table, _ = await service.create(CreateTable(name="Ana", seats=2, options=TableOptions(rounds=1)))
         await service.join(table, "Bruno")
+        await service.arrive(table, 0)  # Ana's page is open: she holds the host's buttons
         await service.act(table, 0, Start(type="start"))
         assert table.recorder is not None
         before = (table.version, table.recorder.state, table.recorder.record)

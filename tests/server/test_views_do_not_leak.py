@@ -87,6 +87,7 @@ async def _random_game(path: Path, players: int, seed: int) -> int:
         )
         for p in range(1, players):
             await service.join(table, f"P{p}")
+        await service.arrive(table, 0)  # P0's page is open: P0 holds the host's buttons
         async with hub.subscribe(table.id) as subscription:
             await service.act(table, 0, Start(type="start"))
             while table.status == "playing":
