@@ -5,7 +5,7 @@ Two engines play the games. When every seat is a bot that the batch engine plays
 ``--records`` are asked for, the compiled batch engine plays them (:func:`simulate_batch`), a few
 thousand games per chunk; otherwise the step engine plays them one action at a time, each bot
 seeing its view (:func:`simulate`). Both give the same statistics (the same keys, from the same
-kind of games: ``tests/cli/test_simulate_engines.py`` compares them); for one seed each engine is
+kind of games: ``tests/cli/test_simulate.py`` compares them); for one seed each engine is
 repeatable and does not depend on ``--jobs``, but the two draw their chance differently.
 """
 

@@ -16,7 +16,14 @@ import pytest
 from typer.testing import CliRunner
 
 from nimmt.cli.main import app
-from nimmt.cli.simulate import play_one, simulate, summarize
+from nimmt.cli.simulate import (
+    batch_engine_plays,
+    play_one,
+    simulate,
+    simulate_batch,
+    summarize,
+    summarize_tally,
+)
 from nimmt.core import Rules
 from nimmt.i18n import translator
 from nimmt.records import load, score
@@ -171,3 +178,56 @@ def test_a_bot_program_that_fails_stops_the_run_with_a_message() -> None:
     assert done.returncode == 1
     assert "could not be started" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+# -- the batch engine and the step engine give the same statistics ----------------------------------
+
+@pytest.mark.parametrize(
+    ("bots", "seeds"),
+    [(["random"] * 4, (1, 2, 3)), (["heuristic", "random", "random"], (4, 5)),
+     (["beginner", "heuristic", "random", "beginner", "random"], (6,))],
+)
+def test_batch_and_step_engines_agree_within_their_confidence_bounds(bots: list[str], seeds: tuple[int, ...]) -> None:
+    """Same bots, several seeds: each seat's mean penalty per round and per game, and its share of
+    wins, from the two engines differ by less than 4.5 standard errors of the difference (the runs
+    are seeded, so the test is repeatable; the margin keeps it so when the chance drawn changes)."""
+    rules = Rules()
+    for seed in seeds:
+        assert batch_engine_plays(bots)
+        results, _ = simulate(250, bots, seed, rules)
+        step = summarize(results, bots, 1.0, seed, rules)
+        tally, _ = simulate_batch(4000, bots, seed, rules)
+        batch = summarize_tally(tally, bots, 1.0, seed, rules)
+        assert batch["games"] == 4000 and batch["rounds"] > 4000
+        for mean, ci in (("mean_penalty_per_round", "mean_penalty_per_round_ci95"),
+                         ("mean_penalty_per_game", "mean_penalty_per_game_ci95")):
+            for seat in range(len(bots)):
+                error = math.hypot(*((s[ci][seat][1] - s[ci][seat][0]) / 2 / 1.96 for s in (step, batch)))
+                assert abs(step[mean][seat] - batch[mean][seat]) < 4.5 * error, (seed, mean, seat, step, batch)
+        for seat in range(len(bots)):
+            p, q = step["win_share"][seat], batch["win_share"][seat]
+            error = math.sqrt(max(p * (1 - p), 0.01) / 250 + max(q * (1 - q), 0.01) / 4000)
+            assert abs(p - q) < 4.5 * error, (seed, seat, step, batch)
+
+
+def test_batch_engine_results_do_not_depend_on_jobs_and_differ_by_seed() -> None:
+    rules = Rules(end_above=40)
+    one, _ = simulate_batch(5000, ["heuristic", "random"], 7, rules, jobs=1)
+    two, _ = simulate_batch(5000, ["heuristic", "random"], 7, rules, jobs=2)
+    other, _ = simulate_batch(5000, ["heuristic", "random"], 8, rules, jobs=1)
+    assert one == two != other
+    assert one.games == 5000 and sum(one.wins) == 5000
+
+
+def test_which_engine_plays() -> None:
+    assert batch_engine_plays(["random", "beginner", "heuristic"])
+    assert not batch_engine_plays(["random", "expert"])
+    assert not batch_engine_plays(["random", "montecarlo"])
+    assert not batch_engine_plays(["random", "cmd:node bot.js"])
+    assert not batch_engine_plays(["random", "random"], Path("games"))
+
+
+def test_exact_rounds_through_the_batch_engine() -> None:
+    data = run_json("--games", "500", "--players", "3", "--bots", "beginner", "--rounds", "2", "--seed", "3")
+    assert data["rounds"] == 1000 and data["rules"] == {"end_above": 66, "rounds": 2}
+    assert math.isclose(sum(data["win_share"]), 1.0, abs_tol=1e-5)
