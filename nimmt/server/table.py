@@ -229,7 +229,8 @@ class Table:
             return message
         seen = view(self.recorder.state, seat)
         message["view"] = _view_json(seen)
-        legal = seen.legal_actions()
+        # While a bot plays the seat, its person may do nothing (seat_is_bot): no decision is shown.
+        legal = seen.legal_actions() if seat is None or self.seats[seat].bot is None else []
         message["legal"] = {
             "cards": [a.card for a in legal if isinstance(a, PlayCard)],
             "rows": [a.row for a in legal if isinstance(a, ChooseRow)],
