@@ -46,25 +46,115 @@ from .core.cards import (
     ROW_COUNT,
     TURNS_PER_ROUND,
 )
-from .core.errors import DealError, RulesError
+from .core.errors import CardNotInHand, DealError, RulesError, UnsupportedEdition
+from .core.game import KNOWN_UNSUPPORTED_EDITIONS
 
 FORMAT = "nimmt/1"
 MAX_RECORD_BYTES = 16 * 1024 * 1024  # a finished 10-player game is a few hundred kB at most
 
 
+# Why a record is wrong: a key and the English text, with its values as {placeholders}. The CLI
+# tells the same in the page's language from ``rec_<key>`` (``replay`` messages); ``str()`` stays
+# English for programs and logs. A value that is a :class:`Words` is itself a small message
+# (``rec_<key>`` too), such as what a value is ("a string", "the number 2.5").
+WHY: Mapping[str, str] = {
+    "kind_null": "null",
+    "kind_bool": "true/false",
+    "kind_number": "the number {value}",
+    "kind_string": "a string",
+    "kind_list": "a list",
+    "kind_object": "an object",
+    "kind_other": "{name}",
+    "what_row_first": "row {row}'s first card",
+    "what_hand_card": "a card of the hand",
+    "what_card_played": "the card played",
+    "what_hand": "the hand",
+    "what_key": "'{key}'",
+    "not_card": "{what} must be a card number, not {value}",
+    "card_range": "{what} is {value}, but cards run from 1 to 104",
+    "not_list": "{what} must be a list, not {kind}",
+    "rules_not_object": "'rules' must be an object, not {kind}",
+    "rules_edition_type": "rules: 'edition' must be a string, not {kind}",
+    "rules_end_above_type": "rules: 'end_above' must be a whole number, not {kind}",
+    "rules_rounds_type": "rules: 'rounds' must be a whole number or null, not {kind}",
+    "rules_edition_unsupported": "rules: the {edition} edition is not automated: nimmt plays only the classic edition",
+    "rules_edition_unknown": "rules: unknown edition {edition}: nimmt plays only the classic edition",
+    "rules_end_above": "rules: end_above must be a whole number from 0 up, not {value}",
+    "rules_rounds": "rules: rounds must be a whole number from 1 up, or unset, not {value}",
+    "not_object": "a record must be a JSON object, not {kind}",
+    "no_format": "the record has no 'format' key (expected '{format}')",
+    "unknown_format": "unknown format {value}: nimmt reads '{format}'",
+    "no_key": "the record has no '{key}' key",
+    "players_count": "a game has 2 to 10 players, not {count}",
+    "name_type": "the name must be a string, not {kind}",
+    "round_not_object": "a round must be an object, not {kind}",
+    "round_no_key": "the round has no '{key}' key",
+    "rows_count": "'rows' must hold {rows} cards, not {count}",
+    "hands_count": "'hands' must hold {players} hands (one per player), not {count}",
+    "hand_size": "the hand must hold {size} cards, not {count}",
+    "too_many_turns": "a round has {turns} turns, but this one lists {count}",
+    "turn_not_object": "a turn must be an object, not {kind}",
+    "turn_no_cards": "the turn has no 'cards' key",
+    "cards_count": "'cards' must hold one card per player ({players}), not {count}",
+    "rows_taken_type": "'rows_taken' must be an object, not {kind}",
+    "rows_taken_key": "'rows_taken' key {value} is not a player index",
+    "rows_taken_player": "'rows_taken' names player {value}, but players are 0 to {last}",
+    "row_type": "the row taken must be a number from 0 to 3, not {kind}",
+    "row_range": "row {row} does not exist: rows are 0 to 3",
+    "game_ended": "the game ended after round {round}, so the record cannot go on",
+    "dealt_twice": "the deal is wrong: {error}",
+    "deal_wrong": "the deal is wrong: {error}",
+    "card_not_in_hand": "card {card} cannot be played: player {seat} does not hold card {card}",
+    "card_illegal": "card {card} cannot be played: {error}",
+    "row_missing": "card {card} is below every row, but 'rows_taken' does not say which row this player took",
+    "row_illegal": "row {row} cannot be taken: {error}",
+    "turn_cards": "the turn lists {count} cards for {players} players",
+    "rows_taken_stranger": "'rows_taken' names player {value}, who is not at this table",
+    "rows_taken_fit": "'rows_taken' holds a row for this player, but card {card} was not below every row",
+    "round_unfinished": "the round has {count} turns: only the last round of a record may be unfinished",
+    "too_large": "the record is larger than {mib} MiB",
+    "json_invalid": "not valid JSON: {detail} (line {line}, column {column})",
+    "not_utf8": "not valid JSON: the file is not UTF-8 text",
+    "too_deep": "not valid JSON: nested too deeply",
+    "number_too_long": "not valid JSON: a number in it is too long to read",
+    "no_such_file": "no such file",
+    "is_folder": "this is a folder, not a record file",
+    "unreadable": "cannot be read: {reason}",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """A part of a message that is a message of its own (``WHY[key]`` with its values)."""
+
+    key: str
+    values: Mapping[str, object] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return WHY[self.key].format_map({name: str(value) for name, value in self.values.items()})
+
+
 class RecordError(NimmtError, ValueError):
-    """A record that cannot be read or does not follow the rules. Says where, and why."""
+    """A record that cannot be read or does not follow the rules. Says where, and why.
+
+    ``key`` and ``values`` say why in words any language can tell (``WHY[key]`` is the English);
+    ``round``, ``turn`` and ``player`` say where.
+    """
 
     def __init__(
         self,
-        reason: str,
+        key: str,
+        values: Mapping[str, object] | None = None,
         *,
         round: int | None = None,
         turn: int | None = None,
         player: int | None = None,
         player_name: str | None = None,
     ) -> None:
-        self.reason = reason
+        self.key = key
+        self.values: dict[str, object] = dict(values or {})
+        self.reason = reason = str(Words(key, self.values))
+        self.player_name = player_name
         self.round = round  # 1-based, as people count rounds
         self.turn = turn  # 1-based
         self.player = player  # 0-based seat index, as in the record
@@ -246,11 +336,11 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _card(value: object, what: str, **where: Any) -> int:
+def _card(value: object, what: Words, **where: Any) -> int:
     if not _is_int(value):
-        raise RecordError(f"{what} must be a card number, not {_show(value)}", **where)
+        raise RecordError("not_card", {"what": what, "value": _show(value)}, **where)
     if not LOWEST_CARD <= value <= HIGHEST_CARD:  # type: ignore[operator]
-        raise RecordError(f"{what} is {value}, but cards run from 1 to 104", **where)
+        raise RecordError("card_range", {"what": what, "value": value}, **where)
     return value  # type: ignore[return-value]
 
 
@@ -259,52 +349,62 @@ def _show(value: object, limit: int = 40) -> str:
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
-        text = _kind(value)
+        text = str(_kind(value))
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _list(value: object, what: str, **where: Any) -> list[Any]:
+def _key(name: str) -> Words:
+    return Words("what_key", {"key": name})
+
+
+def _list(value: object, what: Words, **where: Any) -> list[Any]:
     if not isinstance(value, list):
-        raise RecordError(f"{what} must be a list, not {_kind(value)}", **where)
+        raise RecordError("not_list", {"what": what, "kind": _kind(value)}, **where)
     return value
 
 
-def _kind(value: object) -> str:
+def _kind(value: object) -> Words:
     if value is None:
-        return "null"
+        return Words("kind_null")
     if isinstance(value, bool):
-        return "true/false"
+        return Words("kind_bool")
     if isinstance(value, int | float):
-        return f"the number {value}"
+        return Words("kind_number", {"value": value})
     if isinstance(value, str):
-        return "a string"
+        return Words("kind_string")
     if isinstance(value, list):
-        return "a list"
+        return Words("kind_list")
     if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
+        return Words("kind_object")
+    return Words("kind_other", {"name": type(value).__name__})
 
 
 def _parse_rules(data: object) -> Rules:
     if data is None:
         return Rules()
     if not isinstance(data, dict):
-        raise RecordError(f"'rules' must be an object, not {_kind(data)}")
+        raise RecordError("rules_not_object", {"kind": _kind(data)})
     edition = data.get("edition", "classic")
     end_above = data.get("end_above", 66)
     rounds = data.get("rounds")
     if not isinstance(edition, str):
-        raise RecordError(f"rules: 'edition' must be a string, not {_kind(edition)}")
+        raise RecordError("rules_edition_type", {"kind": _kind(edition)})
     if end_above is None:
         end_above = 66
     if not _is_int(end_above):
-        raise RecordError(f"rules: 'end_above' must be a whole number, not {_kind(end_above)}")
+        raise RecordError("rules_end_above_type", {"kind": _kind(end_above)})
     if rounds is not None and not _is_int(rounds):
-        raise RecordError(f"rules: 'rounds' must be a whole number or null, not {_kind(rounds)}")
+        raise RecordError("rules_rounds_type", {"kind": _kind(rounds)})
     try:
         return Rules(edition=edition, end_above=end_above, rounds=rounds)
-    except RulesError as error:
-        raise RecordError(f"rules: {error}") from None
+    except UnsupportedEdition:
+        if edition.lower() in KNOWN_UNSUPPORTED_EDITIONS:
+            raise RecordError("rules_edition_unsupported", {"edition": edition}) from None
+        raise RecordError("rules_edition_unknown", {"edition": repr(edition)}) from None
+    except RulesError:
+        if rounds is not None and rounds < 1:
+            raise RecordError("rules_rounds", {"value": repr(rounds)}) from None
+        raise RecordError("rules_end_above", {"value": repr(end_above)}) from None
 
 
 def parse(data: object) -> GameRecord:
@@ -313,28 +413,28 @@ def parse(data: object) -> GameRecord:
     The game itself (legal cards, row choices, the end) is checked by :func:`replay`.
     """
     if not isinstance(data, dict):
-        raise RecordError(f"a record must be a JSON object, not {_kind(data)}")
+        raise RecordError("not_object", {"kind": _kind(data)})
     if "format" not in data:
-        raise RecordError(f"the record has no 'format' key (expected {FORMAT!r})")
+        raise RecordError("no_format", {"format": FORMAT})
     if data["format"] != FORMAT:
-        raise RecordError(f"unknown format {_show(data['format'])}: nimmt reads {FORMAT!r}")
+        raise RecordError("unknown_format", {"value": _show(data["format"]), "format": FORMAT})
     rules = _parse_rules(data.get("rules"))
     rules_data = data.get("rules")
     rules_extra = tuple(
         (k, v) for k, v in rules_data.items() if k not in ("edition", "end_above", "rounds")
     ) if isinstance(rules_data, dict) else ()
     if "players" not in data:
-        raise RecordError("the record has no 'players' key")
-    players = _list(data["players"], "'players'")
+        raise RecordError("no_key", {"key": "players"})
+    players = _list(data["players"], _key("players"))
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RecordError(f"a game has 2 to 10 players, not {len(players)}")
+        raise RecordError("players_count", {"count": len(players)})
     for index, name in enumerate(players):
         if not isinstance(name, str):
-            raise RecordError(f"the name must be a string, not {_kind(name)}", player=index)
+            raise RecordError("name_type", {"kind": _kind(name)}, player=index)
     n = len(players)
     if "rounds" not in data:
-        raise RecordError("the record has no 'rounds' key")
-    rounds_data = _list(data["rounds"], "'rounds'")
+        raise RecordError("no_key", {"key": "rounds"})
+    rounds_data = _list(data["rounds"], _key("rounds"))
     rounds = tuple(_parse_round(item, r, n, players) for r, item in enumerate(rounds_data, 1))
     known = {"format", "rules", "players", "rounds"}
     extra = tuple((k, v) for k, v in data.items() if k not in known)
@@ -345,30 +445,27 @@ def parse(data: object) -> GameRecord:
 
 def _parse_round(data: object, r: int, n: int, names: list[str]) -> RoundRecord:
     if not isinstance(data, dict):
-        raise RecordError(f"a round must be an object, not {_kind(data)}", round=r)
+        raise RecordError("round_not_object", {"kind": _kind(data)}, round=r)
     for key in ("rows", "hands"):
         if key not in data:
-            raise RecordError(f"the round has no {key!r} key", round=r)
-    rows_data = _list(data["rows"], "'rows'", round=r)
+            raise RecordError("round_no_key", {"key": key}, round=r)
+    rows_data = _list(data["rows"], _key("rows"), round=r)
     if len(rows_data) != ROW_COUNT:
-        raise RecordError(f"'rows' must hold {ROW_COUNT} cards, not {len(rows_data)}", round=r)
-    rows = tuple(_card(c, f"row {i}'s first card", round=r) for i, c in enumerate(rows_data))
-    hands_data = _list(data["hands"], "'hands'", round=r)
+        raise RecordError("rows_count", {"rows": ROW_COUNT, "count": len(rows_data)}, round=r)
+    rows = tuple(_card(c, Words("what_row_first", {"row": i}), round=r) for i, c in enumerate(rows_data))
+    hands_data = _list(data["hands"], _key("hands"), round=r)
     if len(hands_data) != n:
-        raise RecordError(f"'hands' must hold {n} hands (one per player), not {len(hands_data)}",
-                          round=r)
+        raise RecordError("hands_count", {"players": n, "count": len(hands_data)}, round=r)
     hands = []
     for p, hand_data in enumerate(hands_data):
         where: dict[str, Any] = {"round": r, "player": p, "player_name": names[p]}
-        hand = _list(hand_data, "the hand", **where)
+        hand = _list(hand_data, Words("what_hand"), **where)
         if len(hand) != HAND_SIZE:
-            raise RecordError(f"the hand must hold {HAND_SIZE} cards, not {len(hand)}", **where)
-        hands.append(tuple(_card(c, "a card of the hand", **where) for c in hand))
-    turns_data = _list(data.get("turns", []), "'turns'", round=r)
+            raise RecordError("hand_size", {"size": HAND_SIZE, "count": len(hand)}, **where)
+        hands.append(tuple(_card(c, Words("what_hand_card"), **where) for c in hand))
+    turns_data = _list(data.get("turns", []), _key("turns"), round=r)
     if len(turns_data) > TURNS_PER_ROUND:
-        raise RecordError(
-            f"a round has {TURNS_PER_ROUND} turns, but this one lists {len(turns_data)}", round=r
-        )
+        raise RecordError("too_many_turns", {"turns": TURNS_PER_ROUND, "count": len(turns_data)}, round=r)
     turns = tuple(_parse_turn(item, r, t, n, names) for t, item in enumerate(turns_data, 1))
     extra = tuple((k, v) for k, v in data.items() if k not in ("rows", "hands", "turns"))
     return RoundRecord(rows, tuple(hands), turns, extra)
@@ -376,46 +473,48 @@ def _parse_round(data: object, r: int, n: int, names: list[str]) -> RoundRecord:
 
 def _parse_turn(data: object, r: int, t: int, n: int, names: list[str]) -> TurnRecord:
     if not isinstance(data, dict):
-        raise RecordError(f"a turn must be an object, not {_kind(data)}", round=r, turn=t)
+        raise RecordError("turn_not_object", {"kind": _kind(data)}, round=r, turn=t)
     if "cards" not in data:
-        raise RecordError("the turn has no 'cards' key", round=r, turn=t)
-    cards_data = _list(data["cards"], "'cards'", round=r, turn=t)
+        raise RecordError("turn_no_cards", round=r, turn=t)
+    cards_data = _list(data["cards"], _key("cards"), round=r, turn=t)
     if len(cards_data) != n:
-        raise RecordError(
-            f"'cards' must hold one card per player ({n}), not {len(cards_data)}", round=r, turn=t
-        )
+        raise RecordError("cards_count", {"players": n, "count": len(cards_data)}, round=r, turn=t)
     cards = tuple(
-        _card(c, "the card played", round=r, turn=t, player=p, player_name=names[p])
+        _card(c, Words("what_card_played"), round=r, turn=t, player=p, player_name=names[p])
         for p, c in enumerate(cards_data)
     )
     taken_data = data.get("rows_taken", {})
     if taken_data is None:
         taken_data = {}
     if not isinstance(taken_data, dict):
-        raise RecordError(f"'rows_taken' must be an object, not {_kind(taken_data)}",
-                          round=r, turn=t)
+        raise RecordError("rows_taken_type", {"kind": _kind(taken_data)}, round=r, turn=t)
     rows_taken = []
     seats = {str(p): p for p in range(n)}
     for key, row in taken_data.items():
         if not (isinstance(key, str) and key.isdigit() and key.isascii()
                 and (key == "0" or not key.startswith("0"))):
-            raise RecordError(f"'rows_taken' key {_show(key)} is not a player index",
-                              round=r, turn=t)
+            raise RecordError("rows_taken_key", {"value": _show(key)}, round=r, turn=t)
         if key not in seats:
-            raise RecordError(
-                f"'rows_taken' names player {_show(key)}, but players are 0 to {n - 1}",
-                round=r, turn=t,
-            )
+            raise RecordError("rows_taken_player", {"value": _show(key), "last": n - 1}, round=r, turn=t)
         player = seats[key]
         where: dict[str, Any] = {"round": r, "turn": t, "player": player, "player_name": names[player]}
         if not _is_int(row):
-            raise RecordError(f"the row taken must be a number from 0 to 3, not {_kind(row)}",
-                              **where)
+            raise RecordError("row_type", {"kind": _kind(row)}, **where)
         if not 0 <= row < ROW_COUNT:
-            raise RecordError(f"row {row} does not exist: rows are 0 to 3", **where)
+            raise RecordError("row_range", {"row": row}, **where)
         rows_taken.append((player, row))
     extra = tuple((k, v) for k, v in data.items() if k not in ("cards", "rows_taken"))
     return TurnRecord(cards, tuple(sorted(rows_taken)), extra)
+
+
+def _deal_error(round_record: RoundRecord, error: DealError, r: int) -> RecordError:
+    """Why a deal is wrong; parse() has checked its sizes and cards, so a card dealt twice is left."""
+    seen: set[int] = set()
+    for card in (*round_record.rows, *(c for hand in round_record.hands for c in hand)):
+        if card in seen:
+            return RecordError("dealt_twice", {"error": error, "card": card}, round=r)
+        seen.add(card)
+    return RecordError("deal_wrong", {"error": error}, round=r)
 
 
 @dataclass(frozen=True, slots=True)
@@ -444,25 +543,22 @@ def replay(record: GameRecord) -> Replay:
     rounds: list[tuple[int, ...]] = []
     for r, round_record in enumerate(record.rounds, 1):
         if state.phase is Phase.OVER:
-            raise RecordError(
-                f"the game ended after round {r - 1}, so the record cannot go on", round=r
-            )
+            raise RecordError("game_ended", {"round": r - 1}, round=r)
         try:
             state = apply(state, round_record.deal).state
         except DealError as error:
-            raise RecordError(f"the deal is wrong: {error}", round=r) from None
+            raise _deal_error(round_record, error, r) from None
         for t, turn in enumerate(round_record.turns, 1):
             # parse() checks this; a record built in code may not have been through it.
             if len(turn.cards) != n:
-                raise RecordError(
-                    f"the turn lists {len(turn.cards)} cards for {n} players", round=r, turn=t
-                )
+                raise RecordError("turn_cards", {"count": len(turn.cards), "players": n}, round=r, turn=t)
             for p, card in enumerate(turn.cards):
                 try:
                     state = apply(state, PlayCard(p, card)).state
                 except IllegalAction as error:
+                    key = "card_not_in_hand" if isinstance(error, CardNotInHand) else "card_illegal"
                     raise RecordError(
-                        f"card {card} cannot be played: {error}",
+                        key, {"card": repr(card), "seat": p, "error": error},
                         round=r, turn=t, player=p, player_name=names[p],
                     ) from None
             used = set()
@@ -471,35 +567,27 @@ def replay(record: GameRecord) -> Replay:
                 row = turn.row_for(waiting)
                 if row is None:
                     raise RecordError(
-                        f"card {state.row_choice_card} is below every row, but 'rows_taken' "
-                        "does not say which row this player took",
+                        "row_missing", {"card": state.row_choice_card},
                         round=r, turn=t, player=waiting, player_name=names[waiting],
                     )
                 try:
                     state = apply(state, ChooseRow(waiting, row)).state
                 except IllegalAction as error:
                     raise RecordError(
-                        f"row {row!r} cannot be taken: {error}",
+                        "row_illegal", {"row": repr(row), "error": error},
                         round=r, turn=t, player=waiting, player_name=names[waiting],
                     ) from None
                 used.add(waiting)
             for p, _row in turn.rows_taken:
                 if p not in used:
                     if not (_is_int(p) and 0 <= p < n):
-                        raise RecordError(f"'rows_taken' names player {p!r}, who is not at this table",
-                                          round=r, turn=t)
+                        raise RecordError("rows_taken_stranger", {"value": repr(p)}, round=r, turn=t)
                     raise RecordError(
-                        f"'rows_taken' holds a row for this player, but card {turn.cards[p]} "
-                        "was not below every row",
-                        round=r, turn=t, player=p, player_name=names[p],
+                        "rows_taken_fit", {"card": turn.cards[p]}, round=r, turn=t, player=p, player_name=names[p]
                     )
         complete = len(round_record.turns) == TURNS_PER_ROUND
         if not complete and r < len(record.rounds):
-            raise RecordError(
-                f"the round has {len(round_record.turns)} turns: only the last round of a "
-                "record may be unfinished",
-                round=r,
-            )
+            raise RecordError("round_unfinished", {"count": len(round_record.turns)}, round=r)
         rounds.append(state.history[-1] if complete else state.penalties)
     return Replay(state, tuple(rounds))
 
@@ -528,19 +616,19 @@ def score(record: GameRecord) -> Score:
 def loads(text: str | bytes) -> GameRecord:
     """Decode and check the shape of a record (not yet the game: see :func:`replay`)."""
     if len(text) > MAX_RECORD_BYTES:
-        raise RecordError(f"the record is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB")
+        raise RecordError("too_large", {"mib": MAX_RECORD_BYTES // (1024 * 1024)})
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(
-            f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+            "json_invalid", {"detail": error.msg, "line": error.lineno, "column": error.colno}
         ) from None
     except UnicodeDecodeError:
-        raise RecordError("not valid JSON: the file is not UTF-8 text") from None
+        raise RecordError("not_utf8") from None
     except RecursionError:
-        raise RecordError("not valid JSON: nested too deeply") from None
+        raise RecordError("too_deep") from None
     except ValueError:  # an integer with more digits than Python converts (4300)
-        raise RecordError("not valid JSON: a number in it is too long to read") from None
+        raise RecordError("number_too_long") from None
     return parse(data)
 
 
@@ -550,13 +638,13 @@ def load(path: str | os.PathLike[str]) -> GameRecord:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
-        raise RecordError("no such file") from None
+        raise RecordError("no_such_file") from None
     except IsADirectoryError:
-        raise RecordError("this is a folder, not a record file") from None
+        raise RecordError("is_folder") from None
     except OSError as error:
-        raise RecordError(f"cannot be read: {error.strerror or error}") from None
+        raise RecordError("unreadable", {"reason": error.strerror or error, "errno": error.errno}) from None
     except ValueError as error:  # a path holding a NUL character
-        raise RecordError(f"cannot be read: {error}") from None
+        raise RecordError("unreadable", {"reason": error, "errno": None}) from None
     return loads(raw)
 
 

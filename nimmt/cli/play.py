@@ -52,18 +52,25 @@ from nimmt.core import (
     view,
 )
 from nimmt.core.cards import TURNS_PER_ROUND
+from nimmt.protocol import BotFailure
 from nimmt.records import GameRecord, Recorder
 
 from ._common import (
+    DOMAIN,
     check_players,
+    choose_language,
     close_bots,
     deal_rng,
+    failure_fields,
+    failure_message,
     fresh_seed,
     label,
     make_bots,
     make_rules,
+    os_reason,
     parse_bots,
 )
+from ._ending import EndTeller, unbreakable
 
 HUMAN = 0
 T = TypeVar("T")
@@ -111,10 +118,13 @@ class TerminalGame:
         record_path: Path | None,
         pace: float,
         coach: bool = True,
+        language: str = i18n.DEFAULT_LANGUAGE,
     ) -> None:
         self.console = console
+        self.end = EndTeller(names, rules, language, you=HUMAN)
         self._ = translate
         self.names = tuple(names)
+        self.shown = tuple(unbreakable(name) for name in names)  # never split across lines
         self.bots = {seat: bot for seat, bot in enumerate(bots, start=1)}
         self.recorder = Recorder(GameRecord(players=self.names, rules=rules))
         self.deal_rng = deal_rng(seed, deals_from)
@@ -264,8 +274,8 @@ class TerminalGame:
         self.console.print()
         self.console.rule(_("turn_header", round=state.round, turn=state.turn + 1, turns=TURNS_PER_ROUND))
         self.console.print(self.rows_table(state))
-        totals = " · ".join(f"{self.names[p]} {t}" for p, t in enumerate(state.totals))
-        taken = " · ".join(f"{self.names[p]} {t}" for p, t in enumerate(state.penalties))
+        totals = " · ".join(f"{self.shown[p]}\u00a0{t}" for p, t in enumerate(state.totals))
+        taken = " · ".join(f"{self.shown[p]}\u00a0{t}" for p, t in enumerate(state.penalties))
         self.console.print(Text(_("totals", totals=totals)))
         self.console.print(Text(_("taken_this_round", taken=taken)))
 
@@ -279,7 +289,7 @@ class TerminalGame:
     def show(self, events: Sequence[Event], state: GameState) -> None:
         """Tell what happened, one event (one resolved card) at a time."""
         _ = self._
-        names = self.names
+        names = self.shown
         taken_by: int | None = None
         for event in events:
             if isinstance(event, RoundStarted):
@@ -319,7 +329,7 @@ class TerminalGame:
             elif isinstance(event, RoundEnded):
                 self.show_round_end(event)
             elif isinstance(event, GameEnded):
-                self.show_standings(event)
+                self.show_standings(event, state.history)
 
     def show_round_end(self, event: RoundEnded) -> None:
         _ = self._
@@ -331,8 +341,9 @@ class TerminalGame:
             table.add_row(Text(name), str(event.penalties[p]), str(event.totals[p]))
         self.console.print()
         self.console.print(table)
+        self.console.print(Text(self.end.why(self.end.after_round(event.totals, event.round)), style="bold"))
 
-    def show_standings(self, event: GameEnded) -> None:
+    def show_standings(self, event: GameEnded, rounds: Sequence[Sequence[int]]) -> None:
         _ = self._
         table = Table(title=_("standings"), title_justify="left")
         table.add_column(_("col_place"), justify="right")
@@ -344,9 +355,9 @@ class TerminalGame:
             table.add_row(str(place), Text(self.names[p]), str(event.totals[p]))
         self.console.print()
         self.console.print(table)
-        winners = ", ".join(self.names[p] for p in event.winners)
-        key = "winner" if len(event.winners) == 1 else "shared_win"
-        self.console.print(Text(_(key, players=winners, total=min(event.totals)), style="bold green"))
+        self.console.print(Text(self.end.winners(event.totals), style="bold green"))
+        self.console.print()
+        self.console.print(self.end.table(rounds))
 
     # -- the game ----------------------------------------------------------------------------
     def save(self) -> None:
@@ -415,13 +426,11 @@ def command(
     ] = None,
 ) -> None:
     """Play 6 nimmt! against bots in the terminal."""
-    try:
-        language = i18n.check_language(lang) if lang else i18n.from_environment()
-    except i18n.UnknownLanguage as error:
-        raise typer.BadParameter(str(error), param_hint="--lang") from None
-    check_players(players)
-    bot_names = parse_bots(bots, players - 1)
-    rules = make_rules(end_above, rounds)
+    language = choose_language(lang, "play")
+    said = i18n.translator(language, DOMAIN)  # the messages play shares with simulate and bot-check
+    check_players(players, said)
+    bot_names = parse_bots(bots, players - 1, _=said)
+    rules = make_rules(end_above, rounds, said)
     _ = i18n.translator(language, "play")
     base = seed if seed is not None else fresh_seed()
     me = (name or "").strip() or _("you")
@@ -429,14 +438,15 @@ def command(
     if pace is None:
         pace = 0.5 if sys.stdin.isatty() and sys.stdout.isatty() else 0.0
     console = Console(highlight=False)
-    seated = make_bots(bot_names, base, 0, first_seat=1)
-    game = TerminalGame(console, _, names, seated, rules, 0, base, record, pace, coach)
+    seated = make_bots(bot_names, base, 0, first_seat=1, _=said)
+    game = TerminalGame(console, _, names, seated, rules, 0, base, record, pace, coach, language)
     if record is not None:
         try:
             game.save()
         except OSError as error:
-            reason = error.strerror or str(error)
-            raise typer.BadParameter(f"cannot write {record}: {reason}", param_hint="--record") from None
+            reason = os_reason(error.errno, error.strerror or str(error), said)
+            raise typer.BadParameter(said("save_cannot_write", file=str(record), reason=reason),
+                                     param_hint="--record") from None
     if rules.rounds is not None:
         console.print(Text(_("welcome_rounds", players=players, rounds=rules.rounds), style="bold"))
     else:
@@ -444,7 +454,12 @@ def command(
     console.print(_("seed", seed=base), markup=False)
     try:
         game.play()
-    except NimmtError as error:  # an external bot program failed
+    except BotFailure as failure:  # an external bot program failed
+        console.print(_("bot_failed", error=failure_message(failure_fields(failure), said)), markup=False)
+        if record is not None:
+            console.print(_("record_saved", file=str(record)), markup=False)
+        raise typer.Exit(1) from None
+    except NimmtError as error:  # nimmt's own mistake, which has no message of its own
         console.print(_("bot_failed", error=str(error)), markup=False)
         if record is not None:
             console.print(_("record_saved", file=str(record)), markup=False)
@@ -461,7 +476,8 @@ def command(
             console.print(_("record_saved", file=str(record)), markup=False)
         raise typer.Exit(130) from None
     except OSError as error:
-        console.print(_("record_error", file=str(record), error=error.strerror or str(error)), markup=False)
+        reason = os_reason(error.errno, error.strerror or str(error), said)
+        console.print(_("record_error", file=str(record), error=reason), markup=False)
         raise typer.Exit(1) from None
     finally:
         close_bots(seated)

@@ -1,11 +1,18 @@
-"""``nimmt replay``: check and score records, and tell each game turn by turn."""
+"""``nimmt replay``: check and score records, and tell each game turn by turn.
+
+A folder given in place of a file stands for every record (``*.json``) in it and in its
+subfolders, in sorted order of their paths; files whose name starts with a dot are left out.
+Every message is in the page's language, the reason of a broken record included: a
+:class:`~nimmt.records.RecordError` carries a key and its values (``rec_<key>`` here).
+"""
 
 from __future__ import annotations
 
 import json
 import sys
 from collections.abc import Callable
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
@@ -21,12 +28,44 @@ from nimmt.core import (
     apply,
     new_game,
 )
-from nimmt.records import GameRecord, RecordError, load, score
+from nimmt.core.ending import Ending, ending
+from nimmt.records import GameRecord, RecordError, Words, load, replay
+
+from ._common import DOMAIN, choose_language, os_reason
+from ._ending import EndTeller, unbreakable
+
+Translate = Callable[..., str]
 
 
-def narrate(record: GameRecord, _: Callable[..., str]) -> list[str]:
+def explain(error: RecordError, _: Translate, said: Translate) -> str:
+    """Where and why a record is wrong, in the page's language (``str(error)`` stays English)."""
+
+    def value(item: object) -> object:
+        if isinstance(item, Words):
+            return _(f"rec_{item.key}", **{name: value(v) for name, v in item.values.items()})
+        return item
+
+    values = {name: value(item) for name, item in error.values.items()}
+    if error.key == "unreadable":
+        code = error.values.get("errno")
+        values["reason"] = os_reason(code if isinstance(code, int) else None, str(error.values["reason"]), said)
+    why = _(f"rec_{error.key}", **values)
+    where = []
+    if error.round is not None:
+        where.append(_("where_round", round=error.round))
+    if error.turn is not None:
+        where.append(_("where_turn", turn=error.turn))
+    if error.player is not None and error.player_name:
+        where.append(_("where_player_name", player=error.player, name=error.player_name))
+    elif error.player is not None:
+        where.append(_("where_player", player=error.player))
+    return _("where_why", where=", ".join(where), why=why) if where else why
+
+
+def narrate(record: GameRecord, _: Translate, language: str = i18n.DEFAULT_LANGUAGE) -> list[str]:
     """A readable account of a valid record, one line per event worth reading."""
-    names = record.players
+    names = tuple(unbreakable(name) for name in record.players)
+    teller = EndTeller(record.players, record.rules, language)
     state = new_game(len(names), record.rules)
     lines: list[str] = []
     turn = 0
@@ -34,24 +73,27 @@ def narrate(record: GameRecord, _: Callable[..., str]) -> list[str]:
         step = apply(state, action)
         state = step.state
         for event in step.events:
-            lines.extend(_describe(event, names, state.round, turn, _))
+            lines.extend(_describe(event, names, turn, _))
             if isinstance(event, RoundStarted):
                 turn = 0
             elif isinstance(event, CardsRevealed):
                 turn += 1
+            elif isinstance(event, RoundEnded):
+                lines.append(teller.why(teller.after_round(event.totals, event.round)))
+            elif isinstance(event, GameEnded):
+                lines.append(teller.winners(event.totals))
+                lines.extend(teller.lines(state.history))
     if not state.is_over:
         lines.append(_("in_progress", round=state.round, turns=state.turn))
     return lines
 
 
-def _describe(
-    event: Event, names: tuple[str, ...], round_number: int, turn: int, _: Callable[..., str]
-) -> list[str]:
+def _describe(event: Event, names: tuple[str, ...], turn: int, _: Translate) -> list[str]:
     if isinstance(event, RoundStarted):
         rows = ", ".join(str(card) for card in event.rows)
         return ["", _("round_started", round=event.round, rows=rows)]
     if isinstance(event, CardsRevealed):
-        cards = ", ".join(f"{names[p]} {card}" for p, card in enumerate(event.cards))
+        cards = ", ".join(f"{names[p]}\u00a0{card}" for p, card in enumerate(event.cards))
         return [_("turn", turn=turn + 1, cards=cards)]
     if isinstance(event, RowTaken):
         cards = " ".join(str(c) for c in event.cards)
@@ -63,30 +105,72 @@ def _describe(
     if isinstance(event, CardPlaced):
         return ["    " + _("card_placed", player=names[event.player], card=event.card, row=event.row + 1)]
     if isinstance(event, RoundEnded):
-        penalties = ", ".join(f"{names[p]} {v}" for p, v in enumerate(event.penalties))
-        totals = ", ".join(f"{names[p]} {v}" for p, v in enumerate(event.totals))
+        penalties = ", ".join(f"{names[p]}\u00a0{v}" for p, v in enumerate(event.penalties))
+        totals = ", ".join(f"{names[p]}\u00a0{v}" for p, v in enumerate(event.totals))
         return [_("round_ended", round=event.round, penalties=penalties, totals=totals)]
     if isinstance(event, GameEnded):
-        winners = ", ".join(names[p] for p in event.winners)
-        return ["", _("game_ended", winners=winners, total=min(event.totals))]
+        return [""]
     return []
 
 
-def _result(path: str) -> tuple[dict[str, object], GameRecord | None]:
+def ending_json(end: Ending | None) -> dict[str, Any] | None:
+    """The ``ending`` key of ``--json``: why the game ended after its last complete round, or why it
+    goes on; null before the first round is complete."""
+    if end is None:
+        return None
+    return {
+        "over": end.over, "reason": end.reason, "players": list(end.players), "end_above": end.end_above,
+        "rounds": end.rounds, "rounds_played": end.rounds_played,
+    }
+
+
+def _result(path: str) -> tuple[dict[str, object], GameRecord | None, RecordError | None]:
     try:
         record = load(path)
-        result = score(record)
+        result = replay(record)
     except RecordError as error:
-        return {"file": path, "error": str(error)}, None
-    return {"file": path, **result.to_json()}, record
+        return {"file": path, "error": str(error)}, None, error
+    history = result.state.history
+    totals = [sum(penalties[p] for penalties in history) for p in range(len(record.players))]
+    end = ending(record.rules, totals, len(history)) if history else None
+    scored = {
+        "totals": list(result.totals), "rounds": [list(r) for r in result.rounds],
+        "finished": result.finished, "winners": list(result.winners), "ending": ending_json(end),
+    }
+    return {"file": path, **scored}, record, None
+
+
+def expand(paths: list[str]) -> tuple[list[str], list[str]]:
+    """The files to check: a folder stands for its records (``*.json``, subfolders too, sorted).
+    Also returns the folders that hold no record at all."""
+    files: list[str] = []
+    empty: list[str] = []
+    for path in paths:
+        folder = Path(path)
+        if not folder.is_dir():
+            files.append(path)
+            continue
+        found = sorted(
+            (p for p in folder.rglob("*.json")
+             if p.is_file() and not any(part.startswith(".") for part in p.relative_to(folder).parts)),
+            key=lambda p: p.relative_to(folder).parts,
+        )
+        if not found:
+            empty.append(path)
+        files.extend(str(p) for p in found)
+    return files, empty
 
 
 def register(app: typer.Typer) -> None:
     @app.command()
     def replay(
-        files: Annotated[list[str], typer.Argument(help="Record files (nimmt/1 JSON).")],
+        files: Annotated[
+            list[str],
+            typer.Argument(help="Record files (nimmt/1 JSON), or folders: every *.json in them and their subfolders."),
+        ],
         json_output: Annotated[
-            bool, typer.Option("--json", help="One JSON line per file: totals, rounds, finished, winners.")
+            bool,
+            typer.Option("--json", help="One JSON line per file: totals, rounds, finished, winners, ending."),
         ] = False,
         lang: Annotated[
             str | None, typer.Option("--lang", help="Language of the account: en, pt-PT, pt-BR, fr, de, es.")
@@ -94,26 +178,37 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Check and score game records; tell each valid game turn by turn.
 
-        Exit status 0 when every file is a valid record, 2 otherwise.
+        A folder stands for every record in it (*.json, subfolders included, in sorted order); a summary
+        line follows when more than one file is checked. Exit status 0 when every file is a valid
+        record, 2 otherwise (a folder without records counts as not valid).
         """
-        try:
-            language = i18n.check_language(lang) if lang else i18n.from_environment()
-        except i18n.UnknownLanguage as error:
-            typer.echo(f"nimmt replay: {error}", err=True)
-            raise typer.Exit(2) from None
+        language = choose_language(lang, "replay")
         _ = i18n.translator(language, "replay")
-        valid = True
-        for path in files:
-            result, record = _result(path)
+        said = i18n.translator(language, DOMAIN)
+        checked, empty = expand(files)
+        valid = not empty
+        good = 0
+        for folder in empty:
+            if json_output:
+                sys.stdout.write(json.dumps({"file": folder, "error": "no record files (*.json) in this folder"},
+                                            ensure_ascii=False) + "\n")
+            else:
+                typer.echo(_("no_records", folder=folder))
+        for path in checked:
+            result, record, error = _result(path)
             valid = valid and record is not None
+            good += record is not None
             if json_output:
                 sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
                 continue
             if record is None:
-                typer.echo(_("invalid", file=path, error=result["error"]))
+                assert error is not None
+                typer.echo(_("invalid", file=path, error=explain(error, _, said)))
                 continue
-            typer.echo(_("header", file=path, players=", ".join(record.players)))
-            for line in narrate(record, _):
+            typer.echo(_("header", file=path, players=", ".join(unbreakable(n) for n in record.players)))
+            for line in narrate(record, _, language):
                 typer.echo(line)
             typer.echo("")
+        if not json_output and (len(checked) > 1 or len(checked) != len(files)):
+            typer.echo(_("summary", files=len(checked), valid=good, invalid=len(checked) - good))
         raise typer.Exit(0 if valid else 2)

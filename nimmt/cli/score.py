@@ -1,21 +1,40 @@
-"""``nimmt score``: the score sheet for a table that plays with a real deck."""
+"""``nimmt score``: the score sheet for a table that plays with a real deck.
+
+Every message, the reason of a refused round included, is in the page's language: a
+:class:`~nimmt.scoresheet.ScoreSheetError` carries a key and its values (``err_<key>`` here).
+After each round a line says why the game goes on, and at the end why it is over.
+"""
 
 from __future__ import annotations
 
 import json
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from nimmt import i18n
 from nimmt.core import Rules, RulesError
 from nimmt.scoresheet import ScoreSheet, ScoreSheetError
+
+from ._common import DOMAIN, Translate, choose_language, os_reason
+from ._ending import EndTeller, unbreakable
+
+
+class SheetFileError(Exception):
+    """A sheet file that cannot be read: its message is already in the page's language."""
+
+
+def explain(error: ScoreSheetError, _: Translate) -> str:
+    """A score sheet's complaint in the page's language, from its key and values."""
+    values = {name: explain(value, _) if isinstance(value, ScoreSheetError) else value
+              for name, value in error.params.items()}
+    return _(f"err_{error.key}", **values)
 
 
 def _save(sheet: ScoreSheet, path: Path) -> None:
@@ -24,19 +43,28 @@ def _save(sheet: ScoreSheet, path: Path) -> None:
     os.replace(temporary, path)
 
 
-def _load(path: Path) -> ScoreSheet:
+def _load(path: Path, _: Translate, said: Translate) -> ScoreSheet:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ScoreSheetError(f"{path} cannot be read as a score sheet: {error}") from None
-    return ScoreSheet.from_json(data)
+    except OSError as error:
+        reason = os_reason(error.errno, error.strerror or str(error), said)
+    except UnicodeDecodeError:
+        reason = _("err_not_utf8")
+    except json.JSONDecodeError as error:
+        reason = _("err_not_json", line=error.lineno, column=error.colno)
+    else:
+        try:
+            return ScoreSheet.from_json(data)
+        except ScoreSheetError as error:
+            reason = explain(error, _)
+    raise SheetFileError(_("err_unreadable", file=str(path), reason=reason))
 
 
-def show(sheet: ScoreSheet, console: Console, _: Callable[..., str], countdown: bool) -> None:
+def show(sheet: ScoreSheet, console: Console, _: Translate, countdown: bool) -> None:
     table = Table(title=_("sheet_title"))
     table.add_column(_("round_column"), justify="right")
     for name in sheet.players:
-        table.add_column(name, justify="right")
+        table.add_column(unbreakable(name), justify="right")
     for number, penalties in enumerate(sheet.rounds, 1):
         table.add_row(str(number), *(str(v) for v in penalties))
     shown = sheet.countdown if countdown else sheet.totals
@@ -44,11 +72,16 @@ def show(sheet: ScoreSheet, console: Console, _: Callable[..., str], countdown: 
     console.print(table)
 
 
-def run(sheet: ScoreSheet, path: Path | None, _: Callable[..., str], countdown: bool, console: Console) -> int:
+def run(
+    sheet: ScoreSheet, path: Path | None, _: Translate, countdown: bool, console: Console, language: str
+) -> int:
+    teller = EndTeller(sheet.players, sheet.rules, language, countdown=countdown)
     show(sheet, console, _, countdown)
+    if sheet.rounds and not sheet.is_over:
+        console.print(Text(teller.why(teller.after_round(sheet.totals, len(sheet.rounds)))))
     while not sheet.is_over:
-        names = ", ".join(sheet.players)
-        console.print(_("prompt", round=len(sheet.rounds) + 1, players=names))
+        names = ", ".join(unbreakable(name) for name in sheet.players)
+        console.print(Text(_("prompt", round=len(sheet.rounds) + 1, players=names)))
         line = sys.stdin.readline()
         if not line:
             console.print(_("bye_saved") if path else _("bye"))
@@ -57,24 +90,48 @@ def run(sheet: ScoreSheet, path: Path | None, _: Callable[..., str], countdown: 
         if answer in {"q", "quit"}:
             console.print(_("bye_saved") if path else _("bye"))
             return 0
-        try:
-            if answer in {"u", "undo"}:
-                sheet = sheet.undo()
-            else:
-                parts = answer.replace(",", " ").split()
-                if not all(p.isdigit() for p in parts):
-                    console.print(_("not_numbers", count=len(sheet.players)))
-                    continue
+        if answer in {"u", "undo"}:
+            if not sheet.rounds:
+                console.print(Text(_("nothing_to_undo")))
+                continue
+            sheet = sheet.undo()
+        else:
+            parts = answer.replace(",", " ").split()
+            if not parts or not all(p.isdigit() for p in parts):
+                console.print(Text(_("not_numbers", count=len(sheet.players))))
+                continue
+            try:
                 sheet = sheet.add_round([int(p) for p in parts])
-        except ScoreSheetError as error:
-            console.print(_("wrong", error=str(error)))
-            continue
+            except ScoreSheetError as error:
+                console.print(Text(_("wrong", error=explain(error, _))))
+                continue
         if path is not None:
             _save(sheet, path)
         show(sheet, console, _, countdown)
-    winners = ", ".join(sheet.players[p] for p in sheet.winners)
-    console.print(_("game_over", winners=winners, total=min(sheet.totals)))
+        if sheet.rounds:
+            console.print(Text(teller.why(teller.after_round(sheet.totals, len(sheet.rounds))), style="bold"))
+    console.print(Text(teller.winners(sheet.totals), style="bold green"))
+    console.print(teller.table(sheet.rounds))
     return 0
+
+
+def _sheet(players: list[str] | None, end_above: int, rounds: int | None, file: Path | None,
+           _: Translate, said: Translate) -> ScoreSheet:
+    if file is not None and file.exists():
+        sheet = _load(file, _, said)
+        if players and tuple(players) != sheet.players:
+            raise SheetFileError(_("err_other_players", file=str(file), players=", ".join(sheet.players)))
+        return sheet
+    if end_above < 0:
+        raise SheetFileError(_("err_end_above_rule", value=end_above))
+    if rounds is not None and rounds < 1:
+        raise SheetFileError(_("err_rounds_rule", value=rounds))
+    try:
+        return ScoreSheet(tuple(players or ()), Rules(end_above=end_above, rounds=rounds))
+    except ScoreSheetError as error:
+        raise SheetFileError(explain(error, _)) from None
+    except RulesError as error:  # checked above; kept so that a new rule can never show a traceback
+        raise SheetFileError(str(error)) from None
 
 
 def register(app: typer.Typer) -> None:
@@ -89,22 +146,22 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Keep the score sheet of a game played with a real deck: type each round's penalties."""
         console = Console(highlight=False)
+        language = choose_language(lang, "score")
+        _ = i18n.translator(language, "score")
+        said = i18n.translator(language, DOMAIN)
         try:
-            language = i18n.check_language(lang) if lang else i18n.from_environment()
-            _ = i18n.translator(language, "score")
-            if file is not None and file.exists():
-                sheet = _load(file)
-                if players and tuple(players) != sheet.players:
-                    raise ScoreSheetError(f"{file} holds the sheet of {', '.join(sheet.players)}")
-            else:
-                sheet = ScoreSheet(tuple(players or ()), Rules(end_above=end_above, rounds=rounds))
-        except (ScoreSheetError, RulesError, i18n.UnknownLanguage) as error:
+            sheet = _sheet(players, end_above, rounds, file, _, said)
+        except SheetFileError as error:
             typer.echo(f"nimmt score: {error}", err=True)
             raise typer.Exit(2) from None
         try:
-            code = run(sheet, file, _, countdown, console)
+            code = run(sheet, file, _, countdown, console, language)
         except KeyboardInterrupt:
             console.print()
             console.print(_("bye_saved") if file else _("bye"))
             code = 130
+        except OSError as error:  # the sheet file cannot be written any more
+            reason = os_reason(error.errno, error.strerror or str(error), said)
+            typer.echo(f"nimmt score: {said('save_cannot_write', file=str(file), reason=reason)}", err=True)
+            code = 1
         raise typer.Exit(code)

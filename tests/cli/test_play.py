@@ -76,16 +76,24 @@ def test_a_scripted_game_is_played_to_the_final_standings(tmp_path: Path) -> Non
                  stdin="\n".join(human.lines) + "\n")
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
-    out = done.stdout
+    out = done.stdout.replace("\u00a0", " ")  # names are glued with non-breaking spaces
     assert "Final standings" in out
     assert "Bot 3 (heuristic) has chosen a card." in out
     assert "Cards (bullheads)" in out and "Your hand:" in out
     for number in range(1, len(expected.rounds) + 1):
         assert f"End of round {number}" in out
     names = ["[/Ana]", "Bot 1 (heuristic)", "Bot 2 (heuristic)", "Bot 3 (heuristic)"]
-    winners = ", ".join(names[p] for p in expected.winners)
-    key = "Winner" if len(expected.winners) == 1 else "Shared win"
-    assert f"{key}: {winners}, total {min(expected.totals)}" in out
+    low = min(expected.totals)
+    if expected.winners == (0,):
+        assert f"You win, with {low} bullheads." in out
+    elif len(expected.winners) == 1:
+        assert f"Winner: {names[expected.winners[0]]}, with {low} bullheads." in out
+    else:
+        assert "Shared win: " in out and f"with {low} bullheads each." in out
+    # Each round but the last says why the game goes on; the last says why it is over.
+    assert out.count(": the game goes on.") == len(expected.rounds) - 1
+    assert out.count(": the game is over.") == 1 and "above 66: the game is over." in out
+    assert "Totals round by round" in out
     # The record written turn by turn is the game that was played.
     saved = load(path)
     assert saved.players == tuple(names)
@@ -213,7 +221,7 @@ def test_every_language_has_every_play_message_with_the_same_placeholders() -> N
     ("args", "words"),
     [(["--players", "11"], "2 to 10 players"), (["--players", "1"], "2 to 10 players"),
      (["--bots", "nobody"], "unknown bot 'nobody'"), (["--bots", "random,random"], "2 bots listed for 3 seats"),
-     (["--lang", "xx"], "unknown language"), (["--rounds", "0"], "--rounds"), (["--seed", "abc"], "--seed")],
+     (["--lang", "xx"], "Unknown language “xx”"), (["--rounds", "0"], "--rounds"), (["--seed", "abc"], "--seed")],
 )
 def test_bad_options_are_refused_with_status_2(args: list[str], words: str) -> None:
     done = CliRunner().invoke(app, ["play", *args], input="")
@@ -237,7 +245,10 @@ def test_end_above_sets_the_end_of_the_game() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("End of round") == len(expected.rounds)
     assert max(expected.totals) > 10 and all(max(t) <= 10 for t in _running_totals(expected.rounds)[:-1])
-    assert f", total {min(expected.totals)}" in done.stdout
+    out = done.stdout.replace("\u00a0", " ")
+    low = min(expected.totals)
+    assert f"You win, with {low} bullheads." in out or f", with {low} bullheads" in out
+    assert "above 10: the game is over." in out
 
 
 def _running_totals(rounds: tuple[tuple[int, ...], ...]) -> list[tuple[int, ...]]:

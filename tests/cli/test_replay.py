@@ -13,6 +13,7 @@ from typing import Any
 from nimmt.bots import make_bot
 from nimmt.core import Rules
 from nimmt.match import play_game
+from nimmt.records import score
 
 from .referee import judge
 
@@ -82,15 +83,15 @@ def test_replay_agrees_with_an_independent_referee(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(lines) == len(records)
     errors = 0
-    for data, line, path in zip(records, lines, paths, strict=True):
-        assert line["file"] == path
+    for data, line, file in zip(records, lines, paths, strict=True):
+        assert line["file"] == file
         expected = judge(data)
         if "error" in expected:
             errors += 1
-            assert set(line) == {"file", "error"}, (path, line)
+            assert set(line) == {"file", "error"}, (file, line)
             assert line["error"]
         else:
-            assert {k: line[k] for k in ("totals", "rounds", "finished", "winners")} == expected, path
+            assert {k: line[k] for k in ("totals", "rounds", "finished", "winners")} == expected, file
     assert 0 < errors < len(records)
     assert result.returncode == 2
 
@@ -103,10 +104,26 @@ def test_valid_files_exit_zero_and_tell_the_game(tmp_path: Path) -> None:
     result = nimmt("replay", "--lang", "en", str(path))
     assert result.returncode == 0, result.stderr
     assert "Round 1: the rows start with" in result.stdout
-    assert "Game over. Winner(s):" in result.stdout
+    scored = score(game)
+    totals = scored.totals
+    above = [p for p in range(3) if totals[p] > 66]
+    winner = min(range(3), key=lambda p: totals[p])
+    names = ["Ana", "Bruno", "Carla"]
+    if len(above) == 1:
+        assert f"{names[above[0]]} has {totals[above[0]]}, above 66: the game is over." in result.stdout
+    else:
+        assert "are above 66: the game is over." in result.stdout
+    assert f"Winner: {names[winner]}, with {totals[winner]} bullheads." in result.stdout
+    # every round but the last says why the game goes on
+    assert result.stdout.count(": the game goes on.") == len(scored.rounds) - 1
+    running = [sum(r[winner] for r in scored.rounds[: n + 1]) for n in range(len(scored.rounds))]
+    assert f"  {names[winner]}: " + " → ".join(map(str, running)) in result.stdout
     as_json = nimmt("replay", "--json", str(path))
     assert as_json.returncode == 0
-    assert json.loads(as_json.stdout)["finished"] is True
+    line = json.loads(as_json.stdout)
+    assert line["finished"] is True
+    assert line["ending"] == {"over": True, "reason": "above", "players": sorted(above, key=lambda p: -totals[p]),
+                              "end_above": 66, "rounds": None, "rounds_played": len(scored.rounds)}
 
 
 def test_garbage_never_gives_a_traceback(tmp_path: Path) -> None:
@@ -125,7 +142,6 @@ def test_garbage_never_gives_a_traceback(tmp_path: Path) -> None:
         (tmp_path / name).write_bytes(content)
         paths.append(str(tmp_path / name))
     paths.append(str(tmp_path / "missing.json"))
-    paths.append(str(tmp_path))
     result = nimmt("replay", "--json", *paths)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr

@@ -82,7 +82,8 @@ def test_terminal_sheet_plays_to_the_end_and_resumes(tmp_path: Path) -> None:
     saved = json.loads(path.read_text())
     assert saved["rounds"] == [[30, 36], [0, 31]]  # the undone round is gone; 67 ends the game
     assert saved["finished"] is True and saved["winners"] == [0]
-    assert "Vencedor(es): Ana, com 30" in second.stdout
+    assert "Bruno tem 67, acima de 66: o jogo termina." in second.stdout
+    assert "Vencedor: Ana, com 30 cabeças de boi." in second.stdout
 
 
 def test_terminal_sheet_bad_options_are_clear() -> None:
