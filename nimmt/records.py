@@ -102,7 +102,9 @@ WHY: Mapping[str, str] = {
     "row_type": "the row taken must be a number from 0 to 3, not {kind}",
     "row_range": "row {row} does not exist: rows are 0 to 3",
     "game_ended": "the game ended after round {round}, so the record cannot go on",
-    "dealt_twice": "the deal is wrong: {error}",
+    "dealt_twice": "the deal is wrong: card {card} is dealt twice ({where})",
+    "where_rows": "the rows",
+    "where_hand": "player {player}'s hand",
     "deal_wrong": "the deal is wrong: {error}",
     "card_not_in_hand": "card {card} cannot be played: player {seat} does not hold card {card}",
     "card_illegal": "card {card} cannot be played: {error}",
@@ -510,10 +512,13 @@ def _parse_turn(data: object, r: int, t: int, n: int, names: list[str]) -> TurnR
 def _deal_error(round_record: RoundRecord, error: DealError, r: int) -> RecordError:
     """Why a deal is wrong; parse() has checked its sizes and cards, so a card dealt twice is left."""
     seen: set[int] = set()
-    for card in (*round_record.rows, *(c for hand in round_record.hands for c in hand)):
-        if card in seen:
-            return RecordError("dealt_twice", {"error": error, "card": card}, round=r)
-        seen.add(card)
+    places = [(Words("where_rows"), round_record.rows)]
+    places += [(Words("where_hand", {"player": p}), hand) for p, hand in enumerate(round_record.hands)]
+    for where, cards in places:
+        for card in cards:
+            if card in seen:
+                return RecordError("dealt_twice", {"card": card, "where": where}, round=r)
+            seen.add(card)
     return RecordError("deal_wrong", {"error": error}, round=r)
 
 
