@@ -44,13 +44,21 @@ export function headsLabel(count) {
   return t(count === 1 ? "bullhead_one" : "bullheads_many", { count });
 }
 
-/** A card face: its number, its bullheads as marks and a number (the colour only repeats it). */
+/** A card face: its number large, its bullheads as marks and as a small number (the colour only
+ * repeats them); screen readers hear the number and the bullheads in words. */
 export function cardFace(card, heads) {
   return [
+    el("span", { class: "marks", "aria-hidden": "true" }),
     el("span", { class: "num" }, String(card)),
-    el("span", { class: `heads heads-${heads}`, "aria-hidden": "true" }, "▲".repeat(Math.min(heads, 7))),
+    el("span", { class: "heads-n", "aria-hidden": "true" }, String(heads)),
     el("span", { class: "visually-hidden" }, ", " + headsLabel(heads)),
   ];
+}
+
+/** A card as a plain (non-button) element. */
+export function cardElement(card, heads, extra = "") {
+  return el("span", { class: `card heads-bg-${heads}${extra ? " " + extra : ""}`, "data-card": card },
+    cardFace(card, heads));
 }
 
 export function cardLabel(card, heads) {
@@ -92,20 +100,24 @@ export function rowName(index) {
   return t("row_name", { row: index + 1 });
 }
 
-/** Rows as an ordered list; ``onPick`` makes each row a button (a row choice). */
+/** Rows as an ordered list, each with its five places; ``onPick`` makes each row a button (a row
+ * choice), ``highlight`` marks the row a card just went to. */
 export function renderRows(list, rows, bullheads, options = {}) {
   list.replaceChildren();
   rows.forEach((row, index) => {
     const total = row.reduce((sum, card) => sum + bullheads(card), 0);
     const cards = el("span", { class: "row-cards" },
-      row.map((card) => el("span", { class: `card heads-bg-${bullheads(card)}`, title: cardLabel(card, bullheads(card)) },
-        cardFace(card, bullheads(card)))));
+      row.map((card) => el("span", { class: `card heads-bg-${bullheads(card)}`, "data-card": card, title: cardLabel(card, bullheads(card)) },
+        cardFace(card, bullheads(card)))),
+      Array.from({ length: Math.max(0, 5 - row.length) }, () => el("span", { class: "slot", "aria-hidden": "true" })));
     const summary = el("span", { class: "row-summary" },
       el("span", { class: "row-title" }, rowName(index)),
-      el("span", { class: "row-heads" }, headsLabel(total)));
+      el("span", { class: "row-heads" }, el("span", { class: "n", "aria-hidden": "true" }, String(total),
+          el("span", { class: "bull", "aria-hidden": "true" })),
+        el("span", { class: "visually-hidden" }, headsLabel(total))));
     let item;
     if (options.onPick) {
-      item = el("li", { class: "row pickable" },
+      item = el("li", { class: "row pickable", "data-row": index },
         el("button", {
           type: "button", class: "row-button", "data-row": index,
           "aria-label": t("take_row_label", { row: index + 1, heads: headsLabel(total) }),

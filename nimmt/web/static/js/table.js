@@ -1,22 +1,24 @@
 // The table: lobby, game and standings. Shows what the server sends; never applies a rule itself.
 import {
-  announce, api, cardFace, has, cardLabel, el, errorText, headsLabel, lang, listFormat, page, reducedMotion,
-  renderRows, rowName, t,
+  announce, api, cardElement, cardFace, cardLabel, el, errorText, has, headsLabel, lang, listFormat, page,
+  reducedMotion, renderRows, rowName, t,
 } from "./common.js";
 
 const tableId = page.table;
 const spectator = page.spectator;
 const tokenKey = `nimmt:seat:${tableId}`;
 const $ = (id) => document.getElementById(id);
+const baseTitle = document.title;
 
 let token = spectator ? null : localStorage.getItem(tokenKey);
 let socket = null;
 let state = null;
 let retry = 0;
-let shownReveal = null;
 let spokenNews = null;
 let refs = 0;
 let closedForGood = false;
+let firstRender = true;
+let receivedAt = 0;  // when the state shown arrived (performance.now()), for the away countdowns
 // The coach: the question on its way ({ ref, key }) and the decision the advice shown is about.
 let adviceAsked = null;
 let adviceShown = null;
@@ -25,10 +27,22 @@ let adviceShown = null;
 // swaps the button under a pointer between press and release and loses the click.
 let handShown = null;
 let rowsShown = null;
+let stripShown = null;
 // This person's card or row on its way ({ ref, key }): until a state shows that decision over (or
 // the server refuses it), its buttons stay disabled whatever other updates arrive, so a quick
 // second press never sends a second action.
 let pending = null;
+// The decision this person was last alerted to (tab title, sound, vibration): once per decision.
+let alerted = null;
+
+// -- settings, kept on this device -----------------------------------------------------------
+const SPEEDS = { slow: 1.7, normal: 1, fast: 0.45 };
+const setting = (name, fallback) => localStorage.getItem(`nimmt:${name}`) ?? fallback;
+const settings = {
+  speed: SPEEDS[setting("speed", "normal")] ? setting("speed", "normal") : "normal",
+  sound: setting("sound", "off") === "on",
+  vibrate: setting("vibrate", "on") === "on",
+};
 
 // A seat token may also come in the link's fragment (#seat=...), to move to another device.
 if (!spectator && location.hash.startsWith("#seat=")) {
@@ -101,11 +115,12 @@ function send(message) {
 }
 
 const bullheadsOf = (card) => (state && state.view && state.view.bullheads[String(card)]) || 0;
-const nameOf = (seat) => {
+const plainName = (seat) => {
   const info = state.table.seats[seat];
-  const name = info && info.name ? info.name : t("seat_free_name", { seat: seat + 1 });
-  return seat === state.table.you ? t("you_name", { name }) : name;
+  return info && info.name ? info.name : t("seat_free_name", { seat: seat + 1 });
 };
+const nameOf = (seat) => (seat === state.table.you ? t("you_name", { name: plainName(seat) }) : plainName(seat));
+const seated = (message) => message.table.you !== null && message.table.you !== undefined;
 
 // Sends this person's card or row, and holds that decision's buttons until it is answered.
 function act(message) {
@@ -118,45 +133,71 @@ function act(message) {
 function focusKey() {
   const active = document.activeElement;
   if (!active || active === document.body) return null;
-  if (active.dataset.card) return `#hand [data-card="${active.dataset.card}"]`;
-  if (active.dataset.row) return `#rows [data-row="${active.dataset.row}"]`;
+  if (active.dataset.card && active.closest("#hand")) return `#hand [data-card="${active.dataset.card}"]`;
+  if (active.dataset.row) return `#rows button[data-row="${active.dataset.row}"]`;
   return null;
 }
 
 function render(message) {
-  // Updates re-draw the hand and the rows: keep the keyboard focus where the person left it.
+  const previous = state;
+  state = message;
+  receivedAt = performance.now();
+  // A new turn's reveal starts to play before anything else is drawn from this state.
+  follow(message, previous);
+  redraw();
+}
+
+// Draws the page from the state shown, the reveal's progress and the settings; keeps the keyboard
+// focus where the person left it.
+function redraw() {
+  if (!state) return;
   const focused = focusKey();
-  draw(message);
+  draw(state);
   if (focused) {
     const again = document.querySelector(focused);
     if (again && again !== document.activeElement && !again.disabled) again.focus();
   }
 }
 
+// The felt fills the screen below whatever stands above it, so the cards can size to fit it.
+function fitFelt() {
+  const felt = $("felt");
+  if (!felt || $("game").hidden) return;
+  const above = Math.round(felt.getBoundingClientRect().top + window.scrollY);
+  if (felt.dataset.above !== String(above)) {
+    felt.dataset.above = String(above);
+    felt.style.setProperty("--above", `${above}px`);
+  }
+}
+window.addEventListener("resize", fitFelt);
+
 function draw(message) {
-  state = message;
   // The pending action is answered once the decision it was made on is no longer the one asked.
   if (pending && (!message.legal || decisionKey(message) !== pending.key)) pending = null;
   const table = message.table;
   // The version on the page lets people's tools (and the browser tests) see that it moved on.
   document.body.dataset.version = String(message.version);
   document.body.dataset.status = table.status;
-  const seated = table.you !== null && table.you !== undefined;
-  const watching = spectator || (!seated && table.status !== "lobby");
+  const you = seated(message);
+  const watching = spectator || (!you && table.status !== "lobby");
   $("table-heading").textContent = watching ? t("watch_heading") : t("table_heading");
   const inviteUrl = `${location.origin}/t/${tableId}?lang=${table.language}`;
   $("invite-link").value = inviteUrl;
   $("watch-link").value = `${location.origin}/watch/${tableId}`;
-  $("watch-box").hidden = spectator;
+  $("watch-box").hidden = spectator || table.status === "playing";
   $("coach-option").textContent = table.options.coach ? t("coach_on_note") : t("coach_off_note");
   $("coach-option").hidden = false;
   const wasLobby = !$("lobby").hidden;
-  $("join").hidden = !(table.status === "lobby" && !seated && !spectator);
+  $("join").hidden = !(table.status === "lobby" && !you && !spectator);
   $("lobby").hidden = table.status !== "lobby";
   $("game").hidden = table.status === "lobby";
-  $("over").hidden = table.status !== "over";
-  if (table.status === "lobby") renderLobby(table, seated);
+  // The standings come once this screen has shown the last card placed.
+  const overShown = table.status === "over" && !revealing();
+  $("over").hidden = !overShown;
+  if (table.status === "lobby") renderLobby(table, you);
   else renderGame(message);
+  if (overShown) renderOver(message);
+  fitFelt();
   // The lobby's start button just disappeared: bring focus to the game, not to nowhere.
   if (wasLobby && table.status !== "lobby" && (!document.activeElement || document.activeElement === document.body
       || document.activeElement.closest("[hidden]"))) {
@@ -165,13 +206,15 @@ function draw(message) {
   }
 }
 
-function renderLobby(table, seated) {
+function renderLobby(table, you) {
   const free = table.seats.filter((s) => !s.taken).length;
   $("lobby-status").textContent = free ? t("lobby_waiting", { count: free }) : t("lobby_full");
   $("lobby-seats").replaceChildren(...table.seats.map((seat) => el("li", {},
     seat.taken ? (seat.bot ? t("seat_bot", { name: seat.name, bot: botName(seat.bot) }) : nameOf(seat.seat))
       : t("seat_free"))));
-  $("invite").hidden = !seated;
+  $("invite").hidden = !you;
+  const qr = `/api/tables/${encodeURIComponent(tableId)}/invite.svg?lang=${encodeURIComponent(table.language)}`;
+  if (you && $("invite-qr").getAttribute("src") !== qr) $("invite-qr").setAttribute("src", qr);
   $("start-box").hidden = !table.creator;
   $("start").disabled = free > 0;
 }
@@ -181,35 +224,43 @@ function botName(bot) {
 }
 
 function renderGame(message) {
-  const view = message.view;
   const table = message.table;
-  const legal = message.legal;
-  const mustRow = legal.rows.length > 0;
-  renderStatus(message);
+  const mustRow = message.legal.rows.length > 0;
   const rowsDrawn = drawRows(message, mustRow);
-  $("rows").classList.toggle("choosing", mustRow);
+  renderStatus(message);
+  renderStrip(message);
+  renderNews(message);
   renderPlayers(message);
   renderHand(message);
   renderReveal(message);
-  announceRoundEnd(message);
   renderHistory(message);
-  renderHost(message);
+  renderAway(message);
   renderCoach(message);
-  if (table.status === "over") renderOver(message);
+  alertIfAsked(message);
+  $("hand-box").hidden = spectator || !seated(message) || table.status === "over";
   // A row choice has just been drawn: bring the keyboard to its first row (once, not on every
   // update, so focus is not pulled back from wherever the person took it meanwhile).
   if (mustRow && rowsDrawn && document.activeElement && !document.activeElement.closest(".rows-box")) {
-    const first = $("rows").querySelector("button");
+    const first = $("rows").querySelector("button:not([disabled])");
     if (first) first.focus();
   }
+}
+
+function roundText(message) {
+  const view = message.view;
+  const rounds = message.table.options.rounds;
+  return rounds ? t("round_of", { round: view.round, rounds }) : t("round_number", { round: view.round });
 }
 
 function renderStatus(message) {
   const view = message.view;
   const table = message.table;
+  const playing = showing ? showing.reveal : null;
   let text;
-  if (table.status === "over") text = t("status_over");
-  else if (message.legal.rows.length) {
+  if (table.status === "over" && !revealing()) text = t("status_over");
+  else if (revealing() && !(showing.phase === "waiting" && message.legal.rows.length)) {
+    text = t("status_revealing", { turn: playing.turn });
+  } else if (message.legal.rows.length) {
     text = t("status_choose_row", { card: view.row_choice_card });
   } else if (view.phase === "choose_row") {
     text = t("status_waiting_row", { name: nameOf(view.waiting_for[0]), card: view.row_choice_card });
@@ -217,30 +268,246 @@ function renderStatus(message) {
   else if (view.phase === "choose_cards") {
     text = t("status_waiting_cards", { names: listFormat(view.waiting_for.map(nameOf)) });
   } else text = "";
-  const round = table.options.rounds ? t("round_of", { round: view.round, rounds: table.options.rounds })
-    : t("round_number", { round: view.round });
-  $("status").textContent = `${round} · ${t("turn_number", { turn: Math.min(view.turn + 1, 10) })} — ${text}`;
+  const where = `${roundText(message)} · ${t("turn_number", { turn: Math.min(view.turn + 1, 10) })}`;
+  const status = $("status");
+  const key = `${where}|${text}`;
+  if (status.dataset.key === key) return;
+  status.dataset.key = key;
+  status.replaceChildren(el("span", { class: "where" }, where), el("span", { class: "phase" }, text));
 }
 
-// The reveal, placed one card at a time, lowest first, on the rows as they were before it. Only
-// what the server says happened is shown (which row, which cards taken): no rule is applied here.
-let anim = { id: null, rows: null, step: 0, timer: null, message: null };
-let firstRender = true;
-
-function stopAnimation() {
-  if (anim.timer) clearTimeout(anim.timer);
-  anim.timer = null;
+// The running score of each seat as the table stands: the complete rounds plus this round's
+// bullheads, as the server counts them (shown counting down when the table asks for it).
+function runningScores(message) {
+  const view = message.view;
+  const inRound = view.phase === "choose_cards" || view.phase === "choose_row";
+  return view.totals.map((total, i) => total + (inRound ? view.penalties[i] : 0));
 }
 
-// The rows as they stand (buttons when this person must choose one); true if they were redrawn.
+function shownScore(message, running) {
+  return message.scores.countdown ? message.scores.threshold - running : running;
+}
+
+function renderStrip(message) {
+  const view = message.view;
+  const table = message.table;
+  const scores = showing && !showing.done ? showing.scores : runningScores(message);
+  const gains = showing && !showing.done ? showing.gains : {};
+  const over = table.status === "over";
+  const chips = table.seats.map((seat, index) => {
+    let stateKey;
+    if (over) stateKey = "";
+    else if (view.phase === "choose_row" && view.waiting_for[0] === index) stateKey = "row";
+    else if (view.has_chosen[index]) stateKey = "chosen";
+    else stateKey = "thinking";
+    return { index, name: plainName(index), score: shownScore(message, scores[index]), stateKey, bot: !!seat.bot,
+      away: !seat.present, me: index === table.you, gain: gains[index] || 0 };
+  });
+  const key = JSON.stringify(chips);
+  if (key === stripShown) return;
+  stripShown = key;
+  $("strip").replaceChildren(...chips.map((chip) => {
+    const stateText = chip.stateKey === "row" ? t("player_choosing_row")
+      : chip.stateKey === "chosen" ? t("player_chosen") : chip.stateKey === "thinking" ? t("player_thinking") : "";
+    const label = [nameOf(chip.index), t("strip_score", { score: chip.score }), stateText,
+      chip.away ? t("player_away") : "", chip.bot ? t("bot_tag") : ""].filter(Boolean).join(", ");
+    return el("li", {
+      class: `chip${chip.me ? " me" : ""}${chip.stateKey === "thinking" || chip.stateKey === "row" ? " waiting" : ""}`,
+      "data-seat": chip.index, "aria-label": label, title: label,
+    },
+    el("span", { class: `card back mini${chip.stateKey === "chosen" ? "" : " empty"}`, "aria-hidden": "true" }),
+    el("span", { class: "who", "aria-hidden": "true" }, chip.name),
+    chip.bot && !chip.name.toLowerCase().includes(t("bot_tag").toLowerCase())
+      ? el("span", { class: "tag", "aria-hidden": "true" }, t("bot_tag")) : null,
+    chip.away ? el("span", { class: "away", "aria-hidden": "true" }, t("player_away")) : null,
+    chip.stateKey === "row" ? el("span", { class: "tag", "aria-hidden": "true" }, "?") : null,
+    el("span", { class: "score", "aria-hidden": "true" }, String(chip.score)),
+    chip.gain ? el("span", { class: "gain", "aria-hidden": "true" }, `+${chip.gain}`) : null);
+  }));
+}
+
+// -- the reveal ----------------------------------------------------------------------------------
+// Each turn's cards turn face up together, then go one by one, lowest first, to their rows, as the
+// server says they went (which row, which cards taken): no rule is applied here. The person's next
+// decision opens once their screen has shown it all, or when they skip it (a tap or a key).
+let showing = null;  // { id, reveal, step, phase, rows, scores, gains, news, done, skipped, cut, onState }
+
+const revealing = () => !!showing && !showing.done;
+const pace = (ms) => ms * SPEEDS[settings.speed];
+
+function follow(message, previous) {
+  const reveal = message.reveal;
+  const first = firstRender;
+  firstRender = false;
+  if (!reveal) {
+    if (showing) finish();
+    return;
+  }
+  if (showing && showing.id === reveal.id) {
+    showing.reveal = reveal;
+    if (showing.onState) showing.onState();
+    return;
+  }
+  if (showing) finish();  // a newer turn came before this screen had shown the last one
+  const still = first || reducedMotion() || !reveal.rows_before || !previous || !previous.view;
+  showing = {
+    id: reveal.id, reveal, step: 0, phase: "flip", rows: reveal.rows_before.map((row) => [...row]),
+    scores: runningScores(previous && previous.view ? previous : message), gains: {},
+    news: "", done: false, skipped: false, cut: null, onState: null,
+  };
+  if (still) {
+    showing.step = reveal.placements.length;
+    showing.done = true;
+    return;
+  }
+  play(showing);
+}
+
+function finish() {
+  if (!showing) return;
+  const run = showing;
+  run.skipped = true;
+  run.done = true;
+  if (run.cut) run.cut();
+  if (run.onState) run.onState();
+  $("stage").hidden = true;
+  rowsShown = null;
+}
+
+// Waits ``ms`` (at the chosen speed), or less if the person skips or a newer turn comes.
+function pause(run, ms) {
+  if (run.skipped || run !== showing) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => { run.cut = null; resolve(); }, pace(ms));
+    run.cut = () => { run.cut = null; clearTimeout(timer); resolve(); };
+  });
+}
+
+// Waits for the next state of this turn (a row choice being made).
+function nextState(run) {
+  return new Promise((resolve) => { run.onState = () => { run.onState = null; resolve(); }; });
+}
+
+async function play(run) {
+  $("stage").hidden = false;
+  drawStage(run, true);
+  renderRows($("rows"), run.rows, bullheadsOf);
+  rowsShown = null;
+  redraw();
+  await pause(run, 900);
+  while (run === showing && !run.done) {
+    const reveal = run.reveal;
+    if (run.step < reveal.placements.length) {
+      run.phase = "place";
+      await place(run, reveal.placements[run.step]);
+      run.step += 1;
+      continue;
+    }
+    if (reveal.waiting) {
+      run.phase = "waiting";
+      redraw();
+      await nextState(run);
+      continue;
+    }
+    break;
+  }
+  if (run !== showing) return;
+  // The last turn of a round: say how the round went and what comes next, then the new rows.
+  if (run.reveal.turn === 10 && !run.skipped && state.scores.ending) {
+    run.phase = "interlude";
+    redraw();
+    await pause(run, 3200);
+  }
+  if (run !== showing || run.done) return;
+  run.done = true;
+  $("stage").hidden = true;
+  rowsShown = null;
+  redraw();
+}
+
+async function place(run, placement) {
+  const stageCard = $("stage-cards").querySelector(`[data-card="${placement.card}"]`);
+  const item = stageCard ? stageCard.closest("li") : null;
+  $("stage-cards").querySelectorAll("li.now").forEach((li) => li.classList.remove("now"));
+  if (item) item.classList.add("now");
+  if (placement.took.length) {
+    if (!run.skipped) await sweep(run, placement);
+    run.scores[placement.player] += placement.bullheads;
+    run.gains = { [placement.player]: placement.bullheads };
+    run.rows[placement.row] = [placement.card];
+  } else {
+    run.gains = {};
+    run.rows[placement.row] = [...run.rows[placement.row], placement.card];
+  }
+  run.news = placementText(placement);
+  renderRows($("rows"), run.rows, bullheadsOf, { highlight: placement.row });
+  rowsShown = null;  // the rows show a step of the reveal now, not the table as it stands
+  redraw();
+  const target = $("rows").querySelector(`[data-row="${placement.row}"] .card[data-card="${placement.card}"]`);
+  if (!run.skipped && target && stageCard) glide(stageCard, target, 420);
+  if (item) item.classList.add("placed");
+  await pause(run, 850);
+}
+
+// A taken row's cards slide to the player who takes them, and their bullheads are counted.
+async function sweep(run, placement) {
+  const row = $("rows").querySelector(`li[data-row="${placement.row}"]`);
+  const chip = $("strip").querySelector(`[data-seat="${placement.player}"]`);
+  run.news = t(placement.chosen ? "news_takes_row" : "news_sixth", {
+    name: nameOf(placement.player), row: placement.row + 1, card: placement.card, heads: headsLabel(placement.bullheads),
+  });
+  redraw();
+  if (!row || !chip) return;
+  row.classList.add("highlight");
+  const to = chip.getBoundingClientRect();
+  const moves = [...row.querySelectorAll(".card")].map((card) => {
+    const from = card.getBoundingClientRect();
+    return card.animate([{ transform: "none", opacity: 1 },
+      { transform: `translate(${to.left - from.left}px, ${to.top - from.top}px) scale(.4)`, opacity: 0.2 }],
+    { duration: pace(650), easing: "ease-in", fill: "forwards" });
+  });
+  await pause(run, 700);
+  moves.forEach((move) => move.cancel());
+  chip.classList.remove("pulse");
+  void chip.offsetWidth;  // restart the pulse
+  chip.classList.add("pulse");
+}
+
+// Moves ``target`` from where ``source`` stands to its own place.
+function glide(source, target, ms) {
+  const from = source.getBoundingClientRect();
+  const to = target.getBoundingClientRect();
+  if (!from.width || !to.width) return;
+  target.animate([{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px)` }, { transform: "none" }],
+    { duration: pace(ms), easing: "ease-out" });
+}
+
+function drawStage(run, flip) {
+  $("stage-cards").replaceChildren(...run.reveal.cards.map(([card, player]) => el("li", {},
+    cardElement(card, bullheadsOf(card), flip ? "flip" : ""),
+    el("span", { class: "who" }, plainName(player)))));
+  // Stage cards as large as fit: up to five a line.
+  const lines = Math.ceil(run.reveal.cards.length / 5);
+  $("stage-cards").style.setProperty("--sw", lines > 1 ? "calc(var(--cw) * .82)" : "var(--cw)");
+}
+
+// Draws the rows as the table stands (buttons when this person must choose one), unless a reveal
+// is showing its steps; true if a row choice's buttons were (re)drawn just now.
+function drawRows(message, mustRow) {
+  if (revealing() && showing.phase !== "waiting") return false;
+  const choosing = mustRow && (!revealing() || showing.phase === "waiting");
+  const rows = revealing() ? showing.rows : message.view.rows;
+  $("rows").classList.toggle("choosing", choosing);
+  return showRows(rows, choosing) && choosing;
+}
+
 function showRows(rows, mustRow) {
   const waiting = mustRow && !!pending;
-  const shown = JSON.stringify([rows, rows.map((row) => row.map(bullheadsOf)), mustRow, waiting]);
+  const shown = JSON.stringify([rows, mustRow, waiting]);
   if (shown === rowsShown) return false;
   rowsShown = shown;
   renderRows($("rows"), rows, bullheadsOf, mustRow ? {
-    // The buttons are disabled now (renderRows does it) and stay so until the choice is answered;
-    // the latest version shown: the rows are not redrawn for updates within this decision.
+    // The buttons are disabled now (renderRows does it) and stay so until the choice is answered.
     onPick: (row) => {
       act({ type: "choose_row", row });
       rowsShown = null;
@@ -258,46 +525,60 @@ function setBusy(list, busy) {
   else list.removeAttribute("aria-busy");
 }
 
-// Draws the rows, or lets a reveal place its cards first; true if a row choice's buttons were
-// (re)drawn just now.
-function drawRows(message, mustRow) {
-  const reveal = message.reveal;
-  const final = message.view.rows;
-  const still = firstRender || reducedMotion() || !reveal || !reveal.rows_before;
-  firstRender = false;
-  if (reveal && anim.id !== reveal.id) {
-    stopAnimation();
-    anim = { id: reveal.id, rows: reveal.rows_before.map((row) => [...row]), step: 0, timer: null, message };
-    if (still) anim.step = reveal.placements.length;
+// One line over the rows: what the reveal is doing, or between rounds why play goes on.
+function renderNews(message) {
+  const news = $("news");
+  $("skip").hidden = !revealing() || showing.phase === "waiting";
+  let text = "";
+  let note = false;
+  if (revealing()) {
+    if (showing.phase === "flip") text = t("news_revealed");
+    else if (showing.phase === "waiting" && showing.reveal.waiting) {
+      const waiting = showing.reveal.waiting;
+      // The person who chooses reads it in the status line already.
+      text = waiting.player === message.table.you ? "" : t("news_waiting_row", { name: nameOf(waiting.player), card: waiting.card });
+    } else if (showing.phase === "interlude") {
+      text = roundOverText(message);
+      note = true;
+    } else text = showing.news || "";
+  } else if (message.table.status === "playing" && message.view.turn === 0 && message.scores.ending) {
+    text = roundOverText(message);
+    note = true;
   }
-  anim.message = message;
-  if (mustRow || still || !reveal || anim.step >= reveal.placements.length) {
-    if (anim.timer) return false;
-    if (reveal) anim.step = reveal.placements.length;
-    const drawn = showRows(final, mustRow);
-    markReveal(reveal ? reveal.placements.length : 0);
-    return drawn && mustRow;
-  }
-  if (!anim.timer) placeNext();
-  return false;
+  news.classList.toggle("note", note);
+  if (news.textContent !== text) news.textContent = text;
 }
 
-function placeNext() {
-  const message = anim.message;
-  const reveal = message.reveal;
-  if (anim.step >= reveal.placements.length) {
-    anim.timer = null;
-    drawRows(message, message.legal.rows.length > 0);
-    return;
+// "Round 2 is over: Ana took 5 bullheads, …" and why the game goes on or ends.
+function roundOverText(message) {
+  const ending = message.scores.ending;
+  const history = message.scores.history;
+  const round = ending.rounds_played;
+  const last = history[round - 1] || [];
+  const took = last.map((p, i) => [p, i]).filter(([p]) => p > 0)
+    .map(([p, i]) => t("round_penalty", { name: nameOf(i), heads: headsLabel(p) }));
+  const head = took.length ? t("round_over_took", { round, took: listFormat(took) }) : t("round_over_clean", { round });
+  return `${head} ${endingText(ending)}`;
+}
+
+/** Why the game ended, or why it goes on, from the server's ``ending``. */
+function endingText(ending) {
+  const names = listFormat(ending.players.map(nameOf));
+  const total = ending.players.length ? ending.totals[ending.players[0]] : 0;
+  switch (ending.reason) {
+    case "above":
+      return ending.players.length > 1
+        ? t("end_above_many", { names: listFormat(ending.players.map((p) => t("name_total", { name: nameOf(p), total: ending.totals[p] }))), limit: ending.end_above })
+        : t("end_above_one", { name: names, total, limit: ending.end_above });
+    case "rounds":
+      return t("end_rounds", { rounds: ending.rounds });
+    case "rounds_left":
+      return t("goes_on_rounds", { played: ending.rounds_played, rounds: ending.rounds });
+    case "exactly":
+      return t(ending.players.length > 1 ? "goes_on_exactly_many" : "goes_on_exactly_one", { names, limit: ending.end_above });
+    default:
+      return t(ending.players.length > 1 ? "goes_on_below_many" : "goes_on_below_one", { names, total, limit: ending.end_above });
   }
-  const placement = reveal.placements[anim.step];
-  anim.rows[placement.row] = placement.took.length ? [placement.card] : [...anim.rows[placement.row], placement.card];
-  renderRows($("rows"), anim.rows, bullheadsOf, { highlight: placement.row });
-  rowsShown = null;  // the rows show a step of the reveal now, not the table as it stands
-  anim.step += 1;
-  markReveal(anim.step);
-  // Slow enough to follow, quick enough that a table of ten is not kept waiting.
-  anim.timer = setTimeout(placeNext, Math.max(250, Math.min(800, 4000 / reveal.placements.length)));
 }
 
 function markReveal(done) {
@@ -329,16 +610,18 @@ function renderPlayers(message) {
 
 function renderHand(message) {
   const view = message.view;
-  const legal = new Set(message.legal.cards);
-  $("hand-box").hidden = spectator || message.table.you === null || message.table.status === "over";
+  const resting = revealing();
+  const legal = new Set(resting ? [] : message.legal.cards);
   let help = "";
   if (view.my_card !== null && view.my_card !== undefined) help = t("hand_chosen", { card: view.my_card });
+  else if (resting && message.legal.cards.length) help = t("hand_after_reveal");
   else if (legal.size) help = t("hand_help");
-  $("hand-help").textContent = help;
+  if ($("hand-help").textContent !== help) $("hand-help").textContent = help;
+  $("hand-box").classList.toggle("resting", resting);
   // Redraw the cards only when they change: an update about others (a bot's card, someone
   // arriving) must not swap the button under a pointer between press and release.
   const waiting = !!pending && legal.size > 0;
-  const shown = JSON.stringify([view.hand, message.legal.cards, view.my_card, waiting]);
+  const shown = JSON.stringify([view.hand, [...legal], view.my_card, waiting]);
   if (shown === handShown) return;
   handShown = shown;
   setBusy($("hand"), waiting);
@@ -362,6 +645,42 @@ function renderHand(message) {
   }));
 }
 
+// -- attention: the tab's title, a sound and a vibration when the table waits for this person ----
+function alertIfAsked(message) {
+  const open = !revealing() && (message.legal.cards.length > 0 || message.legal.rows.length > 0)
+    && (message.view.my_card === null || message.view.my_card === undefined);
+  const key = open ? decisionKey(message) : null;
+  const title = open ? t("title_your_turn", { title: baseTitle }) : baseTitle;
+  if (document.title !== title) document.title = title;
+  if (!open || key === alerted) return;
+  const first = alerted === null;
+  alerted = key;
+  if (first) return;  // the page just opened on this decision: the person is looking at it
+  if (settings.sound) beep();
+  if (settings.vibrate && navigator.vibrate && navigator.userActivation && navigator.userActivation.hasBeenActive) {
+    navigator.vibrate(120);
+  }
+}
+
+let audio = null;
+function beep() {
+  try {
+    audio = audio || new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.0001, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.15, audio.currentTime + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.3);
+    document.body.dataset.beeps = String(Number(document.body.dataset.beeps || 0) + 1);
+  } catch {
+    // no sound on this device: the title still says it
+  }
+}
+
 // -- the coach: numbers for this person's own decision; it never chooses or plays anything ------
 function decisionKey(message) {
   const view = message.view;
@@ -371,8 +690,7 @@ function decisionKey(message) {
 
 function renderCoach(message) {
   const table = message.table;
-  const on = !!table.options.coach && !spectator && table.you !== null && table.you !== undefined
-    && table.status === "playing";
+  const on = !!table.options.coach && !spectator && seated(message) && table.status === "playing" && !revealing();
   const key = on ? decisionKey(message) : "";
   $("advice-cards-box").hidden = !(key && message.legal.cards.length);
   $("advice-rows-box").hidden = !(key && message.legal.rows.length);
@@ -391,8 +709,6 @@ function askAdvice() {
   adviceAsked = { ref, key };
   $("advice-cards").disabled = true;
   $("advice-rows").disabled = true;
-  const rows = !!state.legal.rows.length;
-  $(rows ? "advice-rows-box" : "advice-cards-box").after($("advice"));
   $("advice-table").replaceChildren();
   $("advice-note").textContent = "";
   $("advice-working").textContent = t("advice_working");
@@ -427,8 +743,7 @@ function showAdvice(answer) {
     body = answer.cards.map((c) => {
       const sampled = c.exact ? "" : "≈";
       return el("tr", { "data-card": c.card },
-        el("th", { scope: "row" },
-          el("span", { class: `card small heads-bg-${bullheadsOf(c.card)}` }, cardFace(c.card, bullheadsOf(c.card)))),
+        el("th", { scope: "row" }, cardElement(c.card, bullheadsOf(c.card), "small")),
         el("td", { class: "where" }, c.row === null ? t("advice_below_all") : rowName(c.row)),
         el("td", {}, sampled + percent.format(c.take_chance)),
         el("td", {}, sampled + decimals(2).format(c.turn_bullheads)),
@@ -463,28 +778,33 @@ function placementText(p) {
   return t("placed_on_row", { name, card: p.card, row: p.row + 1 });
 }
 
+// The last turn as text: every card, where it went and what was taken. Open on demand; open by
+// itself for people who asked for reduced motion, who see these facts instead of the movement.
 function renderReveal(message) {
   const reveal = message.reveal;
-  $("reveal-box").hidden = !reveal;
+  $("reveal-details").hidden = !reveal;
   if (!reveal) return;
+  if (reducedMotion() && !$("reveal-details").dataset.opened) {
+    $("reveal-details").open = true;
+    $("reveal-details").dataset.opened = "1";
+  }
   $("reveal-heading").textContent = t("reveal_heading", { round: reveal.round, turn: reveal.turn });
   const items = reveal.cards.map(([card, player], index) => {
     const placement = reveal.placements.find((p) => p.card === card);
     const waiting = !placement && reveal.waiting && reveal.waiting.card === card;
     return el("li", { class: "reveal-item", "data-index": index },
-      el("span", { class: `card small heads-bg-${bullheadsOf(card)}` }, cardFace(card, bullheadsOf(card))),
+      cardElement(card, bullheadsOf(card), "small"),
       el("span", { class: "where" },
         placement ? placementText(placement)
           : waiting ? t("reveal_waiting_row", { name: nameOf(player) })
             : t("card_by", { card, name: nameOf(player) })));
   });
   $("reveal").replaceChildren(...items);
-  const fresh = shownReveal !== reveal.id;
-  shownReveal = reveal.id;
-  markReveal(anim.id === reveal.id ? anim.step : reveal.placements.length);
+  markReveal(revealing() && showing.id === reveal.id ? showing.step : reveal.placements.length);
   // Say each news once: the cards revealed, a row choice awaited, the rows taken.
   const news = `${reveal.id}:${reveal.placements.length}:${reveal.waiting ? reveal.waiting.card : ""}`;
   if (news === spokenNews) return;
+  const fresh = !spokenNews || !spokenNews.startsWith(`${reveal.id}:`);
   spokenNews = news;
   const parts = [];
   if (fresh) {
@@ -498,14 +818,11 @@ function renderReveal(message) {
       : t("status_waiting_row", { name: nameOf(reveal.waiting.player), card: reveal.waiting.card }));
   }
   parts.push(...reveal.placements.filter((p) => p.took.length).map(placementText));
+  if (reveal.turn === 10 && !reveal.waiting && message.scores.ending
+      && message.scores.ending.rounds_played === reveal.round) {
+    parts.push(roundOverText(message));
+  }
   if (parts.length) announce(parts.join(" "));
-}
-
-function announceRoundEnd(message) {
-  const ended = message.events.find((e) => e.type === "round_ended");
-  if (!ended) return;
-  const parts = ended.penalties.map((p, i) => t("round_penalty", { name: nameOf(i), heads: headsLabel(p) }));
-  setTimeout(() => announce(t("announce_round_over", { round: ended.round, penalties: listFormat(parts) })), 1500);
 }
 
 function renderHistory(message) {
@@ -524,26 +841,42 @@ function renderHistory(message) {
   $("history").replaceChildren(head, el("tbody", {}, rows, total));
 }
 
-function renderHost(message) {
+// -- nobody stuck: anyone seated may hand a seat to a bot once its player has been away a while --
+let awayTimer = null;
+
+function renderAway(message) {
   const table = message.table;
-  const absent = table.status === "playing" && table.creator
-    ? table.seats.filter((s) => !s.present && !s.bot && s.seat !== table.you) : [];
-  $("host-tools").hidden = absent.length === 0;
-  // One item per absent seat, left in place while that seat stays absent: another seat leaving or
-  // coming back adds or removes its own item only, never the button being pressed.
+  const grace = table.away_grace ?? 30;
+  const elapsed = (performance.now() - receivedAt) / 1000;
+  const canHand = table.status === "playing" && seated(message) && !spectator
+    && !(table.seats[table.you] && table.seats[table.you].bot);
+  const absent = canHand ? table.seats.filter((s) => s.taken && !s.present && !s.bot && s.seat !== table.you) : [];
+  $("away-box").hidden = absent.length === 0;
+  if (awayTimer) clearTimeout(awayTimer);
+  awayTimer = null;
   const list = $("absent");
-  const keys = absent.map((seat) => `${seat.seat}:${nameOf(seat.seat)}`);
-  [...list.children].forEach((item) => { if (!keys.includes(item.dataset.key)) item.remove(); });
-  keys.forEach((key, index) => {
-    const here = list.children[index];
-    if (!here || here.dataset.key !== key) list.insertBefore(absentItem(absent[index].seat, key), here || null);
+  // One item per absent seat, left in place while that seat stays absent: another seat leaving or
+  // coming back changes its own item only, never the button being pressed.
+  const items = absent.map((seat) => {
+    const away = (seat.away_seconds ?? grace) + elapsed;
+    const left = Math.max(0, Math.ceil(grace - away));
+    return { seat: seat.seat, key: `${seat.seat}:${plainName(seat.seat)}:${left > 0 ? left : "ready"}`, left };
   });
+  [...list.children].forEach((item) => { if (!items.some((i) => i.key === item.dataset.key)) item.remove(); });
+  items.forEach((info, index) => {
+    const here = list.children[index];
+    if (!here || here.dataset.key !== info.key) list.insertBefore(absentItem(info), here || null);
+  });
+  if (items.some((i) => i.left > 0)) awayTimer = setTimeout(() => { if (state) renderAway(state); }, 1000);
 }
 
-function absentItem(seat, key) {
-  const name = nameOf(seat);
+function absentItem({ seat, key, left }) {
+  const name = plainName(seat);
+  if (left > 0) {
+    return el("li", { "data-key": key }, el("span", {}, t("absent_wait", { name, seconds: left })));
+  }
   return el("li", { "data-key": key },
-    el("span", {}, t("absent_player", { name }), " "),
+    el("span", {}, t("absent_player", { name })),
     el("button", {
       type: "button",
       onclick: () => {
@@ -554,6 +887,7 @@ function absentItem(seat, key) {
     }, t("hand_to_bot", { name })));
 }
 
+// -- the end ----------------------------------------------------------------------------------
 function renderOver(message) {
   const view = message.view;
   const scores = message.scores;
@@ -561,14 +895,75 @@ function renderOver(message) {
   const winners = view.winners.map(nameOf);
   $("winners").textContent = winners.length > 1 ? t("winners_shared", { names: listFormat(winners) })
     : t("winner_one", { name: winners[0] });
+  $("end-reason").textContent = scores.ending ? endingText(scores.ending) : "";
   $("standings").replaceChildren(...order.map((seat) => el("li", { class: view.winners.includes(seat) ? "won" : "" },
     t("standing_line", { name: nameOf(seat), total: headsLabel(view.totals[seat]) }),
     scores.countdown ? ` (${t("col_left")}: ${scores.shown[seat]})` : "")));
+  renderChart(message);
   $("rematch").hidden = !message.table.creator;
   const game = message.table.game;
   $("download").href = `/api/tables/${tableId}/games/${game}/record`;
   $("download").setAttribute("download", `nimmt-${tableId}-${game}.json`);
   $("replay-link").href = `/replay/${tableId}/${game}`;
+}
+
+// Each player's total after each round, as lines; the threshold as a dashed line. Names and
+// numbers are written beside the lines, so the colours only repeat them.
+const LINE_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
+  "#7f7f00", "#555555"];
+
+function renderChart(message) {
+  const history = message.scores.history;
+  const seats = message.table.seats.length;
+  const chart = $("chart");
+  const key = JSON.stringify(history);
+  if (chart.dataset.key === key) return;
+  chart.dataset.key = key;
+  const totals = [new Array(seats).fill(0)];
+  history.forEach((round) => totals.push(round.map((p, i) => totals[totals.length - 1][i] + p)));
+  const limit = message.table.options.rounds ? null : message.scores.threshold;
+  const top = Math.max(10, limit === null ? 0 : limit + 4, ...totals.flat());
+  const W = 360, H = 200, left = 30, right = 80, bottom = 22, topPad = 8;
+  const x = (r) => left + (r * (W - left - right)) / Math.max(1, totals.length - 1);
+  const y = (v) => topPad + (H - topPad - bottom) * (1 - v / top);
+  const ns = "http://www.w3.org/2000/svg";
+  const svgEl = (tag, attrs, text) => {
+    const node = document.createElementNS(ns, tag);
+    Object.entries(attrs).forEach(([k, v]) => node.setAttribute(k, String(v)));
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "chart-caption chart-desc" });
+  svg.append(svgEl("desc", { id: "chart-desc" }, totals.length > 1 ? message.table.seats.map((_, i) =>
+    t("chart_line", { name: nameOf(i), totals: totals.slice(1).map((row) => row[i]).join(", ") })).join(" ") : ""));
+  svg.append(svgEl("line", { class: "axis", x1: left, y1: y(0), x2: W - right, y2: y(0) }));
+  svg.append(svgEl("line", { class: "axis", x1: left, y1: y(0), x2: left, y2: topPad }));
+  svg.append(svgEl("text", { class: "label", x: left - 4, y: y(0) + 4, "text-anchor": "end" }, "0"));
+  svg.append(svgEl("text", { class: "label", x: left - 4, y: y(top) + 8, "text-anchor": "end" }, String(top)));
+  if (limit !== null) {
+    svg.append(svgEl("line", { class: "limit", x1: left, y1: y(limit), x2: W - right, y2: y(limit) }));
+    svg.append(svgEl("text", { class: "label", x: W - right + 2, y: y(limit) + 4 }, String(limit)));
+  }
+  totals.forEach((_, r) => {
+    if (r > 0) svg.append(svgEl("text", { class: "label", x: x(r), y: H - 6, "text-anchor": "middle" }, String(r)));
+  });
+  const ends = [];
+  message.table.seats.forEach((_, i) => {
+    const points = totals.map((row, r) => `${x(r)},${y(row[i])}`).join(" ");
+    const colour = LINE_COLOURS[i % LINE_COLOURS.length];
+    svg.append(svgEl("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2.2 }));
+    ends.push({ i, y: y(totals[totals.length - 1][i]), colour });
+  });
+  // Names at the lines' ends, pushed apart so that none overlaps another.
+  ends.sort((a, b) => a.y - b.y);
+  let last = -Infinity;
+  ends.forEach((end) => {
+    const at = Math.max(end.y + 4, last + 11);
+    last = at;
+    svg.append(svgEl("text", { class: "name", x: W - right + 22, y: at, fill: end.colour },
+      `${plainName(end.i).slice(0, 9)} ${totals[totals.length - 1][end.i]}`));
+  });
+  chart.replaceChildren(svg);
 }
 
 // -- actions -------------------------------------------------------------------------------------
@@ -584,12 +979,14 @@ $("join-form").addEventListener("submit", async (event) => {
     const seat = await api("POST", `/api/tables/${tableId}/join`, { name });
     token = seat.token;
     localStorage.setItem(tokenKey, token);
+    localStorage.setItem("nimmt:name", name);
     showError(null);
     socket.close(4000);
   } catch (error) {
     showError(error);
   }
 });
+$("join-name").value = localStorage.getItem("nimmt:name") || "";
 $("host-bot").replaceChildren(...(page.bots || []).map((name) => el("option", { value: name },
   has(`bot_${name}`) ? t(`bot_${name}`) : name)));
 $("start").addEventListener("click", () => send({ type: "start" }));
@@ -604,6 +1001,43 @@ $("copy-invite").addEventListener("click", async () => {
   } catch {
     announce(t("copy_manually"));
   }
+});
+
+// Skipping the reveal: a tap on it, its button, or Space, Enter or Escape while it plays.
+function skipReveal() {
+  if (!revealing()) return;
+  showing.skipped = true;
+  if (showing.cut) showing.cut();
+}
+$("stage").addEventListener("click", skipReveal);
+document.addEventListener("keydown", (event) => {
+  if (!revealing() || showing.phase === "waiting") return;
+  if (event.target.closest && event.target.closest("input, select, textarea, summary")) return;
+  if (event.key === "Escape" || ((event.key === " " || event.key === "Enter") && !event.target.closest("button"))) {
+    event.preventDefault();
+    skipReveal();
+  }
+});
+
+$("speed").value = settings.speed;
+$("sound").checked = settings.sound;
+$("vibrate").checked = settings.vibrate;
+$("speed").addEventListener("change", () => {
+  settings.speed = SPEEDS[$("speed").value] ? $("speed").value : "normal";
+  localStorage.setItem("nimmt:speed", settings.speed);
+});
+$("sound").addEventListener("change", () => {
+  settings.sound = $("sound").checked;
+  localStorage.setItem("nimmt:sound", settings.sound ? "on" : "off");
+  if (settings.sound) beep();  // let the person hear it, and let the browser allow it
+});
+$("vibrate").addEventListener("change", () => {
+  settings.vibrate = $("vibrate").checked;
+  localStorage.setItem("nimmt:vibrate", settings.vibrate ? "on" : "off");
+});
+if (!("vibrate" in navigator)) $("vibrate").closest("p").hidden = true;
+document.addEventListener("click", (event) => {
+  if ($("menu").open && !event.target.closest("#menu")) $("menu").open = false;
 });
 
 connect();
