@@ -161,3 +161,45 @@ def test_error_names_round_turn_and_player(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     line = json.loads(nimmt("replay", "--json", str(path)).stdout)
     assert line["error"].startswith("round 1, turn 5, player 1 (Bruno): card")
+
+
+def _folder_of_records(tmp_path: Path) -> tuple[Path, list[Path]]:
+    """A folder with two valid games (one in a subfolder), a broken one and files that are not records."""
+    folder = tmp_path / "games"
+    (folder / "later").mkdir(parents=True)
+    names = ["Ana Maria", "Bruno"]
+    for index, path in enumerate([folder / "b.json", folder / "later" / "a.json"]):
+        play_game([make_bot("random", random.Random(index)), make_bot("random", random.Random(9))],
+                  random.Random(index), names=names).save(path)
+    (folder / "a_broken.json").write_text('{"format": "nimmt/1", "players": ["Ana"], "rounds": []}')
+    (folder / "notes.txt").write_text("not a record")
+    (folder / ".hidden.json").write_text("{}")
+    return folder, [folder / "a_broken.json", folder / "b.json", folder / "later" / "a.json"]
+
+
+def test_a_folder_stands_for_its_records_sorted_and_with_subfolders(tmp_path: Path) -> None:
+    folder, files = _folder_of_records(tmp_path)
+    as_json = nimmt("replay", "--json", str(folder))
+    lines = [json.loads(line) for line in as_json.stdout.splitlines()]
+    assert [line["file"] for line in lines] == [str(path) for path in files]
+    assert "error" in lines[0] and all(line["finished"] for line in lines[1:])
+    assert as_json.returncode == 2
+    told = nimmt("replay", "--lang", "en", str(folder))
+    assert told.returncode == 2
+    assert told.stdout.splitlines()[-1] == "3 files checked: 2 valid, 1 not valid."
+    assert f"{files[0]}: not a valid record: a game has 2 to 10 players, not 1" in told.stdout
+
+
+def test_a_folder_of_valid_records_exits_zero(tmp_path: Path) -> None:
+    folder, files = _folder_of_records(tmp_path)
+    files[0].unlink()
+    told = nimmt("replay", "--lang", "pt-BR", str(folder))
+    assert told.returncode == 0, told.stdout
+    assert told.stdout.splitlines()[-1] == "2 arquivos verificados: 2 válidos, 0 inválidos."
+
+
+def test_a_folder_without_records_is_not_valid(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("nothing here")
+    told = nimmt("replay", "--lang", "de", str(tmp_path))
+    assert told.returncode == 2
+    assert f"{tmp_path}: keine Partiedateien (*.json) in diesem Ordner" in told.stdout
