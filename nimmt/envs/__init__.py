@@ -2,6 +2,8 @@
 
 - :class:`NimmtEnv` (``nimmt.envs.pettingzoo_env``): every seat an agent, PettingZoo AEC API.
 - :class:`NimmtSeatEnv` (``nimmt.envs.gymnasium_env``): one seat against bots, Gymnasium API.
+- :class:`NimmtVectorEnv` (``nimmt.envs.vector_env``): many tables at once, one learning seat each
+  against batch policies, Gymnasium's vector API (needs the ``sim`` extra too, for speed).
 
 See ``docs/environments.md``.
 """
@@ -9,6 +11,7 @@ See ``docs/environments.md``.
 from .gymnasium_env import NimmtSeatEnv
 from .observation import ACTIONS, OBSERVATION_SIZE, ROW_ACTION, SLICES, action_mask, encode_view
 from .pettingzoo_env import NimmtEnv, env, raw_env
+from .vector_env import NimmtVectorEnv
 
 __all__ = [
     "ACTIONS",
@@ -17,6 +20,7 @@ __all__ = [
     "SLICES",
     "NimmtEnv",
     "NimmtSeatEnv",
+    "NimmtVectorEnv",
     "action_mask",
     "encode_view",
     "env",
