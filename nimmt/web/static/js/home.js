@@ -1,8 +1,45 @@
-// The home page: create a table, then go to it with the creator's seat token.
+// The home page: play now against bots in one click, or create a table; then go to it with the
+// creator's seat token. The name (and the bots' strength for play now) are remembered here.
 import { api, el, errorText, has, page, t } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
+const NAME_KEY = "nimmt:name";
+const STRENGTH_KEY = "nimmt:play-strength";
+const PLAY_NOW_BOTS = 3; // you and three bots: four seats
+const DEFAULT_STRENGTH = "heuristic";
+const BY_STRENGTH = ["random", "beginner", "heuristic", "montecarlo", "expert"];
+
+function remembered(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null; // storage may be turned off: nothing is remembered then
+  }
+}
+
+function remember(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // storage may be full or turned off: play on without remembering
+  }
+}
+
+const botLabel = (name) => (has(`bot_${name}`) ? t(`bot_${name}`) : name);
+
 $("create-language").value = page.lang;
+$("create-name").value = remembered(NAME_KEY) || "";
+
+// The bots for play now, weakest first; the strength chosen last time, else a middling one.
+const strengths = [...BY_STRENGTH.filter((name) => page.bots.includes(name)),
+  ...page.bots.filter((name) => !BY_STRENGTH.includes(name))];
+const chosen = remembered(STRENGTH_KEY);
+const initial = strengths.includes(chosen) ? chosen : strengths.includes(DEFAULT_STRENGTH) ? DEFAULT_STRENGTH : strengths[0];
+$("play-strength").replaceChildren(...strengths.map((name) =>
+  el("option", { value: name, selected: name === initial }, botLabel(name))));
+
+// On a wide screen the table's options are open; on a phone they fold away.
+if (window.matchMedia("(min-width: 760px)").matches) $("create-options").open = true;
 
 function botChoices() {
   const seats = Number($("create-seats").value) || 2;
@@ -12,20 +49,65 @@ function botChoices() {
   box.replaceChildren(...Array.from({ length: count }, (_, i) => el("p", {},
     el("label", { for: `bot-${i}` }, t("bot_kind", { number: i + 1 })),
     el("select", { id: `bot-${i}`, name: `bot-${i}` },
-      page.bots.map((name) => el("option", { value: name, selected: kept[i] === name },
-        has(`bot_${name}`) ? t(`bot_${name}`) : name))))));
+      page.bots.map((name) => el("option", { value: name, selected: kept[i] === name }, botLabel(name)))))));
 }
 $("create-seats").addEventListener("input", botChoices);
 $("create-bots").addEventListener("input", botChoices);
 botChoices();
 
-$("create").addEventListener("submit", async (event) => {
-  event.preventDefault();
+/** The name typed, remembered; or null after saying it is missing (in ``errorBox``). */
+function nameOrComplain(errorBox) {
   const name = $("create-name").value.trim();
+  if (!name) {
+    $(errorBox).textContent = t("error_name_missing");
+    $("create-name").setAttribute("aria-invalid", "true");
+    $("create-name").focus();
+    return null;
+  }
+  $("create-name").removeAttribute("aria-invalid");
+  remember(NAME_KEY, name);
+  return name;
+}
+
+async function createAndGo(body, errorBox, button) {
+  button.disabled = true;
+  $(errorBox).textContent = "";
+  try {
+    const seat = await api("POST", "/api/tables", body);
+    remember(`nimmt:seat:${seat.table_id}`, seat.token);
+    location.assign(`/t/${seat.table_id}`);
+  } catch (error) {
+    $(errorBox).textContent = errorText(error);
+    button.disabled = false;
+  }
+}
+
+$("create-name").addEventListener("input", () => {
+  if ($("create-name").value.trim()) {
+    $("create-name").removeAttribute("aria-invalid");
+    $("play-error").textContent = "";
+  }
+});
+
+$("play-now").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const name = nameOrComplain("play-error");
+  if (!name) return;
+  const strength = $("play-strength").value;
+  remember(STRENGTH_KEY, strength);
+  createAndGo({
+    name, seats: PLAY_NOW_BOTS + 1, bots: Array(PLAY_NOW_BOTS).fill(strength), start: true, language: page.lang,
+  }, "play-error", $("play-now-button"));
+});
+
+$("create").addEventListener("submit", (event) => {
+  event.preventDefault();
+  $("create-error").textContent = "";
+  const name = nameOrComplain("create-error");
+  if (!name) return;
   const seats = Number($("create-seats").value);
   const bots = [...$("bot-choices").querySelectorAll("select")].map((s) => s.value);
-  const problem = !name ? ["error_name_missing", "create-name"]
-    : !(seats >= 2 && seats <= 10) ? ["error_seats", "create-seats"]
+  const problem = !(seats >= 2 && seats <= 10) ? ["error_seats", "create-seats"]
     : bots.length > seats - 1 ? ["error_too_many_bots", "create-bots"] : null;
   if (problem) {
     $("create-error").textContent = t(problem[0], { seats });
@@ -33,18 +115,12 @@ $("create").addEventListener("submit", async (event) => {
     return;
   }
   const rounds = $("create-rounds").value ? Number($("create-rounds").value) : null;
-  try {
-    const seat = await api("POST", "/api/tables", {
-      name, seats, bots,
-      options: {
-        end_above: Number($("create-end-above").value || 66), rounds,
-        countdown: $("create-countdown").checked, coach: $("create-coach").checked,
-      },
-      language: $("create-language").value,
-    });
-    localStorage.setItem(`nimmt:seat:${seat.table_id}`, seat.token);
-    location.assign(`/t/${seat.table_id}`);
-  } catch (error) {
-    $("create-error").textContent = errorText(error);
-  }
+  createAndGo({
+    name, seats, bots,
+    options: {
+      end_above: Number($("create-end-above").value || 66), rounds,
+      countdown: $("create-countdown").checked, coach: $("create-coach").checked,
+    },
+    language: $("create-language").value,
+  }, "create-error", event.submitter || $("create").querySelector("button[type=submit]"));
 });
