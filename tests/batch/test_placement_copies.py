@@ -1,0 +1,48 @@
+"""The batch engine's copies of card placement, held against the rules core with Hypothesis: the hot
+loop of random play (``play_plain``), the NumPy path, and ``play_hand`` from any moment of a round
+(where rollouts start). ``heuristic_row``'s play-out of the turn is held against the heuristic bot
+(``test_exact.py``), and the bot's against the core (``tests/bots/test_placement_copies.py``); the
+vector environment's tables against the AEC environment (``tests/envs/test_vector_env.py``)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nimmt.batch import HAVE_NUMBA, deal, play
+from nimmt.batch import _kernels as K
+from nimmt.batch.engine import run_kernel
+from tests.batch.oracle import core_penalties
+from tests.core.placement_kit import Turn, summary, turns
+
+ENGINES = ["numpy", *(["numba"] if HAVE_NUMBA else [])]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 10), turns_played=st.integers(1, 10),
+       engine=st.sampled_from(ENGINES))
+def test_whole_hands_with_given_rows_place_like_the_core(seed: int, players: int, turns_played: int,
+                                                         engine: str) -> None:
+    rng = np.random.default_rng(seed)
+    rows, orders = deal(players, 8, rng)
+    choices = rng.integers(0, 4, size=(8, players * turns_played))
+    expected = core_penalties(rows, orders, choices, turns=turns_played)
+    got = play(rows, orders[:, :, :turns_played], row_policy="given", choices=choices, engine=engine)
+    np.testing.assert_array_equal(got, expected)
+
+
+@settings(max_examples=300, deadline=None)
+@given(turns)
+def test_play_hand_places_like_the_core_from_any_moment(turn: Turn) -> None:
+    ends, counts, heads = (np.array(x, np.int64) for x in summary(turn.rows))
+    players = turn.players
+    orders = np.array([[c] for c in turn.cards], np.int64)
+    choices = np.array([*turn.choices, 0], np.int64)
+    penalties = np.zeros(players, np.int64)
+    policies = np.zeros(players, np.int64)  # cards in the given order, rows as given
+    run_kernel(K.play_hand, ends, counts, heads, orders, np.zeros(players, np.bool_), np.zeros(105, np.bool_),
+               choices, policies, policies, 0.0, 0.0, penalties, np.empty(212 + 2 * players, np.int64),
+               np.uint64(1))
+    assert [ends.tolist(), counts.tolist(), heads.tolist()] == list(summary(turn.rows_after))
+    assert penalties.tolist() == turn.taken
