@@ -491,7 +491,7 @@ class TableService:
         self.hub = hub
         self.bot_delay = bot_delay
         self.away_grace = away_grace
-        self._watches: set[asyncio.Task[None]] = set()  # publish when an absent person's grace runs out
+        self._watches: dict[tuple[str, int], asyncio.Task[None]] = {}  # publish when a person's grace runs out
         self.rng = rng or random.SystemRandom()
         self.make_id = make_id
         self._tables: dict[str, Table] = {}
@@ -511,7 +511,7 @@ class TableService:
         self._closed = True
         self._stopping.set()
         tasks = [t.bot_task for t in self._tables.values() if t.bot_task is not None and not t.bot_task.done()]
-        tasks += list(self._watches)  # they wake on _stopping and store nothing
+        tasks += list(self._watches.values())  # they wake on _stopping and store nothing
         if tasks:
             await asyncio.wait(tasks)
 
@@ -546,9 +546,12 @@ class TableService:
         self._tables[table_id] = table
         self._watch_away(table, 0)
         if request.start:  # play now: the game starts at once, its first deal stored with it
-            async with table.lock:
-                await self._commit(table, {"kind": "start"})
-                await self._deal_if_needed(table)
+            try:
+                async with table.lock:
+                    await self._commit(table, {"kind": "start"})
+                    await self._deal_if_needed(table)
+            except Exception:  # the table is stored: it opens in the lobby, or deals when someone arrives
+                logger.exception("starting table %s at once failed", table.id)
             self._wake_bots(table)
         return table, token
 
@@ -720,14 +723,16 @@ class TableService:
             return
         table.present[seat] = table.present.get(seat, 0) + 1
         table.away_since.pop(seat, None)
-        if table.seats[seat].bot is not None and seat in table.waiting_bots():
+        if table.needs_deal() or (table.seats[seat].bot is not None and seat in table.waiting_bots()):
             # A replaced person is back while the table awaits their seat: theirs again, before the bot acts.
             try:
                 async with table.lock:
                     version = table.version
+                    await self._deal_if_needed(table)  # a deal that failed to be stored earlier
                     await self._seats_back(table)
-                    if table.version != version:
-                        return  # published with the entry
+                if table.version != version:
+                    self._wake_bots(table)
+                    return  # published with the entries
             except Exception:  # storing failed: the bot plays on, and the next decision tries again
                 logger.exception("giving seat %s of table %s back failed", seat, table.id)
         await self.hub.publish(table.update())
@@ -748,9 +753,12 @@ class TableService:
         if self._closed or table.away_grace <= 0 or table.away_seconds(seat) is None:
             return
         since = table.away_since.get(seat, table.loaded_at)
-        watch = asyncio.create_task(self._publish_after_grace(table, seat, since))
-        self._watches.add(watch)
-        watch.add_done_callback(self._watches.discard)
+        key = (table.id, seat)
+        earlier = self._watches.get(key)
+        if earlier is not None:
+            earlier.cancel()  # the person came and went again: only the latest absence counts
+        watch = self._watches[key] = asyncio.create_task(self._publish_after_grace(table, seat, since))
+        watch.add_done_callback(lambda done: self._watches.pop(key) if self._watches.get(key) is done else None)
 
     async def _publish_after_grace(self, table: Table, seat: int, since: float) -> None:
         delay = since + table.away_grace - time.monotonic() + 0.01

@@ -59,7 +59,7 @@ def test_play_now_in_one_click(browser: Browser, server: LiveServer, device: dic
         table_id = page.url.rsplit("/", 1)[1]
         info = httpx.get(f"{server.url}/api/tables/{table_id}").json()
         assert info["status"] == "playing" and info["language"] == "en"
-        assert [s["name"] for s in info["seats"]][0] == "Ana"
+        assert info["seats"][0]["name"] == "Ana"
         assert [s["bot"] for s in info["seats"]] == [None, "beginner", "beginner", "beginner"]
         # Next time the name and the strength are remembered: one click.
         page.goto(f"{server.url}/?lang=en")

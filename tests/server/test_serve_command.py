@@ -27,3 +27,13 @@ def test_serve_refuses_a_folder_as_database(tmp_path: Path) -> None:
     )
     assert result.returncode != 0
     assert "Traceback" not in result.stderr
+
+
+def test_serve_refuses_a_negative_away_grace(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "nimmt", "serve", "--port", "0", "--db", str(tmp_path / "db.sqlite3"),
+         "--away-grace", "-1"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 2
+    assert "--away-grace" in result.stderr and "Traceback" not in result.stderr
