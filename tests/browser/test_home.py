@@ -11,6 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from nimmt.i18n import LANGUAGES, catalog
 from tests.qr import decode_qr
 from tests.server.live import LiveServer
 
@@ -108,5 +109,21 @@ def test_the_invite_qr_code_drawn_by_chromium_reads_as_the_invite_link(browser: 
         shot = page.locator("svg").screenshot()
         assert decode_qr(shot) == [created["invite_url"]]
         assert created["invite_url"] == f"{server.url}/t/{created['table_id']}?lang=pt-BR"
+    finally:
+        context.close()
+
+
+def test_name_play_now_and_create_fit_a_small_phone_in_every_language(browser: Browser, server: LiveServer) -> None:
+    context = browser.new_context(**SMALL_PHONE)
+    try:
+        page = context.new_page()
+        for language in LANGUAGES:
+            page.goto(f"{server.url}/?lang={language}")
+            web = catalog(language, "web")
+            for locator in (page.get_by_label(web["your_name"], exact=True),
+                            page.get_by_role("button", name=web["play_now_button"], exact=True),
+                            page.get_by_role("button", name=web["create_button"], exact=True)):
+                _on_first_screen(page, locator)
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= 360, language
     finally:
         context.close()
