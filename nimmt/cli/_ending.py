@@ -8,6 +8,7 @@ line between names, never inside one.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
 from itertools import accumulate
 
@@ -26,6 +27,18 @@ NBSP = "\u00a0"
 def unbreakable(name: str) -> str:
     """A name that a terminal never splits across lines (its spaces become non-breaking)."""
     return NBSP.join(name.split(" "))
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` wrapped to ``width`` columns at its ordinary spaces only: a name glued with
+    :func:`unbreakable` stays whole (rich would break at a non-breaking space too, textwrap does not).
+    A word longer than the line is left whole rather than cut."""
+    def one(line: str) -> str:
+        indent = line[: len(line) - len(line.lstrip(" "))]  # continued lines keep the line's indent
+        return textwrap.fill(line, width=max(width, 20), subsequent_indent=indent, break_long_words=False,
+                             break_on_hyphens=False)
+
+    return "\n".join(one(line) if len(line) > width else line for line in text.split("\n"))
 
 
 def listing(items: Sequence[str], language: str) -> str:

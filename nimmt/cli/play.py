@@ -70,7 +70,7 @@ from ._common import (
     os_reason,
     parse_bots,
 )
-from ._ending import EndTeller, unbreakable
+from ._ending import EndTeller, fit, unbreakable
 
 HUMAN = 0
 T = TypeVar("T")
@@ -190,7 +190,11 @@ class TerminalGame:
             self.hint(self._("bad_row", text=answer, rows=ROW_COUNT))
 
     def hint(self, message: str) -> None:
-        self.console.print(Text(message, style="yellow"))
+        self.say(message, "yellow")
+
+    def say(self, message: str, style: str = "") -> None:
+        """A line that names players, wrapped between names on a narrow terminal, never inside one."""
+        self.console.print(Text(fit(message, self.console.width), style=style), soft_wrap=True)
 
     # -- the coach: numbers only; the player decides ------------------------------------------
     def number(self, value: float, digits: int) -> str:
@@ -276,8 +280,8 @@ class TerminalGame:
         self.console.print(self.rows_table(state))
         totals = " · ".join(f"{self.shown[p]}\u00a0{t}" for p, t in enumerate(state.totals))
         taken = " · ".join(f"{self.shown[p]}\u00a0{t}" for p, t in enumerate(state.penalties))
-        self.console.print(Text(_("totals", totals=totals)))
-        self.console.print(Text(_("taken_this_round", taken=taken)))
+        self.say(_("totals", totals=totals))
+        self.say(_("taken_this_round", taken=taken))
 
     def show_hand(self, hand: tuple[int, ...]) -> None:
         self.console.print(Text.assemble((self._("hand") + " ", "bold"), cards_text(hand)))
@@ -297,24 +301,23 @@ class TerminalGame:
                 self.console.rule(Text(_("round_started", round=event.round), style="bold"))
             elif isinstance(event, CardChosen):
                 if event.player != HUMAN:
-                    self.console.print(Text(_("has_chosen", player=names[event.player]), style="dim"))
+                    self.say(_("has_chosen", player=names[event.player]), "dim")
             elif isinstance(event, CardsRevealed):
                 order = sorted((card, p) for p, card in enumerate(event.cards))
                 listed = " · ".join(f"{names[p]}: {card}" for card, p in order)
-                self.console.print(Text(_("revealed", cards=listed), style="bold"))
+                self.say(_("revealed", cards=listed), "bold")
                 self.pause()
             elif isinstance(event, RowChoiceNeeded):
                 key = "you_below_every_row" if event.player == HUMAN else "below_every_row"
-                self.console.print(Text(_(key, player=names[event.player], card=event.card), style="magenta"))
+                self.say(_(key, player=names[event.player], card=event.card), "magenta")
             elif isinstance(event, RowTaken):
                 key = "row_chosen" if event.chosen else "row_full"
                 if event.player == HUMAN:
                     key = "you_" + key
                 cards = " ".join(str(c) for c in event.cards)
-                self.console.print(Text(
-                    _(key, player=names[event.player], row=event.row + 1, cards=cards, bullheads=event.bullheads),
-                    style="red",
-                ))
+                self.say(
+                    _(key, player=names[event.player], row=event.row + 1, cards=cards, bullheads=event.bullheads), "red"
+                )
                 taken_by = event.player
             elif isinstance(event, CardPlaced):
                 if taken_by == event.player:
@@ -323,7 +326,7 @@ class TerminalGame:
                     line = _("you_placed", card=event.card, row=event.row + 1)
                 else:
                     line = _("card_placed", player=names[event.player], card=event.card, row=event.row + 1)
-                self.console.print(line, markup=False, highlight=False)
+                self.say(line)
                 taken_by = None
                 self.pause()
             elif isinstance(event, RoundEnded):
@@ -341,7 +344,7 @@ class TerminalGame:
             table.add_row(Text(name), str(event.penalties[p]), str(event.totals[p]))
         self.console.print()
         self.console.print(table)
-        self.console.print(Text(self.end.why(self.end.after_round(event.totals, event.round)), style="bold"))
+        self.say(self.end.why(self.end.after_round(event.totals, event.round)), "bold")
 
     def show_standings(self, event: GameEnded, rounds: Sequence[Sequence[int]]) -> None:
         _ = self._
@@ -355,7 +358,7 @@ class TerminalGame:
             table.add_row(str(place), Text(self.names[p]), str(event.totals[p]))
         self.console.print()
         self.console.print(table)
-        self.console.print(Text(self.end.winners(event.totals), style="bold green"))
+        self.say(self.end.winners(event.totals), "bold green")
         self.console.print()
         self.console.print(self.end.table(rounds))
 

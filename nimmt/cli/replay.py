@@ -9,6 +9,7 @@ Every message is in the page's language, the reason of a broken record included:
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -32,7 +33,7 @@ from nimmt.core.ending import Ending, ending
 from nimmt.records import GameRecord, RecordError, Words, load, replay
 
 from ._common import DOMAIN, choose_language, os_reason
-from ._ending import EndTeller, unbreakable
+from ._ending import EndTeller, fit, unbreakable
 
 Translate = Callable[..., str]
 
@@ -56,7 +57,7 @@ def explain(error: RecordError, _: Translate, said: Translate) -> str:
     if error.turn is not None:
         where.append(_("where_turn", turn=error.turn))
     if error.player is not None and error.player_name:
-        where.append(_("where_player_name", player=error.player, name=error.player_name))
+        where.append(_("where_player_name", player=error.player, name=unbreakable(error.player_name)))
     elif error.player is not None:
         where.append(_("where_player", player=error.player))
     return _("where_why", where=", ".join(where), why=why) if where else why
@@ -186,6 +187,12 @@ def register(app: typer.Typer) -> None:
         _ = i18n.translator(language, "replay")
         said = i18n.translator(language, DOMAIN)
         checked, empty = expand(files)
+        # On a terminal, lines are wrapped between names (never inside one); piped output is left whole.
+        width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+
+        def echo(line: str) -> None:
+            typer.echo(fit(line, width) if width else line)
+
         valid = not empty
         good = 0
         for folder in empty:
@@ -193,7 +200,7 @@ def register(app: typer.Typer) -> None:
                 sys.stdout.write(json.dumps({"file": folder, "error": "no record files (*.json) in this folder"},
                                             ensure_ascii=False) + "\n")
             else:
-                typer.echo(_("no_records", folder=folder))
+                echo(_("no_records", folder=folder))
         for path in checked:
             result, record, error = _result(path)
             valid = valid and record is not None
@@ -203,12 +210,12 @@ def register(app: typer.Typer) -> None:
                 continue
             if record is None:
                 assert error is not None
-                typer.echo(_("invalid", file=path, error=explain(error, _, said)))
+                echo(_("invalid", file=path, error=explain(error, _, said)))
                 continue
-            typer.echo(_("header", file=path, players=", ".join(unbreakable(n) for n in record.players)))
+            echo(_("header", file=path, players=", ".join(unbreakable(n) for n in record.players)))
             for line in narrate(record, _, language):
-                typer.echo(line)
-            typer.echo("")
+                echo(line)
+            echo("")
         if not json_output and (len(checked) > 1 or len(checked) != len(files)):
-            typer.echo(_("summary", files=len(checked), valid=good, invalid=len(checked) - good))
+            echo(_("summary", files=len(checked), valid=good, invalid=len(checked) - good))
         raise typer.Exit(0 if valid else 2)

@@ -23,7 +23,7 @@ from nimmt.core import Rules, RulesError
 from nimmt.scoresheet import ScoreSheet, ScoreSheetError
 
 from ._common import DOMAIN, Translate, choose_language, os_reason
-from ._ending import EndTeller, unbreakable
+from ._ending import EndTeller, fit, unbreakable
 
 
 class SheetFileError(Exception):
@@ -34,6 +34,8 @@ def explain(error: ScoreSheetError, _: Translate) -> str:
     """A score sheet's complaint in the page's language, from its key and values."""
     values = {name: explain(value, _) if isinstance(value, ScoreSheetError) else value
               for name, value in error.params.items()}
+    if isinstance(values.get("player"), str):
+        values["player"] = unbreakable(str(values["player"]))
     return _(f"err_{error.key}", **values)
 
 
@@ -60,6 +62,11 @@ def _load(path: Path, _: Translate, said: Translate) -> ScoreSheet:
     raise SheetFileError(_("err_unreadable", file=str(path), reason=reason))
 
 
+def say(console: Console, message: str, style: str = "") -> None:
+    """A line that names players, wrapped between names on a narrow terminal, never inside one."""
+    console.print(Text(fit(message, console.width), style=style), soft_wrap=True)
+
+
 def show(sheet: ScoreSheet, console: Console, _: Translate, countdown: bool) -> None:
     table = Table(title=_("sheet_title"))
     table.add_column(_("round_column"), justify="right")
@@ -78,10 +85,10 @@ def run(
     teller = EndTeller(sheet.players, sheet.rules, language, countdown=countdown)
     show(sheet, console, _, countdown)
     if sheet.rounds and not sheet.is_over:
-        console.print(Text(teller.why(teller.after_round(sheet.totals, len(sheet.rounds)))))
+        say(console, teller.why(teller.after_round(sheet.totals, len(sheet.rounds))))
     while not sheet.is_over:
         names = ", ".join(unbreakable(name) for name in sheet.players)
-        console.print(Text(_("prompt", round=len(sheet.rounds) + 1, players=names)))
+        say(console, _("prompt", round=len(sheet.rounds) + 1, players=names))
         line = sys.stdin.readline()
         if not line:
             console.print(_("bye_saved") if path else _("bye"))
@@ -103,14 +110,14 @@ def run(
             try:
                 sheet = sheet.add_round([int(p) for p in parts])
             except ScoreSheetError as error:
-                console.print(Text(_("wrong", error=explain(error, _))))
+                say(console, _("wrong", error=explain(error, _)))
                 continue
         if path is not None:
             _save(sheet, path)
         show(sheet, console, _, countdown)
         if sheet.rounds:
-            console.print(Text(teller.why(teller.after_round(sheet.totals, len(sheet.rounds))), style="bold"))
-    console.print(Text(teller.winners(sheet.totals), style="bold green"))
+            say(console, teller.why(teller.after_round(sheet.totals, len(sheet.rounds))), "bold")
+    say(console, teller.winners(sheet.totals), "bold green")
     console.print(teller.table(sheet.rounds))
     return 0
 

@@ -187,7 +187,7 @@ def test_record_errors_keep_their_english_text() -> None:
     error = caught.value
     assert str(error) == "round 1, turn 1, player 1 (Bot 2): card 7 cannot be played: player 1 does not hold card 7"
     assert error.key == "card_not_in_hand" and error.values["card"] == "7"
-    assert explain(error, translator("en", "replay"), translator("en", "sim")) == str(error)
+    assert explain(error, translator("en", "replay"), translator("en", "sim")).replace("\u00a0", " ") == str(error)
 
 
 @pytest.mark.parametrize("language", OTHERS)
