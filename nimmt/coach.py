@@ -57,13 +57,13 @@ from math import comb
 
 from nimmt.bots.rollout import place, table_of
 from nimmt.bots.search import Estimate, batch_available, evaluate, evaluate_batch
-from nimmt.core import ROW_COUNT, View
+from nimmt.core import ROW_COUNT, NimmtError, View
 
 DEFAULT_SAMPLES = 400
 DEFAULT_EXACT_LIMIT = 5000
 
 
-class CoachError(ValueError):
+class CoachError(NimmtError, ValueError):
     """Advice was asked for at a moment when it makes no sense (no hand, no row to choose...)."""
 
 

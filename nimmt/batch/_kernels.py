@@ -731,42 +731,63 @@ def policy_games(players, count, end_above, rounds, row_policy, card_policy, tie
 
 
 @_jit
-def seat_games(players, count, end_above, rounds, card_pols, row_pols, tie, later_weight, seed,  # type: ignore[no-untyped-def]
-               totals, played, squares):
-    """Whole games where each seat has its own policy (``card_pols[p]``, ``row_pols[p]``), as
-    ``nimmt simulate`` plays them. Like :func:`policy_games`, plus ``squares[g, p]``: the sum over
-    the rounds of game g of the square of player p's penalty in the round (for confidence
-    intervals). Random play at every seat goes through :func:`play_plain`."""
+def _tally_round(totals, squares, penalties):  # type: ignore[no-untyped-def]
+    for p in range(penalties.shape[0]):
+        totals[p] += penalties[p]
+        squares[p] += penalties[p] * penalties[p]
+
+
+@_jit
+def plain_seat_games(players, count, end_above, rounds, row_policy, seed, totals, played, squares):  # type: ignore[no-untyped-def]
+    """:func:`seat_games` when every seat plays its cards in the dealt order (random cards) and takes
+    rows by the same ``row_policy``: the hot loop :func:`play_plain` only, which compiles fast."""
     deck = np.arange(1, 105).astype(np.int64)
     dealt = 4 + 10 * players
-    ends = np.empty(4, np.int64)
-    counts = np.empty(4, np.int64)
-    heads = np.empty(4, np.int64)
-    fixed = np.zeros(players, np.bool_)
-    public = np.zeros(105, np.bool_)
-    scratch = np.empty(212 + 2 * players, np.int64)
     owner = np.empty(105, np.int64)
     choices = np.zeros(1, np.int64)
     penalties = np.zeros(players, np.int64)
-    plain = True
-    for p in range(players):
-        if card_pols[p] != 0 or row_pols[p] == 3 or row_pols[p] != row_pols[0]:
-            plain = False
     state = np.uint64(seed)
     for g in range(count):
         done = 0
         while True:
             state = deal_hand(deck, dealt, state)
             penalties[:] = 0
-            if plain:
-                state = play_plain(deck[0:4], deck[4:dealt].reshape((10, players)), choices, row_pols[0], penalties,
-                                   owner, state)
-            else:
-                state = _play_policy(deck, players, row_pols, card_pols, tie, later_weight, choices, penalties,
-                                     ends, counts, heads, fixed, public, scratch, state)
-            for p in range(players):
-                totals[g, p] += penalties[p]
-                squares[g, p] += penalties[p] * penalties[p]
+            state = play_plain(deck[0:4], deck[4:dealt].reshape((10, players)), choices, row_policy, penalties,
+                               owner, state)
+            _tally_round(totals[g], squares[g], penalties)
+            done += 1
+            if _game_over(totals[g], done, end_above, rounds):
+                break
+        played[g] = done
+    return state
+
+
+@_jit
+def seat_games(players, count, end_above, rounds, card_pols, row_pols, tie, later_weight, seed,  # type: ignore[no-untyped-def]
+               totals, played, squares):
+    """Whole games where each seat has its own policy (``card_pols[p]``, ``row_pols[p]``), as
+    ``nimmt simulate`` plays them. Like :func:`policy_games`, plus ``squares[g, p]``: the sum over
+    the rounds of game g of the square of player p's penalty in the round (for confidence
+    intervals)."""
+    deck = np.arange(1, 105).astype(np.int64)
+    ends = np.empty(4, np.int64)
+    counts = np.empty(4, np.int64)
+    heads = np.empty(4, np.int64)
+    fixed = np.zeros(players, np.bool_)
+    public = np.zeros(105, np.bool_)
+    scratch = np.empty(212 + 2 * players, np.int64)
+    choices = np.zeros(1, np.int64)
+    penalties = np.zeros(players, np.int64)
+    dealt = 4 + 10 * players
+    state = np.uint64(seed)
+    for g in range(count):
+        done = 0
+        while True:
+            state = deal_hand(deck, dealt, state)
+            penalties[:] = 0
+            state = _play_policy(deck, players, row_pols, card_pols, tie, later_weight, choices, penalties,
+                                 ends, counts, heads, fixed, public, scratch, state)
+            _tally_round(totals[g], squares[g], penalties)
             done += 1
             if _game_over(totals[g], done, end_above, rounds):
                 break

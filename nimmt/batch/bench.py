@@ -30,7 +30,7 @@ from nimmt.core import ChooseRow, Phase, PlayCard, Rules, apply, deal_cards, new
 from nimmt.core.fast import random_rounds
 
 from . import _kernels as K
-from .engine import engine_name, play_games, play_hands
+from .engine import BatchError, engine_name, play_games, play_hands
 
 ENGINES = ("core", "fast", "numpy", "numba")
 NUMPY_BATCH = 4096
@@ -143,7 +143,7 @@ def measure(
         def run_games() -> None:
             play_games(players, games, rng, policy="random", chunk=chunk, engine=engine)
     else:
-        raise ValueError(f"unknown engine {engine!r}: choose {', '.join(ENGINES)}")
+        raise BatchError(f"unknown engine {engine!r}: choose {', '.join(ENGINES)}")
     hand_wall, hand_cpu = _timed(run_hands, repeats)
     game_wall, game_cpu = _timed(run_games, repeats)
     return Figure(engine, players, hands, hands / hand_wall, hands / hand_cpu, games, games / game_wall,

@@ -10,7 +10,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from nimmt.core import MAX_PLAYERS, MIN_PLAYERS, Rules
+from nimmt.core import MAX_PLAYERS, MIN_PLAYERS, NimmtError, Rules
 
 from . import _kernels as K
 from . import _numpy as N
@@ -43,7 +43,7 @@ DEFAULT_CHUNK = 16_384  # hands per chunk: the NumPy path holds a few (chunk, 10
 ENGINE_VARIABLE = "NIMMT_BATCH_ENGINE"  # "numpy" forces the NumPy path
 
 
-class BatchError(ValueError):
+class BatchError(NimmtError, ValueError):
     """Bad input to the batch engine (the message says what is wrong)."""
 
 
@@ -404,6 +404,11 @@ def seat_games(
     played = np.zeros(games, np.int64)
     squares = np.zeros((games, players), np.int64)
     tie, later = _heuristic_weights()
-    K.seat_games(players, games, rules.end_above, rules.rounds or 0, cards, rows_, tie, later,
-                 np.uint64(seed % 2**64), totals, played, squares)
+    plain = bool((cards == K.CARD_ORDER).all() and (rows_ == rows_[0]).all() and rows_[0] != K.ROW_HEURISTIC)
+    if plain:  # random cards everywhere: the hot loop of random play
+        K.plain_seat_games(players, games, rules.end_above, rules.rounds or 0, int(rows_[0]),
+                           np.uint64(seed % 2**64), totals, played, squares)
+    else:
+        K.seat_games(players, games, rules.end_above, rules.rounds or 0, cards, rows_, tie, later,
+                     np.uint64(seed % 2**64), totals, played, squares)
     return SeatGames(totals, played, squares)

@@ -6,8 +6,9 @@ Add a bot by subclassing :class:`Bot` and listing it in ``_BOT_CLASSES``.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from .base import Bot
+from .base import Bot, BotError
 from .beginner import BeginnerBot
 from .expert import ExpertBot
 from .heuristic import HeuristicBot
@@ -18,16 +19,28 @@ _BOT_CLASSES: tuple[type[Bot], ...] = (RandomBot, BeginnerBot, HeuristicBot, Mon
 BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in _BOT_CLASSES}
 
 
-class UnknownBot(ValueError):
-    pass
+class UnknownBot(BotError):
+    """No bot has this name."""
+
+
+# Bots that live in the layers above, by the prefix of their name: ``nimmt.protocol`` adds ``"cmd:"``
+# (another program) when it is imported. This package never imports those layers itself.
+EXTERNAL_BOTS: dict[str, Callable[[str, random.Random | None], Bot]] = {}
+
+
+def register_external(prefix: str, make: Callable[[str, random.Random | None], Bot]) -> None:
+    """Let :func:`make_bot` make bots named ``prefix + <rest>``: ``make(rest, rng)``."""
+    EXTERNAL_BOTS[prefix] = make
 
 
 def make_bot(name: str, rng: random.Random | None = None) -> Bot:
-    """A new bot by its name (see :data:`BOTS`), or ``"cmd:<command line>"`` for another program."""
+    """A new bot by its name (see :data:`BOTS`), or ``"cmd:<command line>"`` for another program
+    (once :mod:`nimmt.protocol` is imported)."""
+    for prefix, make in EXTERNAL_BOTS.items():
+        if name.startswith(prefix):
+            return make(name[len(prefix) :].strip(), rng)
     if name.startswith("cmd:"):
-        from nimmt.protocol import ProcessBot  # late: nimmt.protocol builds on this package
-
-        return ProcessBot(name[len("cmd:") :].strip(), rng)
+        raise UnknownBot(f"bot {name!r} is a program: import nimmt.protocol to play bot programs")
     try:
         cls = BOTS[name]
     except KeyError:
@@ -36,4 +49,4 @@ def make_bot(name: str, rng: random.Random | None = None) -> Bot:
     return cls(rng)
 
 
-__all__ = ["BOTS", "Bot", "RandomBot", "UnknownBot", "make_bot"]
+__all__ = ["BOTS", "EXTERNAL_BOTS", "Bot", "BotError", "RandomBot", "UnknownBot", "make_bot", "register_external"]

@@ -6,7 +6,11 @@ import random
 from abc import ABC, abstractmethod
 from typing import ClassVar
 
-from nimmt.core import ChooseRow, PlayCard, View
+from nimmt.core import ChooseRow, NimmtError, PlayCard, View
+
+
+class BotError(NimmtError, ValueError):
+    """A bot asked for something it cannot do (an unknown bot, a bad option, an impossible position)."""
 
 
 class Bot(ABC):

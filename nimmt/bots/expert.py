@@ -25,7 +25,7 @@ from typing import ClassVar
 
 from nimmt.core import ROW_COUNT, View
 
-from .base import Bot
+from .base import Bot, BotError
 from .opponents import OpponentModel
 from .search import Estimate, batch_available, evaluate, evaluate_batch
 
@@ -72,7 +72,7 @@ class ExpertBot(Bot):
     ) -> None:
         super().__init__(rng)
         if clock not in self.CLOCKS:
-            raise ValueError(f"the budget clock is 'wall' or 'cpu', not {clock!r}")
+            raise BotError(f"the budget clock is 'wall' or 'cpu', not {clock!r}")
         self.time_budget = time_budget
         # "wall": the budget is wall-clock time (what a waiting table sees); "cpu": CPU time of this
         # thread (what one dedicated core would take, the fair measure on a shared machine).

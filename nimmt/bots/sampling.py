@@ -22,6 +22,8 @@ from collections.abc import Sequence
 
 from nimmt.core import View
 
+from .base import BotError
+
 
 def deal_unseen(
     unseen: Sequence[int], hand_sizes: Sequence[int], me: int, rng: random.Random
@@ -32,7 +34,7 @@ def deal_unseen(
     """
     need = sum(size for p, size in enumerate(hand_sizes) if p != me)
     if need > len(unseen):
-        raise ValueError(f"{need} unseen cards are needed for the other hands, only {len(unseen)} exist")
+        raise BotError(f"{need} unseen cards are needed for the other hands, only {len(unseen)} exist")
     cards = rng.sample(unseen, need)
     hands: list[list[int]] = []
     at = 0

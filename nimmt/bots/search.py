@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from nimmt.core import ROW_COUNT, View
 
+from .base import BotError
 from .rollout import ENGINES, RolloutEngine, place, table_of
 from .sampling import determinize
 
@@ -84,7 +85,7 @@ def evaluate(
     samples is always taken).
     """
     if samples is None and deadline is None:
-        raise ValueError("give samples, a deadline, or both")
+        raise BotError("give samples, a deadline, or both")
     if isinstance(engine, str):
         engine = ENGINES[engine]
     me = view.player
@@ -99,7 +100,7 @@ def evaluate(
     if kind == "row":
         assert view.row_choice_card is not None, "no card waits for a row choice"
     elif kind != "card":
-        raise ValueError(f"kind is 'card' or 'row', not {kind!r}")
+        raise BotError(f"kind is 'card' or 'row', not {kind!r}")
     taken = 0
     check_every = 8
     while True:
@@ -185,7 +186,7 @@ def evaluate_batch(
     from nimmt.batch import rollout_card_penalties, rollout_row_penalties
 
     if samples is None and deadline is None:
-        raise ValueError("give samples, a deadline, or both")
+        raise BotError("give samples, a deadline, or both")
     generator = np.random.default_rng(rng.getrandbits(64))
     options = list(view.hand) if kind == "card" else list(range(ROW_COUNT))
     values: dict[int, list[float]] = {option: [] for option in options}

@@ -58,7 +58,7 @@ from ._common import (
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
 
-class SimulationFailed(Exception):
+class SimulationFailed(NimmtError):
     """A game could not be finished (an external bot failed).
 
     It crosses process boundaries, so it holds plain values only: the game's number, the English

@@ -25,6 +25,7 @@ from .errors import (
     NotYourTurn,
     RowOutOfRange,
     RulesError,
+    UnknownCard,
     UnknownPlayer,
     UnsupportedEdition,
 )
@@ -65,7 +66,7 @@ __all__ = [
     "ChooseRow", "Deal", "DealError", "EndReason", "Ending", "Event", "GameEnded", "GameOver", "GameState",
     "IllegalAction", "NimmtError", "NotWaitingForThat", "NotYourTurn", "Phase", "PlayCard",
     "RoundEnded", "RoundStarted", "RowChoiceNeeded", "RowOutOfRange", "RowTaken", "Rules",
-    "RulesError", "Step", "TurnEnded", "UnknownPlayer", "UnsupportedEdition", "View",
+    "RulesError", "Step", "TurnEnded", "UnknownCard", "UnknownPlayer", "UnsupportedEdition", "View",
     "apply", "apply_all", "bullheads", "deal_cards", "ending", "legal_actions", "new_game",
     "row_bullheads", "target_row", "view",
 ]

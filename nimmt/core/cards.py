@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .errors import UnknownCard
+
 LOWEST_CARD = 1
 HIGHEST_CARD = 104
 DECK: tuple[int, ...] = tuple(range(LOWEST_CARD, HIGHEST_CARD + 1))
@@ -13,6 +15,15 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 
 
+def is_int(value: object) -> bool:
+    """A whole number (``True`` and ``False`` are not): what every check of a card, row or count asks.
+
+    >>> is_int(3), is_int(True), is_int(3.0)
+    (True, False, False)
+    """
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def bullheads(card: int) -> int:
     """Penalty points printed on a card.
 
@@ -20,7 +31,7 @@ def bullheads(card: int) -> int:
     [1, 2, 3, 5, 7, 3, 1]
     """
     if not LOWEST_CARD <= card <= HIGHEST_CARD:
-        raise ValueError(f"there is no card {card}: cards run from 1 to 104")
+        raise UnknownCard(f"there is no card {card}: cards run from 1 to 104")
     if card == 55:
         return 7
     if card % 11 == 0:

@@ -15,6 +15,10 @@ class UnsupportedEdition(RulesError):
     """An edition or variant that nimmt describes but does not automate."""
 
 
+class UnknownCard(NimmtError, ValueError):
+    """A number that is no card of the deck (cards run from 1 to 104)."""
+
+
 class DealError(NimmtError, ValueError):
     """A deal that does not fit the table: wrong sizes, repeated or unknown cards."""
 

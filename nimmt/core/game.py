@@ -40,6 +40,7 @@ from .cards import (
     ROW_LIMIT,
     TURNS_PER_ROUND,
 )
+from .cards import is_int as _is_int
 from .errors import (
     AlreadyPlayed,
     CardNotInHand,
@@ -68,10 +69,6 @@ class Phase(StrEnum):
     CHOOSE_CARDS = "choose_cards"  # every player picks a card in secret
     CHOOSE_ROW = "choose_row"  # one player's card is below every row: that player picks a row
     OVER = "over"
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import BULLHEADS, DECK, ROW_COUNT, ROW_LIMIT
+from .cards import BULLHEADS, DECK, ROW_COUNT
 from .errors import UnknownPlayer
 from .game import ChooseRow, GameState, Phase, PlayCard, Rules, _draft_class, _new, target_row
 
@@ -67,9 +67,6 @@ class View:
     def target_row(self, card: int) -> int | None:
         """Where ``card`` would go on the rows as they stand (None: below every row)."""
         return target_row(self.rows, card)
-
-    def row_is_full(self, row: int) -> bool:
-        return len(self.rows[row]) >= ROW_LIMIT
 
     def unseen_cards(self) -> tuple[int, ...]:
         """Cards this player has not seen this round: other hands and the cards not dealt."""

@@ -9,7 +9,16 @@ See ``docs/environments.md``.
 """
 
 from .gymnasium_env import NimmtSeatEnv
-from .observation import ACTIONS, OBSERVATION_SIZE, ROW_ACTION, SLICES, action_mask, encode_view
+from .observation import (
+    ACTIONS,
+    OBSERVATION_SIZE,
+    ROW_ACTION,
+    SLICES,
+    EnvError,
+    EpisodeOver,
+    action_mask,
+    encode_view,
+)
 from .pettingzoo_env import NimmtEnv, env, raw_env
 from .vector_env import NimmtVectorEnv
 
@@ -18,6 +27,8 @@ __all__ = [
     "OBSERVATION_SIZE",
     "ROW_ACTION",
     "SLICES",
+    "EnvError",
+    "EpisodeOver",
     "NimmtEnv",
     "NimmtSeatEnv",
     "NimmtVectorEnv",

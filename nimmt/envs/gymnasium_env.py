@@ -27,10 +27,11 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+import nimmt.protocol  # noqa: F401  (lets make_bot play "cmd:<command line>" programs)
 from nimmt.bots import Bot, make_bot
 from nimmt.core import MAX_PLAYERS, Phase, Rules, view
 
-from .observation import ACTIONS, action_mask
+from .observation import ACTIONS, EnvError, EpisodeOver, action_mask
 from .pettingzoo_env import NimmtEnv, agent_name, from_action, observation_space
 
 Observation = dict[str, npt.NDArray[Any]]
@@ -57,14 +58,14 @@ class NimmtSeatEnv(gymnasium.Env[Observation, np.int64]):
         illegal_penalty: float = 10.0,
     ) -> None:
         if illegal_action not in ("penalty", "raise"):
-            raise ValueError(f"illegal_action must be 'penalty' or 'raise', not {illegal_action!r}")
+            raise EnvError(f"illegal_action must be 'penalty' or 'raise', not {illegal_action!r}")
         players = len(opponents) + 1
         if not 2 <= players <= MAX_PLAYERS:
-            raise ValueError(f"a table has 2 to {MAX_PLAYERS} players: give 1 to {MAX_PLAYERS - 1} opponents")
+            raise EnvError(f"a table has 2 to {MAX_PLAYERS} players: give 1 to {MAX_PLAYERS - 1} opponents")
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < players):
-            raise ValueError(f"seat must be 0 to {players - 1} (or None for a random seat), not {seat!r}")
+            raise EnvError(f"seat must be 0 to {players - 1} (or None for a random seat), not {seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
+            raise EnvError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
         self.table = NimmtEnv(players=players, rules=rules, episode=episode)
         self.render_mode = render_mode
         self.observation_space = cast(spaces.Space[Observation], observation_space())
@@ -104,7 +105,7 @@ class NimmtSeatEnv(gymnasium.Env[Observation, np.int64]):
 
     def step(self, action: int | np.integer[Any]) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         if self.over:
-            raise RuntimeError("the game is over: call reset() to play another")
+            raise EpisodeOver("the game is over: call reset() to play another")
         number = int(action)
         legal = np.flatnonzero(self.action_masks())
         replaced: int | None = None

@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from nimmt.core import DECK_BULLHEADS, MAX_PLAYERS, ROW_COUNT, ROW_LIMIT, TURNS_PER_ROUND, View
+from nimmt.core import DECK_BULLHEADS, MAX_PLAYERS, ROW_COUNT, ROW_LIMIT, TURNS_PER_ROUND, NimmtError, View
 from nimmt.core.cards import BULLHEADS, HIGHEST_CARD
 
 CARDS = HIGHEST_CARD  # 104
@@ -69,6 +69,14 @@ _PARTS: tuple[tuple[str, int], ...] = (
 )
 
 
+class EnvError(NimmtError, ValueError):
+    """An environment asked for something it cannot be (a bad table size, seat, option...)."""
+
+
+class EpisodeOver(NimmtError, RuntimeError):
+    """A step after the episode ended, before ``reset()``."""
+
+
 def _slices() -> dict[str, slice]:
     slices: dict[str, slice] = {}
     start = 0
@@ -88,7 +96,7 @@ OBSERVATION_HIGH[SLICES["seat_totals"]] = np.inf
 def encode_view(view: View) -> npt.NDArray[np.float32]:
     """The observation vector of ``view`` (which must be a player's view, not a spectator's)."""
     if view.player is None:
-        raise ValueError("a spectator's view has no observation: it belongs to no seat")
+        raise EnvError("a spectator's view has no observation: it belongs to no seat")
     out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
 
     def mark(part: str, cards: tuple[int, ...] | list[int], offset: int = 0) -> None:

@@ -45,7 +45,7 @@ from nimmt.core import (
     view,
 )
 
-from .observation import ACTIONS, OBSERVATION_HIGH, OBSERVATION_SIZE, ROW_ACTION, action_mask, encode_view
+from .observation import ACTIONS, OBSERVATION_HIGH, OBSERVATION_SIZE, ROW_ACTION, EnvError, action_mask, encode_view
 
 EPISODES = ("game", "round")
 
@@ -105,11 +105,11 @@ class NimmtEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         if not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
+            raise EnvError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
         if episode not in EPISODES:
-            raise ValueError(f"episode must be 'game' or 'round', not {episode!r}")
+            raise EnvError(f"episode must be 'game' or 'round', not {episode!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
+            raise EnvError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
         rules = rules or Rules()
         self.rules = replace(rules, rounds=1) if episode == "round" else rules
         self.episode = episode

@@ -48,7 +48,7 @@ from nimmt.batch import HEURISTIC_LATER, HEURISTIC_TIE, SEAT_POLICIES
 from nimmt.batch import _tables as T
 from nimmt.core import MAX_PLAYERS, MIN_PLAYERS, IllegalAction, Rules, deal_cards
 
-from .observation import ACTIONS, OBSERVATION_SIZE
+from .observation import ACTIONS, OBSERVATION_SIZE, EnvError
 from .pettingzoo_env import observation_space
 
 Observation = dict[str, npt.NDArray[Any]]
@@ -72,19 +72,19 @@ class NimmtVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[A
         copy: bool = True,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a whole number from 1, not {num_envs!r}")
+            raise EnvError(f"num_envs must be a whole number from 1, not {num_envs!r}")
         if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
+            raise EnvError(f"a table has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise ValueError(f"seat must be 0 to {players - 1}, not {seat!r}")
+            raise EnvError(f"seat must be 0 to {players - 1}, not {seat!r}")
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(names) != players - 1:
-            raise ValueError(f"give one opponent policy, or {players - 1} (one per other seat), not {len(names)}")
+            raise EnvError(f"give one opponent policy, or {players - 1} (one per other seat), not {len(names)}")
         unknown = [name for name in names if name not in SEAT_POLICIES]
         if unknown:
-            raise ValueError(f"unknown opponent {unknown[0]!r}: choose {', '.join(SEAT_POLICIES)}")
+            raise EnvError(f"unknown opponent {unknown[0]!r}: choose {', '.join(SEAT_POLICIES)}")
         if illegal_action not in ("penalty", "raise"):
-            raise ValueError(f"illegal_action must be 'penalty' or 'raise', not {illegal_action!r}")
+            raise EnvError(f"illegal_action must be 'penalty' or 'raise', not {illegal_action!r}")
         self.num_envs = num_envs
         self.players = players
         self.seat = seat
@@ -155,7 +155,7 @@ class NimmtVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[A
     ) -> tuple[Observation, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]]:
         chosen = np.asarray(actions)
         if chosen.shape != (self.num_envs,) or not np.issubdtype(chosen.dtype, np.integer):
-            raise ValueError(f"actions must be {self.num_envs} whole numbers (one per table), not {chosen!r}")
+            raise EnvError(f"actions must be {self.num_envs} whole numbers (one per table), not {chosen!r}")
         chosen = chosen.astype(np.int64)
         restart = np.flatnonzero(self._restart)
         if self.illegal_action == "raise":

@@ -3,6 +3,8 @@
 See ``docs/protocol-bots.md`` for the protocol (``nimmt-bot/1``) and the view format (``nimmt-view/1``).
 """
 
+from nimmt.bots import register_external
+
 from .encoding import (
     VIEW_FORMAT,
     ProtocolError,
@@ -15,6 +17,8 @@ from .encoding import (
 )
 from .process import DEFAULT_START_TIMEOUT, DEFAULT_TIMEOUT, PROTOCOL, BotFailure, FailureKind, ProcessBot
 from .reasons import DOINGS, REASONS
+
+register_external("cmd:", ProcessBot)  # make_bot("cmd:<command line>") plays that program
 
 __all__ = [
     "DEFAULT_START_TIMEOUT",

@@ -22,6 +22,7 @@ from typing import Any
 
 from nimmt.core import ROW_COUNT, ChooseRow, NimmtError, Phase, PlayCard, Rules, View
 from nimmt.core.cards import BULLHEADS
+from nimmt.core.cards import is_int as _is_int
 
 from .reasons import REASONS, detail_text, facts_of
 
@@ -109,10 +110,6 @@ def view_to_json(view: View) -> dict[str, Any]:
         "must_choose_row": view.must_choose_row,
         "legal": legal_to_json(view),
     }
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _int(data: Mapping[str, Any], key: str, *, optional: bool = False) -> Any:

@@ -169,11 +169,11 @@ class ProcessBot(Bot):
         try:
             argv = shlex.split(command) if isinstance(command, str) else list(command)
         except ValueError as error:  # an unclosed quote
-            raise ValueError(f"cannot read the bot's command line {command!r}: {error}") from None
+            raise ProtocolError(f"cannot read the bot's command line {command!r}: {error}") from None
         if not argv:
-            raise ValueError("a bot program needs a command line, and this one is empty")
+            raise ProtocolError("a bot program needs a command line, and this one is empty")
         if timeout <= 0 or start_timeout <= 0:
-            raise ValueError("time limits must be above 0 seconds")
+            raise ProtocolError("time limits must be above 0 seconds")
         self.command: tuple[str, ...] = tuple(argv)
         self.label = label or shlex.join(argv)
         self.timeout = timeout

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from nimmt.bots import BOTS, UnknownBot
-from nimmt.core import MAX_PLAYERS, MIN_PLAYERS
+from nimmt.core import MAX_PLAYERS, MIN_PLAYERS, NimmtError
 
 from .play import MatchResult, play_match
 from .plot import plot
@@ -21,7 +21,7 @@ from .schedule import MatchSpec, deal_sets_for, schedule
 from .stats import Interval, Standing, Summary, summarize
 
 
-class TournamentError(ValueError):
+class TournamentError(NimmtError, ValueError):
     """A tournament that cannot be run as asked (unknown bot, wrong number of players...)."""
 
 

@@ -6,6 +6,7 @@ import random
 import time
 from dataclasses import dataclass
 
+import nimmt.protocol  # noqa: F401  (lets make_bot play "cmd:<command line>" programs)
 from nimmt.bots import Bot, make_bot
 from nimmt.core import Event, GameState, Rules, View
 from nimmt.match import play_game

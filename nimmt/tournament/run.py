@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
+from nimmt.core import NimmtError
+
 from .play import MatchResult, play_match
 from .schedule import MatchSpec
 
@@ -23,7 +25,7 @@ Progress = Callable[[int], None]  # called with how many games finished since th
 Finished = Callable[[MatchResult], None]  # called with each game as soon as it ends
 
 
-class RayUnavailable(RuntimeError):
+class RayUnavailable(NimmtError, RuntimeError):
     """Ray is not installed, or the cluster at the given address cannot be reached."""
 
 

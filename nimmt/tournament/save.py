@@ -23,12 +23,14 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
+from nimmt.core import NimmtError
+
 from .play import MatchResult
 
 FORMAT = "nimmt-tournament/1"
 
 
-class SaveError(ValueError):
+class SaveError(NimmtError, ValueError):
     """A save file that cannot be used for this tournament (other settings, not a save file...);
     ``key`` and ``values`` let an interface tell it in its own language."""
 
