@@ -10,6 +10,9 @@ from typing import Annotated
 
 import typer
 
+from nimmt.server.limits import Limits
+
+DEFAULT_LIMITS = Limits()
 
 def default_database() -> Path:
     """``$XDG_DATA_HOME/nimmt/nimmt.sqlite3`` (or ``~/.local/share/...``), else ``./nimmt.sqlite3``."""
@@ -43,6 +46,21 @@ def serve(
     seed: Annotated[
         int | None, typer.Option(help="Deal and let bots play from this seed (for demos and tests).", hidden=True)
     ] = None,
+    limit_tables: Annotated[
+        int, typer.Option(min=0, help="Tables one address may create per minute (0: no limit).")
+    ] = DEFAULT_LIMITS.tables_per_minute,
+    limit_joins: Annotated[
+        int, typer.Option(min=0, help="Tables one address may join per minute (0: no limit).")
+    ] = DEFAULT_LIMITS.joins_per_minute,
+    limit_sockets: Annotated[
+        int, typer.Option(min=0, help="WebSockets one address may open per minute (0: no limit).")
+    ] = DEFAULT_LIMITS.sockets_per_minute,
+    limit_messages: Annotated[
+        int, typer.Option(min=0, help="WebSocket messages one address may send per minute (0: no limit).")
+    ] = DEFAULT_LIMITS.messages_per_minute,
+    limit_connections: Annotated[
+        int, typer.Option(min=0, help="Connections one address may hold open at once (0: no limit).")
+    ] = DEFAULT_LIMITS.connections,
 ) -> None:
     """Start the web table: create a table in the browser and share the invite link."""
     try:
@@ -74,7 +92,9 @@ def serve(
     typer.echo(f"games are kept in {database}; press Ctrl+C to stop")
     sys.stdout.flush()
     config = uvicorn.Config(
-        create_app(database, bot_delay=bot_delay, seed=seed, away_grace=away_grace),
+        create_app(database, bot_delay=bot_delay, seed=seed, limits=Limits(
+            tables_per_minute=limit_tables, joins_per_minute=limit_joins, sockets_per_minute=limit_sockets,
+            messages_per_minute=limit_messages, connections=limit_connections), away_grace=away_grace),
         log_level="warning",
         ws_max_size=64 * 1024,
         ws_ping_interval=20,

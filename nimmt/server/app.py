@@ -13,9 +13,10 @@ import hashlib
 import io
 import json
 import logging
+import math
 import random
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -37,6 +38,7 @@ from nimmt.records import RecordError, loads
 from nimmt.scoresheet import ScoreSheet, ScoreSheetError
 
 from .hub import Hub, LocalHub
+from .limits import RATE_LIMITED_CLOSE, ClientLimits, Limits, LimitsMiddleware, client_key
 from .models import (
     MAX_MESSAGE_BYTES,
     TABLE_ID_PATTERN,
@@ -93,8 +95,10 @@ def create_app(
     bot_delay: float = 0.8,
     seed: int | None = None,
     away_grace: float = 30.0,
+    limits: Limits | None = None,
 ) -> FastAPI:
-    """The ASGI app. ``db`` is a SQLite file (ignored when ``store`` is given)."""
+    """The ASGI app. ``db`` is a SQLite file (ignored when ``store`` is given); ``limits`` are what
+    one client may do (see :mod:`nimmt.server.limits`)."""
     if store is None:
         if db is None:
             raise ValueError("create_app needs a database file or a store")
@@ -152,13 +156,11 @@ def create_app(
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
         return _error(error.status_code, code, str(error.detail))
 
-    @app.middleware("http")
-    async def _limit_body(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        limit = MAX_RECORD_UPLOAD if request.url.path == "/api/replay" else MAX_BODY_BYTES
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > limit):
-            return _error(413, "too_large", f"the request is larger than {limit} bytes")
-        return await call_next(request)
+    # Bodies counted while they stream, per-client rates, open connections: nimmt/server/limits.py
+    client_limits = ClientLimits(limits or Limits())
+    app.state.limits = client_limits
+    app.add_middleware(LimitsMiddleware, limits=client_limits,
+                       body_limit=lambda path: MAX_RECORD_UPLOAD if path == "/api/replay" else MAX_BODY_BYTES)
 
     async def _table(table_id: str) -> Table:
         table = await service().get(table_id) if _TABLE_ID.match(table_id) else None
@@ -236,7 +238,8 @@ def create_app(
 
     async def _finished_game(table_id: str, game: int) -> dict[str, Any]:
         await _table(table_id)
-        row = await service().store.game(table_id, game)
+        # A number no game can have (the store's integers are 64-bit) is simply no game.
+        row = await service().store.game(table_id, game) if 0 <= game < 2**63 else None
         if row is None:
             raise ApiError(404, "unknown_game", f"table {table_id} has no game {game}", game=game)
         if not row.finished:
@@ -346,11 +349,14 @@ def create_app(
         await websocket.accept()
         table = await service().get(table_id) if _TABLE_ID.match(table_id) else None
         if table is None:
-            await websocket.send_json(ActionError("unknown_table", f"there is no table {table_id!r}",
-                                                  table=table_id).to_message())
-            await websocket.close(code=4404)
+            with contextlib.suppress(WebSocketDisconnect):  # the client may be gone already
+                await websocket.send_json(ActionError("unknown_table", f"there is no table {table_id!r}",
+                                                      table=table_id).to_message())
+                await websocket.close(code=4404)
             return
         connection = _Connection(websocket, service(), the_hub, table)
+        connection.client = client_key(websocket.scope)
+        connection.message_wait = client_limits.message
         await connection.run()
 
     return app
@@ -368,16 +374,42 @@ class _Connection:
         self.send_lock = asyncio.Lock()
         self.questions: set[asyncio.Task[None]] = set()  # the coach's answers still being worked out
         self.subscription: Any = None
+        self.client = "unknown"  # the client's address, for its limits and the log
+        self.message_wait: Callable[[str], float] = lambda _client: 0.0  # its message limit: seconds to wait
+        self.closed = False  # the client left (or was sent away): nothing more is sent
 
     async def send(self, message: dict[str, Any]) -> None:
+        """Send a message; WebSocketDisconnect when the client has gone, however it went."""
         async with self.send_lock:
-            await self.websocket.send_json(message)
+            if self.closed:
+                raise WebSocketDisconnect(code=1006)
+            try:
+                await self.websocket.send_json(message)
+            except WebSocketDisconnect:
+                self.closed = True
+                logger.info("table %s: %s left while a message was being sent to it", self.table.id, self.client)
+                raise
+
+    async def close(self, code: int) -> None:
+        async with self.send_lock:
+            if not self.closed:
+                self.closed = True
+                with contextlib.suppress(WebSocketDisconnect):
+                    await self.websocket.close(code=code)
 
     async def receive(self) -> str | None:
         """The next text message, or None when the connection has closed."""
         while True:
             message = await self.websocket.receive()
             if message["type"] == "websocket.disconnect":
+                return None
+            wait = self.message_wait(self.client)
+            if wait > 0:
+                seconds = max(1, math.ceil(wait))
+                logger.warning("table %s: %s sends too many messages: sent away", self.table.id, self.client)
+                await self.send(ActionError("rate_limited", f"too many messages: try again in {seconds} s",
+                                            retry_after=seconds).to_message())
+                await self.close(RATE_LIMITED_CLOSE)
                 return None
             if message.get("text") is not None:
                 return str(message["text"])
@@ -408,7 +440,7 @@ class _Connection:
             try:
                 raw = await asyncio.wait_for(self.receive(), HELLO_TIMEOUT)
             except TimeoutError:
-                await self.websocket.close(code=4408)
+                await self.close(4408)
                 return None
             if raw is None:
                 return None
@@ -437,6 +469,10 @@ class _Connection:
             data = json.loads(raw)
         except (json.JSONDecodeError, RecursionError):
             await self.send(ActionError("bad_json", "the message is not valid JSON").to_message())
+            return None
+        if "\\" in raw and not _unicode(data):  # only an escape (\ud800) can hold a lone surrogate
+            await self.send(ActionError("bad_message", "the message has text that is not valid Unicode "
+                                        "(a lone surrogate)").to_message())
             return None
         try:
             return client_message.validate_python(data, strict=True)
@@ -510,6 +546,8 @@ class _Connection:
             update = await subscription.get()
             try:
                 await self.send(update.for_audience(self.seat))
+            except WebSocketDisconnect:
+                return  # the client left: the reader hears it and ends the connection
             finally:
                 subscription.done()
 
@@ -523,6 +561,15 @@ def invite_svg(link: str) -> str:
               title=link, svgclass=None, lineclass=None)
     size = code.symbol_size(scale=4)[0]
     return out.getvalue().decode("utf-8").replace("<svg ", f'<svg width="{size}" height="{size}" ', 1)
+
+
+def _unicode(data: Any) -> bool:
+    """Whether every text in a decoded JSON value is valid Unicode (no lone surrogate)."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _load_sheet(data: dict[str, Any]) -> ScoreSheet:

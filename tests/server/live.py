@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO
@@ -18,8 +19,10 @@ import httpx
 
 
 class LiveServer:
-    def __init__(self, db: Path, *, bot_delay: float = 0.0, seed: int | None = None, away_grace: float = 0.0) -> None:
+    def __init__(self, db: Path, *, bot_delay: float = 0.0, seed: int | None = None, away_grace: float = 0.0,
+                 args: Sequence[str] = ()) -> None:
         self.db = db
+        self.args = tuple(args)  # more options of nimmt serve (its limits, say)
         self.bot_delay = bot_delay
         self.away_grace = away_grace  # tests: no wait before an absent seat may go to a bot, unless asked
         self.seed = seed
@@ -34,7 +37,7 @@ class LiveServer:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "nimmt", "serve", "--port", "0", "--db", str(self.db),
              "--bot-delay", str(self.bot_delay), "--away-grace", str(self.away_grace),
-             *(["--seed", str(self.seed)] if self.seed is not None else [])],
+             *(["--seed", str(self.seed)] if self.seed is not None else []), *self.args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
         )
         assert self.process.stdout is not None
