@@ -147,13 +147,14 @@ def unseen_prefix(public, cnt, hb):  # type: ignore[no-untyped-def]
     hb[0] = 0
     cnt[1] = 0
     hb[1] = 0
+    count = 0  # running sums kept in registers: no store-to-load chain through the arrays
+    heads = 0
     for c in range(1, 105):
-        if public[c]:
-            cnt[c + 1] = cnt[c]
-            hb[c + 1] = hb[c]
-        else:
-            cnt[c + 1] = cnt[c] + 1
-            hb[c + 1] = hb[c] + BULL[c]
+        if not public[c]:
+            count += 1
+            heads += BULL[c]
+        cnt[c + 1] = count
+        hb[c + 1] = heads
 
 
 @_jit
@@ -171,12 +172,16 @@ def own_rows(ends, mine, below, below_heads):  # type: ignore[no-untyped-def]
     """For each row: how many of the player's cards ``mine`` (sorted) lie below its last card, and
     their bullheads."""
     for r in range(4):
-        below[r] = 0
-        below_heads[r] = 0
-        for c in mine:
-            if c < ends[r]:
-                below[r] += 1
-                below_heads[r] += BULL[c]
+        end = ends[r]
+        count = 0
+        heads = 0
+        for c in mine:  # sorted: the cards below the row's end come first
+            if c >= end:
+                break
+            count += 1
+            heads += BULL[c]
+        below[r] = count
+        below_heads[r] = heads
 
 
 @_jit

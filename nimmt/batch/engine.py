@@ -72,10 +72,6 @@ HEURISTIC_TIE = 0.05
 HEURISTIC_LATER = 1.0
 
 
-def _heuristic_weights() -> tuple[float, float]:
-    return HEURISTIC_TIE, HEURISTIC_LATER
-
-
 def run_kernel(kernel: Callable[..., Any], *args: Any) -> Any:
     """Call a kernel; without Numba it runs as Python, where the random source's 64-bit arithmetic
     wraps around on purpose."""
@@ -199,7 +195,7 @@ def play(
     penalties = np.zeros((count, players), np.int64)
     heuristic = cp == K.CARD_HEURISTIC or rp == K.ROW_HEURISTIC
     if heuristic:
-        tie, later = _heuristic_weights()
+        tie, later = HEURISTIC_TIE, HEURISTIC_LATER
         run_kernel(K.policy_many, r, o, ch, np.full(players, rp, np.int64), np.full(players, cp, np.int64), tie,
                    later, _seed(rng), penalties)
         return penalties
@@ -249,7 +245,7 @@ def play_hands(
     cp, rp = _policy(policy)
     stats = HandStats(players)
     name = engine_name(engine)
-    tie, later = _heuristic_weights() if cp == K.CARD_HEURISTIC else (0.0, 0.0)
+    tie, later = (HEURISTIC_TIE, HEURISTIC_LATER) if cp == K.CARD_HEURISTIC else (0.0, 0.0)
     for size in chunks(hands, chunk):
         if name == "numba" and cp == K.CARD_ORDER:
             K.plain_hands(players, size, rp, _seed(rng), stats.totals, stats.spread)
@@ -313,7 +309,7 @@ def play_games(
     rounds = rules.rounds or 0
     stats = GameStats(players)
     name = engine_name(engine)
-    tie, later = _heuristic_weights() if cp == K.CARD_HEURISTIC else (0.0, 0.0)
+    tie, later = (HEURISTIC_TIE, HEURISTIC_LATER) if cp == K.CARD_HEURISTIC else (0.0, 0.0)
     for size in chunks(games, chunk):
         totals = np.zeros((size, players), np.int64)
         played = np.zeros(size, np.int64)
@@ -376,7 +372,7 @@ def seat_hands(
     if turns != 10 and (cards != K.CARD_ORDER).any():
         raise BatchError("the beginner and heuristic seats play whole hands of 10 turns")
     penalties = np.zeros((count, players), np.int64)
-    tie, later = _heuristic_weights()
+    tie, later = HEURISTIC_TIE, HEURISTIC_LATER
     run_kernel(K.policy_many, r, o, np.zeros((count, 1), np.int64), row_pols, cards, tie, later,
                np.uint64(seed % 2**64), penalties)
     return penalties
@@ -403,7 +399,7 @@ def seat_games(
     totals = np.zeros((games, players), np.int64)
     played = np.zeros(games, np.int64)
     squares = np.zeros((games, players), np.int64)
-    tie, later = _heuristic_weights()
+    tie, later = HEURISTIC_TIE, HEURISTIC_LATER
     plain = bool((cards == K.CARD_ORDER).all() and (rows_ == rows_[0]).all() and rows_[0] != K.ROW_HEURISTIC)
     if plain:  # random cards everywhere: the hot loop of random play
         K.plain_seat_games(players, games, rules.end_above, rules.rounds or 0, int(rows_[0]),

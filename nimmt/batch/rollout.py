@@ -19,7 +19,17 @@ from nimmt.core import BULLHEADS, View
 
 from . import _kernels as K
 from . import _numpy as N
-from .engine import POLICIES, BatchError, EngineName, Policy, _heuristic_weights, _seed, engine_name, run_kernel
+from .engine import (
+    HEURISTIC_LATER,
+    HEURISTIC_TIE,
+    POLICIES,
+    BatchError,
+    EngineName,
+    Policy,
+    _seed,
+    engine_name,
+    run_kernel,
+)
 
 Ints = npt.NDArray[np.int64]
 
@@ -94,7 +104,7 @@ def _run(
     candidates = first.shape[0]
     out = np.zeros((candidates, n_samples), np.int64)
     if engine == "numba" or cp == K.CARD_HEURISTIC:
-        tie, later = _heuristic_weights()
+        tie, later = HEURISTIC_TIE, HEURISTIC_LATER
         run_kernel(K.rollouts, ends0, counts0, heads0, public, first, fixed, mine, pool, sizes, me, n_samples,
                    rp, cp, tie, later, _seed(rng), out)
         return out
