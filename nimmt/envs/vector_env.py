@@ -130,6 +130,7 @@ class NimmtVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[A
     ) -> tuple[Observation, dict[str, Any]]:
         """Start a new game at every table; table i of ``seed`` s deals as ``NimmtEnv.reset(seed=s + i)``."""
         base = seed if seed is not None else secrets.randbelow(2**31)
+        super().reset(seed=base)  # self.np_random, as Gymnasium sets it
         self._deals = [random.Random(base + i) for i in range(self.num_envs)]
         self._states[:] = np.random.SeedSequence(abs(base)).generate_state(self.num_envs, np.uint64)
         self.single_action_space.seed(base)

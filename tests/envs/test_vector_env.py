@@ -126,3 +126,24 @@ def test_illegal_actions_raise_when_asked() -> None:
 def test_bad_arguments_are_refused(kwargs: dict[str, Any], words: str) -> None:
     with pytest.raises(ValueError, match=words):
         NimmtVectorEnv(**kwargs)
+
+
+def test_gymnasium_vector_wrappers_see_whole_episodes() -> None:
+    """RecordEpisodeStatistics adds up each game's rewards: minus the learning seat's total."""
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    envs = RecordEpisodeStatistics(NimmtVectorEnv(num_envs=8, players=3, opponents="beginner"))
+    observation, _ = envs.reset(seed=5)
+    rng = np.random.default_rng(5)
+    episodes = 0
+    for _ in range(300):
+        mask = observation["action_mask"]
+        observation, _, terminated, _, info = envs.step((rng.random(mask.shape) + mask).argmax(axis=1))
+        if "episode" in info:
+            for i in np.flatnonzero(info["_episode"]):
+                assert terminated[i]
+                assert info["episode"]["r"][i] == -envs.unwrapped.totals[i, 0]
+                episodes += 1
+    assert episodes >= 20
+    assert envs.observation_space["observation"].shape == (8, 992)
+    assert envs.action_space.shape == (8,)
