@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from nimmt.cli.main import app
 from nimmt.cli.simulate import (
+    BATCH_BOTS,
     batch_engine_plays,
     play_one,
     simulate,
@@ -191,6 +192,7 @@ def test_batch_and_step_engines_agree_within_their_confidence_bounds(bots: list[
     """Same bots, several seeds: each seat's mean penalty per round and per game, and its share of
     wins, from the two engines differ by less than 4.5 standard errors of the difference (the runs
     are seeded, so the test is repeatable; the margin keeps it so when the chance drawn changes)."""
+    pytest.importorskip("numba")
     rules = Rules()
     for seed in seeds:
         assert batch_engine_plays(bots)
@@ -211,6 +213,7 @@ def test_batch_and_step_engines_agree_within_their_confidence_bounds(bots: list[
 
 
 def test_batch_engine_results_do_not_depend_on_jobs_and_differ_by_seed() -> None:
+    pytest.importorskip("numba")
     rules = Rules(end_above=40)
     one, _ = simulate_batch(5000, ["heuristic", "random"], 7, rules, jobs=1)
     two, _ = simulate_batch(5000, ["heuristic", "random"], 7, rules, jobs=2)
@@ -219,12 +222,18 @@ def test_batch_engine_results_do_not_depend_on_jobs_and_differ_by_seed() -> None
     assert one.games == 5000 and sum(one.wins) == 5000
 
 
-def test_which_engine_plays() -> None:
+def test_which_engine_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    from nimmt.batch import SEAT_POLICIES
+
+    assert SEAT_POLICIES.keys() == BATCH_BOTS
+    pytest.importorskip("numba")
     assert batch_engine_plays(["random", "beginner", "heuristic"])
     assert not batch_engine_plays(["random", "expert"])
     assert not batch_engine_plays(["random", "montecarlo"])
     assert not batch_engine_plays(["random", "cmd:node bot.js"])
     assert not batch_engine_plays(["random", "random"], Path("games"))
+    monkeypatch.setenv("NIMMT_BATCH_ENGINE", "numpy")  # the NumPy path has no per-seat policies
+    assert not batch_engine_plays(["random", "random"])
 
 
 def test_exact_rounds_through_the_batch_engine() -> None:
