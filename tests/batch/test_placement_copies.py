@@ -1,18 +1,22 @@
 """The batch engine's copies of card placement, held against the rules core with Hypothesis: the hot
 loop of random play (``play_plain``), the NumPy path, and ``play_hand`` from any moment of a round
 (where rollouts start). ``heuristic_row``'s play-out of the turn is held against the heuristic bot
-(``test_exact.py``), and the bot's against the core (``tests/bots/test_placement_copies.py``); the
+(here, and in ``test_exact.py``), and the bot's against the core (``tests/bots/test_placement_copies.py``); the
 vector environment's tables against the AEC environment (``tests/envs/test_vector_env.py``)."""
 
 from __future__ import annotations
+
+import random
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nimmt.batch import HAVE_NUMBA, deal, play
+from nimmt.batch import HAVE_NUMBA, HEURISTIC_LATER, deal, play
 from nimmt.batch import _kernels as K
 from nimmt.batch.engine import run_kernel
+from nimmt.bots.heuristic import HeuristicBot
+from nimmt.core import Phase, PlayCard, View, apply, deal_cards, new_game, view
 from tests.batch.oracle import core_penalties
 from tests.core.placement_kit import Turn, summary, turns
 
@@ -46,3 +50,38 @@ def test_play_hand_places_like_the_core_from_any_moment(turn: Turn) -> None:
                np.uint64(1))
     assert [ends.tolist(), counts.tolist(), heads.tolist()] == list(summary(turn.rows_after))
     assert penalties.tolist() == turn.taken
+
+
+def row_choice_view(seed: int, players: int) -> View | None:
+    """The view of the first player who must choose a row in a game of random cards from ``seed``."""
+    rng = random.Random(seed)
+    state = apply(new_game(players), deal_cards(players, rng)).state
+    while state.phase is Phase.CHOOSE_CARDS:
+        for player in range(players):
+            state = apply(state, PlayCard(player, rng.choice(state.hands[player]))).state
+        if state.phase is Phase.CHOOSE_ROW:
+            return view(state, state.waiting_for[0])
+    return None
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 10))
+def test_heuristic_row_plays_the_turn_out_like_the_bot(seed: int, players: int) -> None:
+    """The kernel's row choice (which plays the rest of the turn out inline) is the bot's, whose
+    play-out is held against the core in tests/bots/test_placement_copies.py."""
+    seen = row_choice_view(seed, players)
+    if seen is None:
+        return
+    assert seen.row_choice_card is not None
+    ends, counts, heads = (np.array(x, np.int64) for x in summary(seen.rows))
+    hand = np.array(seen.hand, np.int64)
+    public = np.ones(105, np.bool_)
+    public[list(seen.unseen_cards())] = False
+    public[list(seen.hand)] = False
+    cnt, hb = np.empty(106, np.int64), np.empty(106, np.int64)
+    run_kernel(K.unseen_prefix, public, cnt, hb)
+    still = np.array([c for c, _ in seen.revealed[seen.resolved + 1 :]], np.int64)
+    work = np.empty(2 * len(hand) + 19, np.int64)
+    row = run_kernel(K.heuristic_row, ends, counts, heads, seen.row_choice_card, still, hand, cnt, hb, players - 1,
+                     HEURISTIC_LATER, work)
+    assert row == HeuristicBot().choose_row(seen)
