@@ -8,8 +8,11 @@ the table's refusal of it).
 
 from __future__ import annotations
 
+import contextlib
+import time
 from typing import TypedDict
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 # Generous for a loaded 2-core machine: each wait below ends as soon as its state is reached.
@@ -34,6 +37,11 @@ _DECISION = """() => ({
 _HAS_DECISION = """() => !document.getElementById('over').hidden
   || !!document.querySelector('#rows button.row-button:not([disabled]), #hand button.card:not([disabled])')"""
 
+# A decision, or a reveal that can be skipped (a person taps it to play on at once).
+_DECISION_OR_REVEAL = """() => !document.getElementById('over').hidden
+  || !!document.querySelector('#rows button.row-button:not([disabled]), #hand button.card:not([disabled])')
+  || !document.getElementById('stage').hidden && !document.getElementById('skip').hidden"""
+
 # The card is shown as this person's choice, or it has left the hand (the turn was revealed).
 _CARD_TAKEN = """(card) => {
   const button = document.querySelector(`#hand button.card[data-card="${card}"]`);
@@ -46,7 +54,8 @@ _ROW_TAKEN = """(version) => Number(document.body.dataset.version) > version
 
 
 # The reveal is placed card by card, each text fading in: until it is still, colours are in between.
-_STILL = "() => !document.querySelector('#reveal .pending') && document.getAnimations().length === 0"
+_STILL = """() => !document.querySelector('#reveal .pending') && document.getAnimations().length === 0
+  && (!document.getElementById('stage') || document.getElementById('stage').hidden)"""
 
 
 def still(page: Page) -> None:
@@ -59,10 +68,38 @@ def decision(page: Page) -> Decision:
     return seen
 
 
-def next_decision(page: Page, timeout: float = WAIT_MS) -> Decision:
-    """Wait until the table asks something of this person (or the game is over)."""
-    page.wait_for_function(_HAS_DECISION, timeout=timeout)
-    return decision(page)
+def next_decision(page: Page, timeout: float = WAIT_MS, *, skip: bool = True) -> Decision:
+    """Wait until the table asks something of this person (or the game is over). A reveal playing
+    meanwhile is skipped as a person in a hurry would, with a tap (``skip=False``: watched whole)."""
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        left = max(1.0, (deadline - time.monotonic()) * 1000)
+        page.wait_for_function(_DECISION_OR_REVEAL if skip else _HAS_DECISION, timeout=left)
+        if page.evaluate(_HAS_DECISION):
+            return decision(page)
+        skip_reveal(page)
+        page.wait_for_timeout(20)
+
+
+def skip_reveal(page: Page) -> None:
+    """Tap the reveal away if one is playing (as a person in a hurry does)."""
+    skip_button = page.locator("#skip")
+    if skip_button.is_visible():
+        # The reveal may end by itself between the look and the tap.
+        with contextlib.suppress(PlaywrightError):
+            skip_button.click(timeout=2000)
+
+
+def choose_host_bot(page: Page, bot: str) -> None:
+    """Choose, in the table's menu, the bot that takes an absent player's seat."""
+    page.locator("#menu summary").click()
+    page.select_option("#host-bot", bot)
+    page.locator("#menu summary").click()
+
+
+def open_options(page: Page) -> None:
+    """The home page's table options (folded on a phone)."""
+    page.evaluate("() => { const d = document.getElementById('create-options'); if (d) d.open = true; }")
 
 
 def play_card(page: Page, card: int, *, keyboard: bool = False) -> None:

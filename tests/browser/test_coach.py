@@ -11,7 +11,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.helpers import act, decision, next_decision
+from tests.browser.helpers import act, decision, next_decision, open_options
 from tests.server.live import LiveServer
 
 SEED = 6
@@ -27,6 +27,7 @@ def own_server(tmp_path: Path) -> Iterator[LiveServer]:
 def _create(page: Page, server: LiveServer, *, coach: bool) -> None:
     page.goto(f"{server.url}/?lang=en")
     page.fill("#create-name", "Ana")
+    open_options(page)
     page.fill("#create-seats", "3")
     page.fill("#create-bots", "2")
     page.fill("#create-rounds", "1")

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Locator, Page, WebSocketRoute, expect
 
-from tests.browser.helpers import WAIT_MS, decision, next_decision, play_card
+from tests.browser.helpers import WAIT_MS, choose_host_bot, decision, next_decision, play_card
 from tests.server.live import LiveServer
 
 # The first deal of this seed gives Ana (seat 0 of two) a card below every row.
@@ -77,10 +77,10 @@ def test_a_row_click_is_not_lost_when_someone_comes_back(
         expect(row).to_have_attribute("data-row", "2")
 
         # An update does not pull the focus back to the rows from wherever Ana took it.
-        ana.locator("#watch-link").focus()
+        ana.locator("#scores-details summary").focus()
         bruno.close()
         expect(ana.locator("#players .away")).to_have_count(1)  # Bruno away, shown
-        expect(ana.locator("#watch-link")).to_be_focused()
+        expect(ana.locator("#scores-details summary")).to_be_focused()
 
         box = _press(ana, row)
         bruno = context_b.new_page()
@@ -115,7 +115,7 @@ def test_a_hand_to_bot_click_is_not_lost_when_the_table_changes(browser: Browser
         bruno.close()
         hand_over = ana.get_by_role("button", name="Let a bot play for Bruno")
         expect(hand_over).to_be_visible()
-        ana.select_option("#host-bot", "random")
+        choose_host_bot(ana, "random")
 
         box = _press(ana, hand_over)
         before = decision(ana)["version"]

@@ -12,7 +12,16 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.helpers import act, decision, next_decision, play_card, still
+from tests.browser.helpers import (
+    act,
+    choose_host_bot,
+    decision,
+    next_decision,
+    open_options,
+    play_card,
+    skip_reveal,
+    still,
+)
 from tests.server.live import LiveServer
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
@@ -61,6 +70,7 @@ def test_two_people_play_a_whole_game(browser: Browser, server: LiveServer, scre
             page.on("pageerror", lambda error: errors.append(str(error)))
         ana.goto(f"{server.url}/?lang=en")
         ana.fill("#create-name", "Ana")
+        open_options(ana)
         ana.fill("#create-seats", "4")
         ana.fill("#create-bots", "2")
         ana.select_option("#bot-0", "random")
@@ -112,6 +122,8 @@ def test_two_people_play_a_whole_game(browser: Browser, server: LiveServer, scre
                     assert bruno.locator("#hand button.card").evaluate_all(cards) == hand
                     refreshed = True
                     seen = decision(bruno)
+                if page is ana and not seen["cards"] and not seen["rows"] and not shot:
+                    skip_reveal(page)  # Ana taps the reveal away, until the screenshot (which shows one whole)
                 done = act(page, seen, keyboard=keyboard)
                 if done:
                     did.append(done)
@@ -119,7 +131,7 @@ def test_two_people_play_a_whole_game(browser: Browser, server: LiveServer, scre
             assert bruno.locator("#reveal .pending").count() == 0
             if did.count("card") // 2 == 6 and not shot:
                 # Ana's cards are placed one by one: wait until the last one is on the table.
-                expect(ana.locator("#reveal-box")).to_be_visible()
+                expect(ana.locator("#reveal-details")).to_be_visible()
                 still(ana)
                 ana.screenshot(path=str(screenshots / "game.png"), full_page=True)
                 shot = True
@@ -137,7 +149,8 @@ def test_two_people_play_a_whole_game(browser: Browser, server: LiveServer, scre
         # Revealed cards were announced to screen readers, and the end of the round.
         heard: list[str] = ana.evaluate("() => window.heard")
         assert any(text.startswith("Cards revealed: ") for text in heard), heard
-        expect(ana.locator("#announce")).to_contain_text("Round 1 is over.")
+        expect(ana.locator("#announce")).to_contain_text("Round 1 is over: ")
+        expect(ana.locator("#announce")).to_contain_text("Round 1 of 1 played: the game is over.")
         ana.screenshot(path=str(screenshots / "standings.png"), full_page=True)
         assert _serious(ana) + _serious(bruno) == []
         assert scanned_row_choice
@@ -164,6 +177,7 @@ def test_the_creator_hands_an_absent_seat_to_a_bot(browser: Browser, server: Liv
         ana, bruno = context_a.new_page(), context_b.new_page()
         ana.goto(f"{server.url}/?lang=en")
         ana.fill("#create-name", "Ana")
+        open_options(ana)
         ana.fill("#create-seats", "3")
         ana.fill("#create-bots", "1")
         ana.fill("#create-rounds", "1")
@@ -180,7 +194,7 @@ def test_the_creator_hands_an_absent_seat_to_a_bot(browser: Browser, server: Liv
         expect(ana.locator("#players")).to_contain_text("Bruno — away")
         assert act(ana, next_decision(ana)) == "card"
         expect(ana.locator("#status")).to_contain_text("Waiting for Bruno.")
-        ana.select_option("#host-bot", "random")
+        choose_host_bot(ana, "random")
         ana.once("dialog", lambda dialog: dialog.accept())
         ana.get_by_role("button", name="Let a bot play for Bruno").click()
         expect(ana.locator("#players")).to_contain_text("Bruno (bot)")

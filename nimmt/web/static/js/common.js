@@ -44,13 +44,12 @@ export function headsLabel(count) {
   return t(count === 1 ? "bullhead_one" : "bullheads_many", { count });
 }
 
-/** A card face: its number large, its bullheads as marks and as a small number (the colour only
- * repeats them); screen readers hear the number and the bullheads in words. */
+/** A card face: its number large, its bullheads as marks and as a small number (drawn by the
+ * stylesheet; the colour only repeats them); screen readers hear the number and the bullheads in words. */
 export function cardFace(card, heads) {
   return [
     el("span", { class: "marks", "aria-hidden": "true" }),
     el("span", { class: "num" }, String(card)),
-    el("span", { class: "heads-n", "aria-hidden": "true" }, String(heads)),
     el("span", { class: "visually-hidden" }, ", " + headsLabel(heads)),
   ];
 }

@@ -333,6 +333,8 @@ function renderStrip(message) {
 let showing = null;  // { id, reveal, step, phase, rows, scores, gains, news, done, skipped, cut, onState }
 
 const revealing = () => !!showing && !showing.done;
+// Decisions are open when no reveal plays, or when the one playing waits for a row choice.
+const decisionsOpen = () => !revealing() || showing.phase === "waiting";
 const pace = (ms) => ms * SPEEDS[settings.speed];
 
 function follow(message, previous) {
@@ -488,7 +490,7 @@ function drawStage(run, flip) {
     el("span", { class: "who" }, plainName(player)))));
   // Stage cards as large as fit: up to five a line.
   const lines = Math.ceil(run.reveal.cards.length / 5);
-  $("stage-cards").style.setProperty("--sw", lines > 1 ? "calc(var(--cw) * .82)" : "var(--cw)");
+  $("stage-cards").style.setProperty("--sw", lines > 1 ? "calc(var(--cw) * .62)" : "calc(var(--cw) * .9)");
 }
 
 // Draws the rows as the table stands (buttons when this person must choose one), unless a reveal
@@ -647,7 +649,7 @@ function renderHand(message) {
 
 // -- attention: the tab's title, a sound and a vibration when the table waits for this person ----
 function alertIfAsked(message) {
-  const open = !revealing() && (message.legal.cards.length > 0 || message.legal.rows.length > 0)
+  const open = decisionsOpen() && (message.legal.cards.length > 0 || message.legal.rows.length > 0)
     && (message.view.my_card === null || message.view.my_card === undefined);
   const key = open ? decisionKey(message) : null;
   const title = open ? t("title_your_turn", { title: baseTitle }) : baseTitle;
@@ -690,7 +692,7 @@ function decisionKey(message) {
 
 function renderCoach(message) {
   const table = message.table;
-  const on = !!table.options.coach && !spectator && seated(message) && table.status === "playing" && !revealing();
+  const on = !!table.options.coach && !spectator && seated(message) && table.status === "playing" && decisionsOpen();
   const key = on ? decisionKey(message) : "";
   $("advice-cards-box").hidden = !(key && message.legal.cards.length);
   $("advice-rows-box").hidden = !(key && message.legal.rows.length);
