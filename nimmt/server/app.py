@@ -14,6 +14,7 @@ import io
 import json
 import logging
 import math
+import mimetypes
 import random
 import re
 from collections.abc import AsyncIterator, Callable
@@ -128,6 +129,8 @@ def create_app(
         redoc_url=None,
     )
     static = resources.files("nimmt.web") / "static"
+    # The web app manifest's own type, whatever the system's MIME table holds.
+    mimetypes.add_type("application/manifest+json", ".webmanifest")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
 
     def service() -> TableService:
