@@ -52,6 +52,15 @@ def _jit(fn: Callable[..., Any]) -> Callable[..., Any]:
     return compiled
 
 
+def _jit_inline(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """:func:`_jit`, and inlined into its callers by Numba itself: the small helpers of the heuristic
+    take array views, and a call that is not inlined pays an atomic reference count per view."""
+    if numba is None:
+        return fn
+    compiled: Callable[..., Any] = numba.njit(cache=True, nogil=True, inline="always")(fn)
+    return compiled
+
+
 # Row policies (what a player does with a card below every row) and card policies.
 ROW_GIVEN = 0  # the k-th low card of a hand takes row choices[k]
 ROW_RANDOM = 1  # a uniformly random row
@@ -118,7 +127,7 @@ def deal_hand(deck, dealt, state):  # type: ignore[no-untyped-def]
     return state
 
 
-@_jit
+@_jit_inline
 def target(ends, card):  # type: ignore[no-untyped-def]
     """The row ``card`` goes to (the highest last card below it), or -1: below every row."""
     best = -1
@@ -131,7 +140,7 @@ def target(ends, card):  # type: ignore[no-untyped-def]
     return best
 
 
-@_jit
+@_jit_inline
 def fewest(heads):  # type: ignore[no-untyped-def]
     best = 0
     for r in range(1, 4):
@@ -140,7 +149,7 @@ def fewest(heads):  # type: ignore[no-untyped-def]
     return best
 
 
-@_jit
+@_jit_inline
 def unseen_prefix(public, cnt, hb):  # type: ignore[no-untyped-def]
     """cnt[c] / hb[c]: how many cards below c are not public, and their bullheads (c = 0..105)."""
     cnt[0] = 0
@@ -157,7 +166,7 @@ def unseen_prefix(public, cnt, hb):  # type: ignore[no-untyped-def]
         hb[c + 1] = heads
 
 
-@_jit
+@_jit_inline
 def power(x, k):  # type: ignore[no-untyped-def]
     """x ** k as Python computes it (C pow), skipping the call where the result is exact anyway."""
     if k == 0:
@@ -167,7 +176,7 @@ def power(x, k):  # type: ignore[no-untyped-def]
     return math.pow(x, float(k))
 
 
-@_jit
+@_jit_inline
 def own_rows(ends, mine, below, below_heads):  # type: ignore[no-untyped-def]
     """For each row: how many of the player's cards ``mine`` (sorted) lie below its last card, and
     their bullheads."""
@@ -184,7 +193,7 @@ def own_rows(ends, mine, below, below_heads):  # type: ignore[no-untyped-def]
         below_heads[r] = heads
 
 
-@_jit
+@_jit_inline
 def card_cost(ends, counts, heads, card, rank, held, prefix, below, below_heads, cnt, hb, opponents):  # type: ignore[no-untyped-def]
     """:func:`nimmt.bots.heuristic.card_cost`, the same float operations in the same order.
 
@@ -227,7 +236,7 @@ def card_cost(ends, counts, heads, card, rank, held, prefix, below, below_heads,
     return expected
 
 
-@_jit
+@_jit_inline
 def own_cards(hand, buffer, prefix):  # type: ignore[no-untyped-def]
     """Sort the cards of ``hand`` (0 = none) into ``buffer``, their running bullheads into
     ``prefix``; returns the sorted cards (a view of ``buffer``)."""
@@ -246,7 +255,7 @@ def own_cards(hand, buffer, prefix):  # type: ignore[no-untyped-def]
     return buffer[:held]
 
 
-@_jit
+@_jit_inline
 def heuristic_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs):  # type: ignore[no-untyped-def]
     """Index in ``hand`` (0 = no card) of the card HeuristicBot.choose_card plays: the lowest
     expected cost; on a near tie (within ``tie``) the highest card. ``work``: 19 + 2 * len(hand)
@@ -273,7 +282,7 @@ def heuristic_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, cos
     return -1
 
 
-@_jit
+@_jit_inline
 def heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, later_weight, work):  # type: ignore[no-untyped-def]
     """The row HeuristicBot.choose_row takes for ``card``: bullheads now plus ``later_weight``
     times the mean cost of its remaining ``hand`` on the rows left after the cards ``still`` to
@@ -328,7 +337,7 @@ def heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, la
     return best_row
 
 
-@_jit
+@_jit_inline
 def beginner_card(ends, counts, hand):  # type: ignore[no-untyped-def]
     """Index in ``hand`` (0 = no card) of the card BeginnerBot.choose_card plays: the card closest
     above a row's last card that is not the row's sixth (the lowest such card on a tie of gaps),
@@ -629,7 +638,7 @@ def plain_hands(players, count, row_policy, seed, totals, spread):  # type: igno
     return state
 
 
-@_jit
+@_jit_inline
 def _game_over(totals, done, end_above, rounds):  # type: ignore[no-untyped-def]
     """After ``done`` rounds with these ``totals``: is the game over (``rounds`` played when rounds > 0,
     else a total above ``end_above``)?"""
@@ -735,7 +744,7 @@ def policy_games(players, count, end_above, rounds, row_policy, card_policy, tie
     return state
 
 
-@_jit
+@_jit_inline
 def _tally_round(totals, squares, penalties):  # type: ignore[no-untyped-def]
     for p in range(penalties.shape[0]):
         totals[p] += penalties[p]
