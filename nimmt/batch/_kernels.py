@@ -176,30 +176,37 @@ def power(x, k):  # type: ignore[no-untyped-def]
     return math.pow(x, float(k))
 
 
+# The room the heuristic works in (``work``, int64): for a hand of ``size`` places, the running
+# bullheads of the sorted cards at ``PREFIX`` (size + 1 numbers), the per-row counts of own cards
+# below each row's end and their bullheads (4 + 4), then the sorted cards (size). Offsets into one
+# array rather than slices of it: every array view costs an atomic reference count.
+
+
 @_jit_inline
-def own_rows(ends, mine, below, below_heads):  # type: ignore[no-untyped-def]
-    """For each row: how many of the player's cards ``mine`` (sorted) lie below its last card, and
-    their bullheads."""
+def own_rows(ends, work, mine, held, below):  # type: ignore[no-untyped-def]
+    """For each row r: how many of the player's ``held`` cards (sorted, at ``work[mine:]``) lie below
+    its last card, at ``work[below + r]``, and their bullheads, at ``work[below + 4 + r]``."""
     for r in range(4):
         end = ends[r]
         count = 0
         heads = 0
-        for c in mine:  # sorted: the cards below the row's end come first
+        for i in range(held):  # sorted: the cards below the row's end come first
+            c = work[mine + i]
             if c >= end:
                 break
             count += 1
             heads += BULL[c]
-        below[r] = count
-        below_heads[r] = heads
+        work[below + r] = count
+        work[below + 4 + r] = heads
 
 
 @_jit_inline
-def card_cost(ends, counts, heads, card, rank, held, prefix, below, below_heads, cnt, hb, opponents):  # type: ignore[no-untyped-def]
+def card_cost(ends, counts, heads, card, rank, held, work, below, cnt, hb, opponents):  # type: ignore[no-untyped-def]
     """:func:`nimmt.bots.heuristic.card_cost`, the same float operations in the same order.
 
     The player's unseen cards are the cards not public and not its own: it holds ``held`` cards,
-    ``rank`` of them below ``card``, the first i of them (sorted) worth ``prefix[i]`` bullheads;
-    ``below``/``below_heads`` come from :func:`own_rows`. ``cnt``/``hb`` from :func:`unseen_prefix`.
+    ``rank`` of them below ``card``, the first i of them (sorted) worth ``work[i]`` bullheads;
+    ``work[below:below + 8]`` come from :func:`own_rows`. ``cnt``/``hb`` from :func:`unseen_prefix`.
     """
     total = cnt[105] - held
     row = target(ends, card)
@@ -216,10 +223,10 @@ def card_cost(ends, counts, heads, card, rank, held, prefix, below, below_heads,
     end = ends[row]
     length = counts[row]
     row_heads = heads[row]
-    gap = cnt[card] - cnt[end + 1] - (rank - below[row])
+    gap = cnt[card] - cnt[end + 1] - (rank - work[below + row])
     if gap == 0 or total == 0:
         return float(row_heads) if length >= 5 else 0.0
-    mean_gap = (hb[card] - hb[end + 1] - (prefix[rank] - below_heads[row])) / gap
+    mean_gap = (hb[card] - hb[end + 1] - (work[rank] - work[below + 4 + row])) / gap
     p = min(1.0, gap / total)
     q = 1.0 - p
     expected = 0.0
@@ -237,22 +244,22 @@ def card_cost(ends, counts, heads, card, rank, held, prefix, below, below_heads,
 
 
 @_jit_inline
-def own_cards(hand, buffer, prefix):  # type: ignore[no-untyped-def]
-    """Sort the cards of ``hand`` (0 = none) into ``buffer``, their running bullheads into
-    ``prefix``; returns the sorted cards (a view of ``buffer``)."""
+def own_cards(hand, work, mine):  # type: ignore[no-untyped-def]
+    """Sort the cards of ``hand`` (0 = none) into ``work[mine:]``, their running bullheads into
+    ``work[0:]`` (``work[i]``: the first i cards); returns how many cards there are."""
     held = 0
     for c in hand:
         if c > 0:
             i = held
-            while i > 0 and buffer[i - 1] > c:
-                buffer[i] = buffer[i - 1]
+            while i > 0 and work[mine + i - 1] > c:
+                work[mine + i] = work[mine + i - 1]
                 i -= 1
-            buffer[i] = c
+            work[mine + i] = c
             held += 1
-    prefix[0] = 0
+    work[0] = 0
     for i in range(held):
-        prefix[i + 1] = prefix[i] + BULL[buffer[i]]
-    return buffer[:held]
+        work[i + 1] = work[i] + BULL[work[mine + i]]
+    return held
 
 
 @_jit_inline
@@ -261,20 +268,18 @@ def heuristic_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, cos
     expected cost; on a near tie (within ``tie``) the highest card. ``work``: 19 + 2 * len(hand)
     numbers of room, ``costs``: len(hand)."""
     size = hand.shape[0]
-    prefix = work[0 : size + 1]
-    below = work[size + 1 : size + 5]
-    below_heads = work[size + 5 : size + 9]
-    mine = own_cards(hand, work[size + 9 : 2 * size + 9], prefix)
-    held = mine.shape[0]
-    own_rows(ends, mine, below, below_heads)
+    below = size + 1
+    mine = size + 9
+    held = own_cards(hand, work, mine)
+    own_rows(ends, work, mine, held, below)
     best = np.inf
     for i in range(held):
-        costs[i] = card_cost(ends, counts, heads, mine[i], i, held, prefix, below, below_heads, cnt, hb, opponents)
+        costs[i] = card_cost(ends, counts, heads, work[mine + i], i, held, work, below, cnt, hb, opponents)
         best = min(best, costs[i])
     card = 0
     for i in range(held - 1, -1, -1):
         if costs[i] <= best + tie:
-            card = mine[i]
+            card = work[mine + i]
             break
     for i in range(hand.shape[0]):
         if hand[i] == card:
@@ -292,11 +297,9 @@ def heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, la
     c2 = np.empty(4, np.int64)
     h2 = np.empty(4, np.int64)
     size = hand.shape[0]
-    prefix = work[0 : size + 1]
-    below = work[size + 1 : size + 5]
-    below_heads = work[size + 5 : size + 9]
-    mine = own_cards(hand, work[size + 9 : 2 * size + 9], prefix)
-    held = mine.shape[0]
+    below = size + 1
+    mine = size + 9
+    held = own_cards(hand, work, mine)
     best_score = np.inf
     best_now = 0
     best_row = 0
@@ -324,10 +327,10 @@ def heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, la
             e2[r] = c
         later = 0.0
         if held > 0:
-            own_rows(e2, mine, below, below_heads)
+            own_rows(e2, work, mine, held, below)
             total = 0.0
             for i in range(held):
-                total += card_cost(e2, c2, h2, mine[i], i, held, prefix, below, below_heads, cnt, hb, opponents)
+                total += card_cost(e2, c2, h2, work[mine + i], i, held, work, below, cnt, hb, opponents)
             later = total / held
         score = now + later_weight * later
         if score < best_score or (score == best_score and now < best_now):
