@@ -116,7 +116,7 @@ def env_steps_per_second(tables: int, steps: int) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50_000, help="random 4-player games per simulate run")
-    parser.add_argument("--heuristic", type=int, default=20_000, help="heuristic 4-player games per simulate run")
+    parser.add_argument("--heuristic", type=int, default=50_000, help="heuristic 4-player games per simulate run")
     parser.add_argument("--naive-games", type=int, default=10_000, help="games per naive referee run")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2, help="--jobs for the second heuristic run")
