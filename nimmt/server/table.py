@@ -661,9 +661,13 @@ class TableService:
 
     async def _seats_back(self, table: Table) -> None:
         """Give each replaced person who is present back their seat, if the table awaits its decision
-        now (under the table's lock, before the bot acts). Nothing else puts a person back."""
-        for seat in table.waiting_bots():
-            if table.seats[seat].token_hash is not None and table.is_present(seat):
+        now (under the table's lock, before the bot acts), or once the game is over (so that they may
+        host the rematch, and play it themselves). Nothing else puts a person back."""
+        over = table.status == "over"
+        seats = range(len(table.seats)) if over else table.waiting_bots()
+        for seat in seats:
+            if table.seats[seat].bot is not None and table.seats[seat].token_hash is not None \
+                    and table.is_present(seat):
                 await self._commit(table, {"kind": "seat_back", "seat": seat})
 
     async def _deal_if_needed(self, table: Table) -> None:
@@ -723,7 +727,8 @@ class TableService:
             return
         table.present[seat] = table.present.get(seat, 0) + 1
         table.away_since.pop(seat, None)
-        if table.needs_deal() or (table.seats[seat].bot is not None and seat in table.waiting_bots()):
+        back = table.seats[seat].bot is not None and (seat in table.waiting_bots() or table.status == "over")
+        if table.needs_deal() or back:
             # A replaced person is back while the table awaits their seat: theirs again, before the bot acts.
             try:
                 async with table.lock:

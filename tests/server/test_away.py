@@ -202,3 +202,30 @@ def test_a_replaced_player_takes_back_the_decision_pending_when_they_arrive(tmp_
                 card = state["legal"]["cards"][0]
                 assert bruno.send({"type": "play", "card": card, "version": state["version"]})["type"] == "ack"
                 assert bruno.sync()["view"]["my_card"] == card
+
+
+def test_a_replaced_player_back_after_the_game_gets_the_seat_and_may_host_the_rematch(client: TestClient) -> None:
+    """Ana is replaced and away until the game is over; Bruno leaves too. When Ana comes back, her
+    seat is hers again (no decision of the game is left for the bot), and she hosts the rematch."""
+    table = create_table(client, seats=3, bots=["random"], rounds=1)
+    table_id = table["table_id"]
+    bruno_seat = join(client, table_id, "Bruno")
+    rng = random.Random(5)
+    with client.websocket_connect(f"/ws/{table_id}") as b:
+        bruno = Person(b, bruno_seat["token"])
+        with client.websocket_connect(f"/ws/{table_id}") as a:
+            assert Person(a, table["token"]).send({"type": "start"})["type"] == "ack"
+        bruno.until(lambda m: m["type"] == "state" and not seat(m, 0)["present"])
+        assert bruno.send({"type": "seat_to_bot", "seat": 0, "bot": "random"})["type"] == "ack"
+        deadline = time.monotonic() + 120
+        while bruno.sync()["table"]["status"] != "over":
+            assert time.monotonic() < deadline, "the game did not end"
+            bruno.act_randomly(rng)
+        assert seat(bruno.state, 0)["bot"] == "random" and bruno.state["table"]["host"] == 1
+    with client.websocket_connect(f"/ws/{table_id}") as a:
+        ana = Person(a, table["token"])
+        back = ana.until(lambda m: m["type"] == "state" and seat(m, 0)["bot"] is None)
+        assert back["table"]["host"] == 0 and back["table"]["creator"] is True
+        assert ana.send({"type": "rematch"})["type"] == "ack"
+        state = ana.until(lambda m: m["type"] == "state" and m["table"]["status"] == "playing")
+        assert seat(state, 0)["bot"] is None and state["table"]["game"] == 2
