@@ -19,6 +19,7 @@ let refs = 0;
 let closedForGood = false;
 let firstRender = true;
 let receivedAt = 0;  // when the state shown arrived (performance.now()), for the away countdowns
+let retryAfter = 0;  // seconds the server asked this client to wait before it connects again
 // The coach: the question on its way ({ ref, key }) and the decision the advice shown is about.
 let adviceAsked = null;
 let adviceShown = null;
@@ -73,6 +74,7 @@ function connect() {
     } else if (message.type === "advice") {
       showAdvice(message);
     } else if (message.type === "error") {
+      if (message.params && message.params.retry_after) retryAfter = Number(message.params.retry_after) || 0;
       if (adviceAsked && message.ref === adviceAsked.ref) {
         adviceAsked = null;
         hideAdvice();
@@ -99,7 +101,10 @@ function connect() {
     if (closedForGood) return;
     $("connection").textContent = t("reconnecting");
     retry = Math.min(retry + 1, 6);
-    setTimeout(connect, Math.min(300 * 2 ** retry, 5000));
+    // Refused for sending too much (4429): wait as long as the server asked, never hammer it.
+    const wait = event.code === 4429 ? Math.max(retryAfter, 5) * 1000 : Math.min(300 * 2 ** retry, 5000);
+    retryAfter = 0;
+    setTimeout(connect, wait);
   });
 }
 
