@@ -1,4 +1,4 @@
-"""``nimmt serve``: the web table, on an embedded SQLite database."""
+"""``nimmt serve``: the web table, on an embedded SQLite database (or PostgreSQL, and Redis)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,15 @@ import os
 import socket
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from nimmt.server.limits import Limits
+
+if TYPE_CHECKING:
+    from nimmt.server.hub import Hub
+    from nimmt.server.store import SqlStore
 
 DEFAULT_LIMITS = Limits()
 
@@ -34,7 +38,12 @@ def serve(
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")] = 8000,
     db: Annotated[
-        Path | None, typer.Option("--db", help="SQLite file for tables and games.", dir_okay=False)
+        str | None, typer.Option("--db", help="SQLite file for tables and games, or a database URL: "
+                                 "postgresql+asyncpg://user:password@host/database.")
+    ] = None,
+    hub: Annotated[
+        str | None, typer.Option("--hub", help="Redis URL (redis://host:6379/0) to carry table updates between "
+                                 "server processes; by default they stay in this process.")
     ] = None,
     bot_delay: Annotated[
         float, typer.Option(min=0.0, max=10.0, help="Seconds a bot waits before it plays.")
@@ -70,15 +79,9 @@ def serve(
     except ImportError as error:  # the web extra is not installed
         typer.echo(f"nimmt serve needs the web extra: pip install 'nimmt[web]' ({error.name} is missing)", err=True)
         raise typer.Exit(2) from None
-    database = (db or default_database()).expanduser().resolve()
-    if database.exists() and database.is_dir():
-        typer.echo(f"--db {database} is a folder; give a file name", err=True)
-        raise typer.Exit(2)
-    try:
-        database.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        typer.echo(f"cannot create the folder for {database}: {error.strerror}", err=True)
-        raise typer.Exit(2) from None
+    store, kept_in = _store(db)
+    the_hub = _hub(hub)
+    _check(store, the_hub, kept_in)
     try:
         listener = socket.create_server((host, port), reuse_port=False)
     except OSError as error:
@@ -89,10 +92,10 @@ def serve(
     typer.echo(f"nimmt is ready: open http://{shown}:{real_port}/ in your browser")
     if shown != host:
         typer.echo(f"other devices on your network: open http://<this computer's address>:{real_port}/")
-    typer.echo(f"games are kept in {database}; press Ctrl+C to stop")
+    typer.echo(f"games are kept in {kept_in}; press Ctrl+C to stop")
     sys.stdout.flush()
     config = uvicorn.Config(
-        create_app(database, bot_delay=bot_delay, seed=seed, limits=Limits(
+        create_app(store=store, hub=the_hub, bot_delay=bot_delay, seed=seed, limits=Limits(
             tables_per_minute=limit_tables, joins_per_minute=limit_joins, sockets_per_minute=limit_sockets,
             messages_per_minute=limit_messages, connections=limit_connections), away_grace=away_grace),
         log_level="warning",
@@ -102,6 +105,68 @@ def serve(
     )
     server = uvicorn.Server(config)
     server.run(sockets=[listener])
+
+
+def _store(db: str | None) -> tuple[SqlStore, str]:
+    """The store for ``--db`` (a file, or a URL) and how to name it to the host."""
+    from nimmt.server.store import SqlStore
+
+    if db is not None and "://" in db:
+        try:
+            store = SqlStore(db)
+        except Exception as error:  # a URL SQLAlchemy cannot use: unknown scheme, missing driver...
+            typer.echo(f"--db: cannot use {db.split('://')[0]}:// URLs ({error}); give a file or "
+                       "postgresql+asyncpg://user:password@host/database", err=True)
+            raise typer.Exit(2) from None
+        return store, store.shown_url
+    database = (Path(db) if db else default_database()).expanduser().resolve()
+    if database.exists() and database.is_dir():
+        typer.echo(f"--db {database} is a folder; give a file name", err=True)
+        raise typer.Exit(2)
+    try:
+        database.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        typer.echo(f"cannot create the folder for {database}: {error.strerror}", err=True)
+        raise typer.Exit(2) from None
+    return SqlStore.sqlite(database), str(database)
+
+
+def _hub(url: str | None) -> Hub:
+    """The hub for ``--hub``: Redis, or (without it) this process alone."""
+    from nimmt.server.hub import LocalHub, RedisHub
+
+    if url is None:
+        return LocalHub()
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        typer.echo(f"--hub {url}: give a Redis URL, redis://host:6379/0", err=True)
+        raise typer.Exit(2)
+    return RedisHub(url)
+
+
+def _check(store: SqlStore, hub: Hub, kept_in: str) -> None:
+    """Reach the database (bringing its schema up to date) and Redis before saying "ready", so that a
+    wrong URL or a server that is down is one clear line, not a traceback."""
+    import asyncio
+
+    async def reach() -> str | None:
+        try:
+            await store.start()
+        except Exception as error:
+            return f"cannot use the database {kept_in}: {error}"
+        finally:
+            await store.close()
+        try:
+            await hub.start()
+        except Exception as error:
+            return f"cannot reach Redis at {getattr(hub, 'shown_url', '?')}: {error}"
+        finally:
+            await hub.close()
+        return None
+
+    problem = asyncio.run(reach())
+    if problem is not None:
+        typer.echo(problem, err=True)
+        raise typer.Exit(2)
 
 
 def register(app: typer.Typer) -> None:

@@ -110,12 +110,14 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await the_store.start()
+        await the_hub.start()
         rng = random.Random(seed) if seed is not None else None
         app.state.service = TableService(the_store, the_hub, bot_delay=bot_delay, rng=rng, away_grace=away_grace)
         try:
             yield
         finally:
             await app.state.service.close()
+            await the_hub.close()
             await the_store.close()
 
     app = FastAPI(

@@ -3,8 +3,11 @@
 A table is an append-only journal of accepted entries (table id, sequence number, entry JSON).
 The journal is the truth: a table is rebuilt by replaying it through the rules core. Beside it,
 each game's ``nimmt/1`` record is kept up to date in the same transaction, so a finished game can
-be downloaded without a replay. Only :class:`Store` is used by the rest of the server, so that a
-PostgreSQL store (or any other) can take the place of :class:`SqlStore`.
+be downloaded without a replay. Only :class:`Store` is used by the rest of the server.
+
+:class:`SqlStore` runs on SQLite (aiosqlite, the default) and on PostgreSQL (asyncpg) from the same
+code; its schema is made and changed by the Alembic migrations in :mod:`nimmt.server.migrations`,
+applied when the store starts.
 """
 
 from __future__ import annotations
@@ -16,9 +19,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from sqlalchemy import JSON, ForeignKey, Integer, String, Text, UniqueConstraint, event, select
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# Sequence and game numbers are 32-bit columns on PostgreSQL: a number outside them is no entry.
+_LARGEST = 2**31 - 1
 
 
 class StoreConflict(Exception):
@@ -50,8 +57,9 @@ class Store(Protocol):
         """
         ...
 
-    async def journal(self, table_id: str) -> list[dict[str, Any]] | None:
-        """Every entry of a table in order, or None for an unknown table."""
+    async def journal(self, table_id: str, since: int = 0) -> list[dict[str, Any]] | None:
+        """The table's entries from sequence number ``since`` on, in order (all of them by
+        default; none when ``since`` is past the last), or None for an unknown table."""
         ...
 
     async def game(self, table_id: str, game: int) -> GameRow | None: ...
@@ -85,22 +93,34 @@ class _Game(_Base):
 
 
 class SqlStore:
-    """:class:`Store` on SQLAlchemy's asyncio engine (SQLite through aiosqlite by default)."""
+    """:class:`Store` on SQLAlchemy's asyncio engine: ``sqlite+aiosqlite:///file`` or
+    ``postgresql+asyncpg://user:password@host/database``."""
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self._engine: AsyncEngine = create_async_engine(url)
-        if url.startswith("sqlite"):
+        self.dialect = make_url(url).get_backend_name()
+        if self.dialect == "sqlite":
+            self._engine: AsyncEngine = create_async_engine(url)
             event.listen(self._engine.sync_engine, "connect", _sqlite_pragmas)
+        else:  # a server: a connection it closed (a restart) is noticed before it is used
+            self._engine = create_async_engine(url, pool_pre_ping=True)
         self._sessions = async_sessionmaker(self._engine, expire_on_commit=False)
+
+    @property
+    def shown_url(self) -> str:
+        """The URL without its password, for logs and messages."""
+        return make_url(self.url).render_as_string(hide_password=True)
 
     @classmethod
     def sqlite(cls, path: str | Path) -> SqlStore:
         return cls(f"sqlite+aiosqlite:///{Path(path)}")
 
     async def start(self) -> None:
+        """Bring the schema to the newest migration (a new database gets every table)."""
+        from . import migrations  # Alembic is imported only by a store that starts
+
         async with self._engine.begin() as connection:
-            await connection.run_sync(_Base.metadata.create_all)
+            await connection.run_sync(migrations.upgrade)
 
     async def close(self) -> None:
         await self._engine.dispose()
@@ -126,16 +146,22 @@ class SqlStore:
         except IntegrityError:
             raise StoreConflict(f"entry {seq} of table {table_id} is already stored") from None
 
-    async def journal(self, table_id: str) -> list[dict[str, Any]] | None:
+    async def journal(self, table_id: str, since: int = 0) -> list[dict[str, Any]] | None:
         async with self._sessions() as session:
             if await session.get(_Table, table_id) is None:
                 return None
+            if since > _LARGEST:
+                return []
             result = await session.scalars(
-                select(_Entry.entry).where(_Entry.table_id == table_id).order_by(_Entry.seq)
+                select(_Entry.entry)
+                .where(_Entry.table_id == table_id, _Entry.seq >= max(since, 0))
+                .order_by(_Entry.seq)
             )
             return [json.loads(text) for text in result]
 
     async def game(self, table_id: str, game: int) -> GameRow | None:
+        if not 0 <= game <= _LARGEST:
+            return None
         async with self._sessions() as session:
             row = await session.get(_Game, (table_id, game))
             if row is None:

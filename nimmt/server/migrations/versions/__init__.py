@@ -1,0 +1,1 @@
+"""nimmt's schema revisions, oldest first (each names its ``down_revision``)."""
