@@ -54,8 +54,10 @@ _ROW_TAKEN = """(version) => Number(document.body.dataset.version) > version
 
 
 # The reveal is placed card by card, each text fading in: until it is still, colours are in between.
+# A reveal stands still only while it waits for a row choice (its skip button is hidden then).
 _STILL = """() => !document.querySelector('#reveal .pending') && document.getAnimations().length === 0
-  && (!document.getElementById('stage') || document.getElementById('stage').hidden)"""
+  && (!document.getElementById('stage') || document.getElementById('stage').hidden
+      || document.getElementById('skip').hidden)"""
 
 
 def still(page: Page) -> None:
