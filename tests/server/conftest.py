@@ -12,6 +12,10 @@ with warnings.catch_warnings():
 
 from nimmt.server.app import create_app
 
+from .services import postgres_url, redis_prefix, services  # real PostgreSQL and Redis
+
+__all__ = ["postgres_url", "redis_prefix", "services"]
+
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:

@@ -1,0 +1,211 @@
+"""The hub's contract, on every implementation: in-process (:class:`LocalHub`) and Redis
+(:class:`RedisHub` on a real server from ``scripts/services.sh``).
+
+Each test has a publishing hub and a subscribing hub. For Redis they are two instances with
+connections of their own, as two server processes would have; in-process they are one hub (there
+is nothing between processes to test)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from nimmt.server.hub import QUEUE_LIMIT, Hub, LocalHub, RedisHub, Update
+
+from .helpers import run
+from .services import Services
+
+WAIT = 10.0  # seconds an update may take to arrive on a loaded machine
+
+Scenario = Callable[[Hub, Hub], Awaitable[None]]
+
+
+@pytest.fixture(params=["local", "redis"])
+def hubs(request: pytest.FixtureRequest) -> Callable[[Scenario], None]:
+    """Runs a scenario with (publisher, subscriber) hubs, started and closed around it."""
+
+    def runner(scenario: Scenario) -> None:
+        async def main() -> None:
+            if request.param == "local":
+                publisher = subscriber = LocalHub()
+                started: list[Hub] = [publisher]
+            else:
+                services: Services = request.getfixturevalue("services")
+                prefix: str = request.getfixturevalue("redis_prefix")
+                publisher = RedisHub(services.redis_url, prefix=prefix)
+                subscriber = RedisHub(services.redis_url, prefix=prefix)
+                started = [publisher, subscriber]
+            for hub in started:
+                await hub.start()
+            try:
+                await asyncio.wait_for(scenario(publisher, subscriber), 60)
+            finally:
+                for hub in started:
+                    await hub.close()
+
+        run(main())
+
+    return runner
+
+
+def update(table_id: str, version: int, seats: int = 3) -> Update:
+    return Update(table_id, version,
+                  seats={seat: {"type": "state", "seat": seat, "hand": [seat * 10 + version], "name": "Zoë ❤"}
+                         for seat in range(seats)},
+                  public={"type": "state", "seat": None, "version": version})
+
+
+async def get(subscription: Any) -> Update:
+    got: Update = await asyncio.wait_for(subscription.get(), WAIT)
+    subscription.done()
+    return got
+
+
+def test_a_published_update_reaches_the_tables_subscribers_whole(hubs: Callable[[Scenario], None]) -> None:
+    async def scenario(publisher: Hub, subscriber: Hub) -> None:
+        async with subscriber.subscribe("t") as far, publisher.subscribe("t") as near:
+            sent = update("t", 1, seats=10)
+            await publisher.publish(sent)
+            for subscription in (far, near):
+                got = await get(subscription)
+                assert got == sent
+                assert got.for_audience(7) == sent.seats[7] and got.for_audience(None) == sent.public
+                assert got.for_audience(12) == sent.public  # no such seat: the public part
+
+    hubs(scenario)
+
+
+def test_updates_arrive_in_order(hubs: Callable[[Scenario], None]) -> None:
+    async def scenario(publisher: Hub, subscriber: Hub) -> None:
+        async with subscriber.subscribe("t") as subscription:
+            for version in range(1, 101):
+                await publisher.publish(update("t", version))
+            assert [(await get(subscription)).version for _ in range(100)] == list(range(1, 101))
+
+    hubs(scenario)
+
+
+def test_only_the_tables_subscribers_get_its_updates(hubs: Callable[[Scenario], None]) -> None:
+    async def scenario(publisher: Hub, subscriber: Hub) -> None:
+        async with subscriber.subscribe("a") as on_a, subscriber.subscribe("b") as on_b:
+            await publisher.publish(update("a", 1))
+            await publisher.publish(update("b", 1))
+            await publisher.publish(update("a", 2))
+            assert [(await get(on_a)).version for _ in range(2)] == [1, 2]
+            assert (await get(on_b)).table_id == "b"
+            await publisher.publish(update("b", 2))  # a marker: anything meant for a came before it
+            assert (await get(on_b)).version == 2
+            assert on_a.queue.empty() and on_b.queue.empty()
+
+    hubs(scenario)
+
+
+def test_every_subscriber_gets_it_and_one_leaving_does_not_stop_the_others(
+        hubs: Callable[[Scenario], None]) -> None:
+    async def scenario(publisher: Hub, subscriber: Hub) -> None:
+        async with subscriber.subscribe("t") as staying:
+            async with subscriber.subscribe("t") as leaving:
+                await publisher.publish(update("t", 1))
+                assert (await get(staying)).version == 1 and (await get(leaving)).version == 1
+            await publisher.publish(update("t", 2))
+            assert (await get(staying)).version == 2
+            assert leaving.queue.empty()
+            assert subscriber.subscribers("t") == 1  # type: ignore[attr-defined]
+        assert subscriber.subscribers("t") == 0  # type: ignore[attr-defined]
+        # Nobody listens any more: publishing is still fine, and a new subscriber starts afresh.
+        await publisher.publish(update("t", 3))
+        async with subscriber.subscribe("t") as again:
+            await publisher.publish(update("t", 4))
+            assert (await get(again)).version == 4
+
+    hubs(scenario)
+
+
+def test_a_pong_waits_for_the_updates_published_before_its_ping(hubs: Callable[[Scenario], None]) -> None:
+    """Through the publisher's own subscribers: the process whose connection asked."""
+
+    async def scenario(publisher: Hub, _subscriber: Hub) -> None:
+        async with publisher.subscribe("t") as subscription:
+            await publisher.publish(update("t", 1))
+            await publisher.publish(update("t", 2))
+            waiting = asyncio.create_task(subscription.drained())
+            await asyncio.sleep(0)
+            await publisher.publish(update("t", 3))  # after the ping: not waited for
+            assert (await subscription.get()).version == 1
+            subscription.done()
+            await asyncio.sleep(0.05)
+            assert not waiting.done()
+            assert (await subscription.get()).version == 2
+            subscription.done()
+            await asyncio.wait_for(waiting, WAIT)
+
+    hubs(scenario)
+
+
+def test_a_subscriber_that_falls_behind_keeps_the_newest(hubs: Callable[[Scenario], None]) -> None:
+    async def scenario(publisher: Hub, subscriber: Hub) -> None:
+        async with subscriber.subscribe("t") as subscription:
+            total = QUEUE_LIMIT + 20
+            for version in range(total):
+                await publisher.publish(update("t", version, seats=1))
+            # Wait until the last one is in (Redis: it travels), then read what is kept.
+            for _ in range(int(WAIT / 0.01)):
+                if subscription.published == total:
+                    break
+                await asyncio.sleep(0.01)
+            assert subscription.published == total
+            kept = [(await get(subscription)).version for _ in range(QUEUE_LIMIT)]
+            assert kept == list(range(20, total))
+            await asyncio.wait_for(subscription.drained(), WAIT)
+
+    hubs(scenario)
+
+
+def test_an_update_from_another_process_arrives(services: Services, redis_prefix: str) -> None:
+    """A real second process publishes with its own RedisHub; this one's subscriber gets it."""
+    code = (
+        "import asyncio, sys\n"
+        "from nimmt.server.hub import RedisHub, Update\n"
+        "async def main():\n"
+        "    hub = RedisHub(sys.argv[1], prefix=sys.argv[2])\n"
+        "    await hub.start()\n"
+        "    await hub.publish(Update('t', 7, {0: {'hand': [1, 2]}, 3: {'hand': [104]}}, {'public': True}))\n"
+        "    await hub.close()\n"
+        "asyncio.run(main())\n"
+    )
+
+    async def main() -> None:
+        hub = RedisHub(services.redis_url, prefix=redis_prefix)
+        await hub.start()
+        try:
+            async with hub.subscribe("t") as subscription:
+                process = await asyncio.create_subprocess_exec(sys.executable, "-c", code, services.redis_url,
+                                                               redis_prefix)
+                assert await asyncio.wait_for(process.wait(), 60) == 0
+                got = await get(subscription)
+                assert got == Update("t", 7, {0: {"hand": [1, 2]}, 3: {"hand": [104]}}, {"public": True})
+        finally:
+            await hub.close()
+
+    run(main())
+
+
+def test_a_redis_url_that_answers_nothing_fails_at_start() -> None:
+    async def main() -> None:
+        hub = RedisHub("redis://127.0.0.1:1/0")
+        with pytest.raises(RedisConnectionError):
+            await hub.start()
+        await hub.close()
+
+    run(main())
+
+
+def test_the_url_is_shown_without_its_password() -> None:
+    assert RedisHub("redis://:s3cret@example.org:6380/2").shown_url == "redis://:***@example.org:6380/2"
+    assert RedisHub("redis://me:s3cret@example.org/0").shown_url == "redis://me:***@example.org/0"
+    assert RedisHub("redis://127.0.0.1:6379/0").shown_url == "redis://127.0.0.1:6379/0"
