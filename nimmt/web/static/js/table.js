@@ -305,7 +305,8 @@ function renderStrip(message) {
     else if (view.phase === "choose_row" && view.waiting_for[0] === index) stateKey = "row";
     else if (view.has_chosen[index]) stateKey = "chosen";
     else stateKey = "thinking";
-    return { index, name: plainName(index), score: shownScore(message, scores[index]), stateKey, bot: !!seat.bot,
+    // "bot" is said of a person's seat a bot plays for now; a bot's own seat is named for it already.
+    return { index, name: plainName(index), score: shownScore(message, scores[index]), stateKey, bot: !!seat.replaced,
       away: !seat.present, me: index === table.you, gain: gains[index] || 0 };
   });
   const key = JSON.stringify(chips);
@@ -322,8 +323,7 @@ function renderStrip(message) {
     },
     el("span", { class: `card back mini${chip.stateKey === "chosen" ? "" : " empty"}`, "aria-hidden": "true" }),
     el("span", { class: "who", "aria-hidden": "true" }, chip.name),
-    chip.bot && !chip.name.toLowerCase().includes(t("bot_tag").toLowerCase())
-      ? el("span", { class: "tag", "aria-hidden": "true" }, t("bot_tag")) : null,
+    chip.bot ? el("span", { class: "tag", "aria-hidden": "true" }, t("bot_tag")) : null,
     chip.away ? el("span", { class: "away", "aria-hidden": "true" }, t("player_away")) : null,
     chip.stateKey === "row" ? el("span", { class: "tag", "aria-hidden": "true" }, "?") : null,
     el("span", { class: "score", "aria-hidden": "true" }, String(chip.score)),
