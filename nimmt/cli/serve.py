@@ -6,7 +6,7 @@ import os
 import socket
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -70,6 +70,21 @@ def serve(
     limit_connections: Annotated[
         int, typer.Option(min=0, help="Connections one address may hold open at once (0: no limit).")
     ] = DEFAULT_LIMITS.connections,
+    bot_workers: Annotated[
+        int | None, typer.Option(min=1, max=256, help="Processes in which bots and the coach think "
+                                 "(default: the cores but one, at least one).")
+    ] = None,
+    bot_budget: Annotated[
+        float, typer.Option(min=0.05, max=60.0, help="Most seconds a bot may think about one decision.")
+    ] = 2.0,
+    idle_minutes: Annotated[
+        float, typer.Option(min=0.0, help="Minutes after which a table nobody is connected to, whose bots have "
+                            "nothing to do, leaves memory (it comes back from the database when asked for; "
+                            "0: never).")
+    ] = 10.0,
+    log_json: Annotated[
+        bool, typer.Option("--log-json", help="Write the log as JSON lines on stderr (one line per record).")
+    ] = False,
 ) -> None:
     """Start the web table: create a table in the browser and share the invite link."""
     try:
@@ -94,11 +109,17 @@ def serve(
         typer.echo(f"other devices on your network: open http://<this computer's address>:{real_port}/")
     typer.echo(f"games are kept in {kept_in}; press Ctrl+C to stop")
     sys.stdout.flush()
+    logging_options: dict[str, Any] = {"log_level": "warning"}
+    if log_json:
+        from nimmt.server.metrics import json_log_config
+
+        logging_options = {"log_config": json_log_config("INFO"), "log_level": "info", "access_log": False}
     config = uvicorn.Config(
         create_app(store=store, hub=the_hub, bot_delay=bot_delay, seed=seed, limits=Limits(
             tables_per_minute=limit_tables, joins_per_minute=limit_joins, sockets_per_minute=limit_sockets,
-            messages_per_minute=limit_messages, connections=limit_connections), away_grace=away_grace),
-        log_level="warning",
+            messages_per_minute=limit_messages, connections=limit_connections), away_grace=away_grace,
+            bot_workers=bot_workers, bot_budget=bot_budget, idle_after=idle_minutes * 60 or None),
+        **logging_options,
         ws_max_size=64 * 1024,
         ws_ping_interval=20,
         ws_ping_timeout=20,

@@ -17,6 +17,7 @@ import math
 import mimetypes
 import random
 import re
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -40,6 +41,7 @@ from nimmt.scoresheet import ScoreSheet, ScoreSheetError
 
 from .hub import Hub, LocalHub
 from .limits import RATE_LIMITED_CLOSE, ClientLimits, Limits, LimitsMiddleware, client_key
+from .metrics import CONTENT_TYPE_LATEST, Metrics
 from .models import (
     MAX_MESSAGE_BYTES,
     TABLE_ID_PATTERN,
@@ -97,22 +99,30 @@ def create_app(
     seed: int | None = None,
     away_grace: float = 30.0,
     limits: Limits | None = None,
+    bot_workers: int | None = None,
+    bot_budget: float = 2.0,
+    idle_after: float | None = 600.0,
 ) -> FastAPI:
     """The ASGI app. ``db`` is a SQLite file (ignored when ``store`` is given); ``limits`` are what
-    one client may do (see :mod:`nimmt.server.limits`)."""
+    one client may do (see :mod:`nimmt.server.limits`); ``bot_workers``, ``bot_budget`` and
+    ``idle_after`` go to the :class:`~nimmt.server.table.TableService`."""
     if store is None:
         if db is None:
             raise ValueError("create_app needs a database file or a store")
         store = SqlStore.sqlite(db)
     the_store: Store = store
     the_hub: Hub = hub or LocalHub()
+    metrics = Metrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await the_store.start()
         await the_hub.start()
         rng = random.Random(seed) if seed is not None else None
-        app.state.service = TableService(the_store, the_hub, bot_delay=bot_delay, rng=rng, away_grace=away_grace)
+        app.state.service = TableService(the_store, the_hub, bot_delay=bot_delay, rng=rng, away_grace=away_grace,
+                                         bot_workers=bot_workers, bot_budget=bot_budget, idle_after=idle_after,
+                                         observe_bot=metrics.bot_decision)
+        metrics.count_tables(lambda: len(app.state.service._tables))
         try:
             yield
         finally:
@@ -134,6 +144,7 @@ def create_app(
     # The web app manifest's own type, whatever the system's MIME table holds.
     mimetypes.add_type("application/manifest+json", ".webmanifest")
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    app.state.metrics = metrics
 
     def service() -> TableService:
         result: TableService = app.state.service
@@ -181,6 +192,23 @@ def create_app(
             "invite_url": f"{base}/t/{table_id}?lang={table.language}",  # the invitation's language
             "watch_url": f"{base}/watch/{table_id}",
         }
+
+    # -- running it as a service ---------------------------------------------------------------
+    @app.get("/healthz", tags=["service"])
+    async def healthz() -> JSONResponse:
+        """200 when the store answers (within 5 s), else 503."""
+        try:
+            await asyncio.wait_for(_store_answers(the_store), HEALTH_WAIT)
+        except Exception as error:  # the store is down, or too slow to count as up
+            logger.warning("health check: the store does not answer (%s)", type(error).__name__)
+            return JSONResponse({"status": "unavailable", "store": "down", "version": __version__}, status_code=503)
+        return JSONResponse({"status": "ok", "store": "up", "version": __version__,
+                             "tables": len(service()._tables)})
+
+    @app.get("/metrics", tags=["service"], response_class=Response)
+    async def prometheus_metrics() -> Response:
+        """Prometheus metrics (text format): actions, action latency, connections, tables, bot time."""
+        return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
     # -- lobby API -----------------------------------------------------------------------------
     @app.get("/api/bots", response_model=list[BotInfo], tags=["lobby"])
@@ -362,7 +390,14 @@ def create_app(
         connection = _Connection(websocket, service(), the_hub, table)
         connection.client = client_key(websocket.scope)
         connection.message_wait = client_limits.message
-        await connection.run()
+        connection.metrics = metrics
+        service().opened(table)  # the table stays in memory while a connection is open
+        metrics.connections.inc()
+        try:
+            await connection.run()
+        finally:
+            metrics.connections.dec()
+            service().closed(table)
 
     return app
 
@@ -382,6 +417,7 @@ class _Connection:
         self.client = "unknown"  # the client's address, for its limits and the log
         self.message_wait: Callable[[str], float] = lambda _client: 0.0  # its message limit: seconds to wait
         self.closed = False  # the client left (or was sent away): nothing more is sent
+        self.metrics: Metrics | None = None
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send a message; WebSocketDisconnect when the client has gone, however it went."""
@@ -515,20 +551,28 @@ class _Connection:
                 self.questions.add(question)
                 question.add_done_callback(self.questions.discard)
                 continue
+            began = time.perf_counter()
             try:
                 version = await self.service.act(self.table, self.seat, message)
             except ActionError as error:
                 await self.send(error.to_message(message.ref))
+                self._measure(message.type, error.code, began)
                 continue
             except Exception:  # the store failed: nothing was applied; say so and stay open
                 logger.exception("action on table %s failed", self.table.id)
                 await self.send(ActionError("server_error", "the server could not store this action: "
                                             "nothing was changed, try again").to_message(message.ref))
+                self._measure(message.type, "server_error", began)
                 continue
             ack: dict[str, Any] = {"type": "ack", "version": version}
             if message.ref is not None:
                 ack["ref"] = message.ref
             await self.send(ack)
+            self._measure(message.type, "ok", began)
+
+    def _measure(self, kind: str, outcome: str, began: float) -> None:
+        if self.metrics is not None:
+            self.metrics.action(kind, outcome, time.perf_counter() - began)
 
     async def _advise(self, message: AskAdvice) -> None:
         """The coach's answer, to this connection only (never published, never stored)."""
@@ -555,6 +599,18 @@ class _Connection:
                 return  # the client left: the reader hears it and ends the connection
             finally:
                 subscription.done()
+
+
+HEALTH_WAIT = 5.0  # seconds the store has to answer a health check
+
+
+async def _store_answers(store: Store) -> None:
+    """Ask the store something small: its own ``ping()`` if it has one, else a table that cannot exist."""
+    ping = getattr(store, "ping", None)
+    if callable(ping):
+        await ping()
+    else:
+        await store.journal("~healthz")
 
 
 def invite_svg(link: str) -> str:

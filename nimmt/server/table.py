@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from nimmt.bots import BOTS, Bot, make_bot
+from nimmt.bots import BOTS
 from nimmt.coach import CardAdvice, CoachError, RowAdvice, advise_cards, advise_rows
 from nimmt.core import (
     BULLHEADS,
@@ -55,6 +55,7 @@ from nimmt.core import (
 )
 from nimmt.records import GameRecord, Recorder
 
+from .botpool import BotPool, PoolClosed, SeatBot, Thought
 from .hub import Hub, Update
 from .models import CreateTable, TableInfo, TableOptions
 from .store import GameRow, Store, StoreConflict
@@ -141,12 +142,14 @@ class Table:
     finished_games: list[int] = field(default_factory=list)
     present: dict[int, int] = field(default_factory=dict)  # seat -> open connections
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    bots: dict[int, Bot] = field(default_factory=dict)
+    bots: dict[int, SeatBot] = field(default_factory=dict)  # seat -> its bot's seed and state
     bot_task: asyncio.Task[None] | None = None
     advice: dict[int, tuple[str, dict[str, Any]]] = field(default_factory=dict)  # seat -> (seed, last answer)
     away_grace: float = 30.0  # seconds a person must be away before anyone may hand their seat to a bot
     away_since: dict[int, float] = field(default_factory=dict)  # seat -> when its person left (monotonic)
     loaded_at: float = field(default_factory=time.monotonic)  # a person not seen since is away since then
+    connections: int = 0  # WebSockets open on this table (spectators too)
+    last_active: float = field(default_factory=time.monotonic)  # last asked for, acted on or left
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -486,11 +489,25 @@ class TableService:
         rng: random.Random | None = None,
         make_id: Callable[[], str] = new_table_id,
         away_grace: float = 30.0,
+        bot_workers: int | None = None,
+        bot_budget: float = 2.0,
+        idle_after: float | None = 600.0,
+        observe_bot: Callable[[str, float], None] | None = None,
     ) -> None:
+        """``bot_workers``: processes for the bots and the coach (default: the cores but one);
+        ``bot_budget``: the most seconds a bot may think about a decision; ``idle_after``: seconds after
+        which a table nobody is connected to and whose bots have nothing to do leaves memory (None:
+        never); ``observe_bot(bot, seconds)`` hears how long each bot decision took."""
         self.store = store
         self.hub = hub
         self.bot_delay = bot_delay
         self.away_grace = away_grace
+        self.bots = BotPool(bot_workers, budget=bot_budget, observe=observe_bot)
+        self.idle_after = idle_after
+        self._sweeper: asyncio.Task[None] | None = None
+        # Tables that left memory: when each person left (wall clock), so that their absence goes on
+        # counting when the table comes back. Bounded: the oldest are forgotten first.
+        self._away_of_evicted: dict[str, dict[int, float]] = {}
         self._watches: dict[tuple[str, int], asyncio.Task[None]] = {}  # publish when a person's grace runs out
         self.rng = rng or random.SystemRandom()
         self.make_id = make_id
@@ -512,8 +529,11 @@ class TableService:
         self._stopping.set()
         tasks = [t.bot_task for t in self._tables.values() if t.bot_task is not None and not t.bot_task.done()]
         tasks += list(self._watches.values())  # they wake on _stopping and store nothing
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         if tasks:
             await asyncio.wait(tasks)
+        await self.bots.close()  # the workers stop; what they were thinking is dropped, never stored
 
     # -- lobby -------------------------------------------------------------------------------------
     async def create(self, request: CreateTable) -> tuple[Table, str]:
@@ -544,6 +564,7 @@ class TableService:
         table = _table_from_create(table_id, entry)
         table.away_grace = self.away_grace
         self._tables[table_id] = table
+        self._sweep_soon()
         self._watch_away(table, 0)
         if request.start:  # play now: the game starts at once, its first deal stored with it
             try:
@@ -558,6 +579,7 @@ class TableService:
     async def get(self, table_id: str) -> Table | None:
         table = self._tables.get(table_id)
         if table is not None:
+            table.last_active = time.monotonic()
             return table
         async with self._loading:
             if table_id in self._tables:
@@ -571,7 +593,12 @@ class TableService:
                 table.apply(entry)
             table.loaded_at = time.monotonic()
             table.away_since.clear()  # nobody has been seen by this process yet: away since now
+            left = self._away_of_evicted.pop(table_id, None)
+            if left is not None:  # it left memory earlier: each person is away since they left
+                now, wall = time.monotonic(), time.time()
+                table.away_since.update({seat: now - max(0.0, wall - since) for seat, since in left.items()})
             self._tables[table_id] = table
+            self._sweep_soon()
         for seat in range(len(table.seats)):
             self._watch_away(table, seat)
         self._wake_bots(table)
@@ -619,9 +646,11 @@ class TableService:
                                       seconds_left=math.ceil(left))
             elif kind == "play":
                 self._check_version(table, seat, message.version)
+                _check_repeat(table, seat, Phase.CHOOSE_CARDS)
                 entry = {"kind": "play", "seat": seat, "card": message.card}
             elif kind == "choose_row":
                 self._check_version(table, seat, message.version)
+                _check_repeat(table, seat, Phase.CHOOSE_ROW)
                 entry = {"kind": "row", "seat": seat, "row": message.row}
             else:
                 raise ActionError("bad_message", f"unknown message type {kind!r}")
@@ -712,8 +741,8 @@ class TableService:
         version = table.version
         try:
             async with self._coach_slots:
-                # Off the event loop: the other tables go on while the coach works.
-                answer = await asyncio.to_thread(_advice, seen, kind, seed)
+                # In a worker process: the other tables go on while the coach works.
+                answer = await self.bots.run(table.id, _advice, seen, kind, seed)
         except CoachError as error:
             raise ActionError("no_advice", str(error)) from None
         finally:
@@ -781,51 +810,179 @@ class TableService:
             table.bot_task = asyncio.create_task(self._run_bots(table))
 
     async def _run_bots(self, table: Table) -> None:
+        """Let the bots the table waits for act, until it waits for none.
+
+        Each round of decisions: under the table's lock, only long enough to see which bots are
+        waited for and what each sees; then the bots think at once, outside the lock (in the worker
+        processes of :mod:`nimmt.server.botpool`, or at once for a quick bot), while people act on; then,
+        no sooner than ``bot_delay`` after the round began (so people can follow), each answer is
+        committed in seat order under the lock, if the decision it answers is still the one asked.
+        An answer to a decision that has gone (the seat was given back, a new game) is dropped, and
+        the bot is asked again.
+        """
         delay = self.bot_delay
         while not self._closed:
-            # A pause so people can follow, cut short when the server stops.
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stopping.wait(), delay)
-            if self._closed:
-                return
+            began = time.monotonic()
             try:
-                if not await self._bots_act(table):
+                asks = await self._bots_asked(table)
+                if not asks:
                     return
+                thoughts = [asyncio.ensure_future(self.bots.decide(table.id, ask.seat_bot, ask.seen))
+                            for ask in asks]
+                try:
+                    if not await self._until_stopped(self._pause(began, delay)):
+                        return
+                    for ask, thought in zip(asks, thoughts, strict=True):
+                        if not await self._until_stopped(thought) or self._closed:
+                            return  # the server stops: nothing more is stored
+                        if not await self._bot_commit(table, ask, thought.result()):
+                            break  # a row choice comes next, after a pause
+                finally:
+                    for thought in thoughts:
+                        thought.cancel()
+                    await asyncio.gather(*thoughts, return_exceptions=True)
                 delay = self.bot_delay
+            except PoolClosed:
+                return
             except Exception:  # the store failed: nothing was applied; the bots try again shortly
                 logger.exception("a bot's action on table %s failed", table.id)
                 delay = max(self.bot_delay, 1.0)
 
-    async def _bots_act(self, table: Table) -> bool:
-        """Let every bot the table waits for act; False when none is waited for."""
+    async def _pause(self, began: float, delay: float) -> None:
+        await asyncio.sleep(max(0.0, began + delay - time.monotonic()))
+
+    async def _until_stopped(self, waiting: Any) -> bool:
+        """Wait for ``waiting`` (a coroutine or a future); False if the server stops first."""
+        task = asyncio.ensure_future(waiting)
+        stop = asyncio.ensure_future(self._stopping.wait())
+        try:
+            await asyncio.wait([task, stop], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+        if not task.done():
+            task.cancel()
+            return False
+        return not self._closed
+
+    async def _bots_asked(self, table: Table) -> list[_Ask]:
+        """The bots the table waits for now, each with its view (under the lock, briefly)."""
         async with table.lock:
             await self._seats_back(table)
-            waiting = table.waiting_bots()
-            if not waiting:
+            if self._closed or table.recorder is None:
+                return []
+            asks = []
+            for seat in table.waiting_bots():
+                name = table.seats[seat].bot or ""
+                seat_bot = table.bots.get(seat)
+                if seat_bot is None or seat_bot.name != name:
+                    seat_bot = table.bots[seat] = SeatBot(name, self.rng.random())
+                asks.append(_Ask(seat, table.game, table.decisions.get(seat), seat_bot,
+                                 view(table.recorder.state, seat)))
+            return asks
+
+    async def _bot_commit(self, table: Table, ask: _Ask, thought: Thought) -> bool:
+        """Store a bot's answer if its decision is still the one asked; False when the table waits for a
+        row choice next (which comes after a pause)."""
+        async with table.lock:
+            if self._closed or table.recorder is None:
                 return False
-            for seat in waiting:
-                assert table.recorder is not None
-                if self._closed:
-                    return False
-                if seat not in table.waiting_bots():
-                    continue
-                bot = table.bots.get(seat)
-                if bot is None or bot.name != table.seats[seat].bot:
-                    bot = table.bots[seat] = make_bot(table.seats[seat].bot or "", random.Random(self.rng.random()))
-                # A strong bot thinks for a while: in a thread, so other tables go on meanwhile.
-                action = await asyncio.to_thread(bot.act, view(table.recorder.state, seat))
-                if self._closed:
-                    return False  # the server stopped while the bot thought: store nothing more
-                if isinstance(action, PlayCard):
-                    entry: dict[str, Any] = {"kind": "play", "seat": seat, "card": action.card}
-                else:
-                    entry = {"kind": "row", "seat": seat, "row": action.row}
-                await self._commit(table, entry)
-                await self._deal_if_needed(table)
-                await self._seats_back(table)
-                if table.recorder.state.phase is Phase.CHOOSE_ROW:
-                    break  # the next row choice comes after a pause, so people can follow
-            return True
+            if (table.game != ask.game or table.seats[ask.seat].bot != ask.seat_bot.name
+                    or table.bots.get(ask.seat) is not ask.seat_bot or ask.seat not in table.waiting_bots()
+                    or table.decisions.get(ask.seat) != ask.decision):
+                return True  # the table moved on meanwhile: this answer is dropped, the bot is asked again
+            if thought.state is not None:
+                ask.seat_bot.state = thought.state
+            if isinstance(thought.action, PlayCard):
+                entry: dict[str, Any] = {"kind": "play", "seat": ask.seat, "card": thought.action.card}
+            else:
+                entry = {"kind": "row", "seat": ask.seat, "row": thought.action.row}
+            await self._commit(table, entry)
+            await self._deal_if_needed(table)
+            await self._seats_back(table)
+            table.last_active = time.monotonic()
+            return table.recorder.state.phase is not Phase.CHOOSE_ROW
+
+    # -- memory: idle tables leave it ------------------------------------------------------------
+    def opened(self, table: Table) -> None:
+        """A WebSocket is open on the table (a spectator's too): it stays in memory meanwhile."""
+        table.connections += 1
+        table.last_active = time.monotonic()
+
+    def closed(self, table: Table) -> None:
+        table.connections = max(0, table.connections - 1)
+        table.last_active = time.monotonic()
+
+    def _idle(self, table: Table, now: float) -> bool:
+        return (self.idle_after is not None and table.connections == 0 and not table.lock.locked()
+                and (table.bot_task is None or table.bot_task.done()) and not table.waiting_bots()
+                and not table.needs_deal() and now - table.last_active >= self.idle_after
+                and not any(key[0] == table.id for key in self._advising))
+
+    def evict_idle(self) -> list[str]:
+        """Drop every idle table from memory (it comes back from the store when asked for); their ids."""
+        now, wall = time.monotonic(), time.time()
+        gone = [table for table in self._tables.values() if self._idle(table, now)]
+        for table in gone:
+            del self._tables[table.id]
+            for seat in range(len(table.seats)):
+                watch = self._watches.get((table.id, seat))
+                if watch is not None:
+                    watch.cancel()
+            away = {seat: wall - (now - table.away_since.get(seat, table.loaded_at))
+                    for seat, s in enumerate(table.seats) if s.token_hash is not None}
+            self._away_of_evicted[table.id] = away
+            while len(self._away_of_evicted) > EVICTED_REMEMBERED:
+                del self._away_of_evicted[next(iter(self._away_of_evicted))]
+        return [table.id for table in gone]
+
+    def _sweep_soon(self) -> None:
+        if self.idle_after is None or self._closed or (self._sweeper is not None and not self._sweeper.done()):
+            return
+        self._sweeper = asyncio.create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        assert self.idle_after is not None
+        every = min(60.0, max(0.05, self.idle_after / 4))
+        while not self._closed and self._tables:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), every)
+            if self._closed:
+                return
+            gone = self.evict_idle()
+            if gone:
+                logger.debug("%d idle table(s) left memory", len(gone))
+
+
+EVICTED_REMEMBERED = 10_000  # tables whose people's absences are remembered after they left memory
+
+
+@dataclass(frozen=True, slots=True)
+class _Ask:
+    """One decision asked of a bot: its seat, the game and decision it answers, the bot, its view."""
+
+    seat: int
+    game: int
+    decision: tuple[int, int, str, int] | None
+    seat_bot: SeatBot
+    seen: View
+
+
+def _check_repeat(table: Table, seat: int, phase: Phase) -> None:
+    """Refuse a card (or row) a seat has already chosen in this turn with ``already_chosen``: a double
+    click, or the same message sent twice, while the table waits for others (a row choice, say)."""
+    if table.recorder is None:
+        return
+    state = table.recorder.state
+    decided = table.decisions.get(seat)
+    if state.phase not in (Phase.CHOOSE_CARDS, Phase.CHOOSE_ROW) or seat in state.waiting_for or decided is None:
+        return
+    round_, turn, decided_phase, _resolved = decided
+    if (round_, turn) != (state.round, state.turn):
+        return
+    # A card was chosen in this turn by every seat asked for one; a row only by the seat that was asked.
+    if phase is Phase.CHOOSE_CARDS or decided_phase == Phase.CHOOSE_ROW.value:
+        what = "a card" if phase is Phase.CHOOSE_CARDS else "a row"
+        raise ActionError("already_chosen", f"seat {seat} has already chosen {what} this turn")
 
 
 def advice_seed(table_id: str, game: int, seen: View, kind: str) -> str:
@@ -835,7 +992,7 @@ def advice_seed(table_id: str, game: int, seen: View, kind: str) -> str:
 
 
 def _advice(seen: View, kind: str, seed: str) -> dict[str, Any]:
-    """The advice message for ``seen`` (run in a thread): numbers only, as :mod:`nimmt.coach` gives them."""
+    """The advice message for ``seen`` (run in a worker process): numbers only, as :mod:`nimmt.coach` gives them."""
     rng = random.Random(seed)
     answer: dict[str, Any] = {"type": "advice", "kind": kind, "round": seen.round, "turn": seen.turn,
                               "samples": ADVICE_SAMPLES}

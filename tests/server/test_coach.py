@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,8 @@ with warnings.catch_warnings():
 
 from nimmt.coach import advise_cards, advise_rows
 from nimmt.core import view
-from nimmt.server import table as table_module
 from nimmt.server.app import create_app
+from nimmt.server.botpool import BotPool
 from nimmt.server.store import SqlStore
 from nimmt.server.table import ADVICE_SAMPLES, Table, TableService, advice_seed
 
@@ -89,14 +90,15 @@ def test_advice_is_the_coachs_numbers_for_ones_own_view_and_changes_nothing(
 
         # A second question while the first is worked on is refused; the first is then answered.
         # (The coach is held back until the refusal has come, so the order is certain.)
+        # The coach thinks in a worker process; the question waits here before it is sent there.
         go_on = threading.Event()
-        real = table_module._advice
+        real = BotPool.run
 
-        def held(*args: Any) -> dict[str, Any]:
-            assert go_on.wait(30)
-            return real(*args)
+        async def held(pool: BotPool, key: str, function: Callable[..., Any], *args: Any) -> Any:
+            assert await asyncio.to_thread(go_on.wait, 30)
+            return await real(pool, key, function, *args)
 
-        monkeypatch.setattr(table_module, "_advice", held)
+        monkeypatch.setattr(BotPool, "run", held)
         ana.socket.send_json({"type": "advice", "ref": "1"})
         ana.socket.send_json({"type": "advice", "ref": "2"})
         busy = ana.until(lambda m: m["type"] in ("advice", "error"))
@@ -104,7 +106,7 @@ def test_advice_is_the_coachs_numbers_for_ones_own_view_and_changes_nothing(
         go_on.set()
         advice = ana.until(lambda m: m["type"] in ("advice", "error"))
         assert advice["ref"] == "1" and advice["type"] == "advice"
-        monkeypatch.setattr(table_module, "_advice", real)
+        monkeypatch.setattr(BotPool, "run", real)
 
         assert advice["kind"] == "cards" and advice["samples"] == ADVICE_SAMPLES
         assert advice["version"] == before["version"]

@@ -1,0 +1,257 @@
+"""Where bots and the coach think: worker processes, outside the event loop and every table's lock.
+
+A strong bot (``expert``, ``montecarlo``) is CPU-bound Python: run in a thread of the server, it
+would hold the GIL and slow every table's event loop. Here it runs in a
+:class:`~concurrent.futures.ProcessPoolExecutor` of ``workers`` processes (default: the cores but
+one, at least one). A decision is sent as the bot's name, its seed, its state after its last
+decision (the pickled bot, ``None`` before its first) and the seat's :class:`~nimmt.core.View`
+(a frozen value); the worker sends back the action and the bot's new state. The same bot with the
+same seed and views makes the same decisions wherever it runs, so a seeded server still plays
+repeatable games.
+
+Bots that decide in microseconds (:data:`QUICK_BOTS`) decide in the event loop itself: sending
+them to a worker would cost more than their thought, and they never wait behind a strong bot.
+
+Fairness: decisions wait for a worker in turns, one key (a table) after another, so a table of
+nine ``expert`` bots does not keep a person's lone bot waiting behind all nine.
+
+A decision has a bounded budget: a bot with a ``time_budget`` (the ``expert``) is held to at most
+``budget`` seconds, and a worker that has not answered ``2 * budget + START_SECONDS`` seconds
+after it was given the decision is stopped (every worker is restarted) and the decision is made
+by the ``heuristic`` bot instead, so a table never hangs on a bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import multiprocessing
+import os
+import pickle
+import random
+import signal
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from nimmt.bots import Bot, make_bot
+from nimmt.bots.heuristic import HeuristicBot
+from nimmt.core import ChooseRow, PlayCard, View
+
+logger = logging.getLogger("nimmt.server")
+
+QUICK_BOTS = frozenset({"random", "beginner", "heuristic"})  # well under a millisecond a decision
+START_SECONDS = 10.0  # room for a new worker to start and load the compiled rollouts
+T = TypeVar("T")
+
+
+def default_workers() -> int:
+    """The cores but one (the event loop's), at least one."""
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
+@dataclass
+class SeatBot:
+    """What a table keeps of the bot of one seat between its decisions."""
+
+    name: str
+    seed: float
+    bot: Bot | None = None  # a quick bot, which lives in this process
+    state: bytes | None = None  # a bot that thinks in a worker: pickled after its last decision
+
+
+@dataclass(frozen=True, slots=True)
+class Thought:
+    """A bot's decision: the action, the bot's state after it, and how long it thought."""
+
+    action: PlayCard | ChooseRow
+    state: bytes | None
+    seconds: float
+    fallback: bool = False  # the bot did not answer in time: the heuristic decided
+
+
+class BotTimeout(Exception):
+    """A worker did not answer in time (it was stopped)."""
+
+
+class PoolClosed(Exception):
+    """The server is stopping: no more decisions."""
+
+
+def _worker_start() -> None:
+    """In each worker: Ctrl+C is the server's to handle, and the compiled rollouts are loaded once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(Exception):
+        from nimmt.bots.expert import _warm_up
+
+        _warm_up()
+
+
+def _nothing() -> None:
+    """A job that starts a worker."""
+
+
+def think(name: str, seed: float, state: bytes | None, seen: View, budget: float) -> tuple[Any, bytes, float]:
+    """One decision of a bot (run in a worker): its action, its new state, the seconds it took."""
+    start = time.perf_counter()
+    bot: Bot = pickle.loads(state) if state is not None else make_bot(name, random.Random(seed))
+    own = getattr(bot, "time_budget", None)
+    if isinstance(own, int | float) and own > budget:
+        bot.time_budget = budget  # type: ignore[attr-defined]  # the expert's budget, capped
+    action = bot.act(seen)
+    return action, pickle.dumps(bot), time.perf_counter() - start
+
+
+def fallback_action(seat_bot: SeatBot, seen: View) -> PlayCard | ChooseRow:
+    """The heuristic's decision, for a bot that did not answer in time (seeded by the decision)."""
+    rng = random.Random(f"{seat_bot.seed}:{seen.round}:{seen.turn}:{seen.resolved}")
+    return HeuristicBot(rng).act(seen)
+
+
+class BotPool:
+    """The worker processes, started when the first strong bot or coach question needs them."""
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        *,
+        budget: float = 2.0,
+        observe: Callable[[str, float], None] | None = None,
+    ) -> None:
+        self.workers = max(1, workers if workers is not None else default_workers())
+        self.budget = budget
+        self.observe = observe or (lambda _name, _seconds: None)  # bot name, seconds it thought
+        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+        self._free = self.workers  # workers not given a job by this pool
+        self._queues: dict[str, deque[asyncio.Future[None]]] = {}  # key -> its jobs waiting, in turn order
+        self._closed = False
+
+    @property
+    def timeout(self) -> float:
+        return 2 * self.budget + START_SECONDS
+
+    # -- taking turns for a worker -------------------------------------------------------------
+    async def _acquire(self, key: str) -> None:
+        if self._closed:
+            raise PoolClosed
+        if self._free > 0 and not self._queues:
+            self._free -= 1
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queues.setdefault(key, deque()).append(waiter)
+        try:
+            await waiter
+        except BaseException:  # cancelled, or the pool closed
+            if waiter.done() and not waiter.cancelled() and waiter.exception() is None:
+                self._release()  # the worker was ours already: pass it on
+            else:
+                queue = self._queues.get(key)
+                if queue is not None and waiter in queue:
+                    queue.remove(waiter)
+                    if not queue:
+                        del self._queues[key]
+            raise
+
+    def _release(self) -> None:
+        """Give the worker to the next key in turn (each key goes to the end of the line once served)."""
+        while self._queues:
+            key = next(iter(self._queues))
+            queue = self._queues.pop(key)
+            waiter = queue.popleft()
+            if queue:
+                self._queues[key] = queue
+            if not waiter.done():
+                waiter.set_result(None)
+                return
+        self._free += 1
+
+    def _pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._executor is None:
+            # spawn: a fresh interpreter, never a fork of a process with threads and open sockets
+            self._executor = concurrent.futures.ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start)
+            for _ in range(self.workers):
+                self._executor.submit(_nothing)  # start them all now, while this decision waits
+        return self._executor
+
+    def _stop_workers(self) -> None:
+        """Stop every worker at once (a worker is stuck, or the server stops); the next job starts new ones."""
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.join(5)
+                if process.is_alive():
+                    process.kill()
+                    process.join(5)
+
+    async def run(self, key: str, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in a worker, when ``key``'s turn comes. :class:`BotTimeout` if the worker
+        does not answer within :attr:`timeout` (every worker is then restarted)."""
+        await self._acquire(key)
+        try:
+            executor = self._pool()
+            future = asyncio.get_running_loop().run_in_executor(executor, function, *args)
+            try:
+                return await asyncio.wait_for(future, self.timeout)
+            except TimeoutError:
+                logger.warning("a worker did not answer in %.0f s (%s): the workers are restarted",
+                               self.timeout, getattr(function, "__name__", "job"))
+                if self._executor is executor:
+                    await asyncio.to_thread(self._stop_workers)
+                raise BotTimeout from None
+            except BrokenProcessPool:
+                logger.warning("a worker stopped unexpectedly: the workers are restarted")
+                if self._executor is executor:
+                    await asyncio.to_thread(self._stop_workers)
+                raise
+        finally:
+            self._release()
+
+    # -- bots ----------------------------------------------------------------------------------
+    async def decide(self, key: str, seat_bot: SeatBot, seen: View) -> Thought:
+        """The bot's decision on ``seen`` (which awaits it). The caller stores ``state`` in ``seat_bot`` if
+        it uses the action; a quick bot lives in ``seat_bot.bot`` and decides here at once."""
+        if seat_bot.name in QUICK_BOTS:
+            start = time.perf_counter()
+            if seat_bot.bot is None or seat_bot.bot.name != seat_bot.name:
+                seat_bot.bot = make_bot(seat_bot.name, random.Random(seat_bot.seed))
+            action = seat_bot.bot.act(seen)
+            seconds = time.perf_counter() - start
+            self.observe(seat_bot.name, seconds)
+            return Thought(action, None, seconds)
+        start = time.perf_counter()
+        try:
+            action, state, seconds = await self.run(key, think, seat_bot.name, seat_bot.seed, seat_bot.state,
+                                                    seen, self.budget)
+        except (BotTimeout, BrokenProcessPool):
+            if self._closed:
+                raise PoolClosed from None
+            logger.warning("bot %s on %s did not answer: the heuristic decides for it", seat_bot.name, key)
+            action = fallback_action(seat_bot, seen)
+            seconds = time.perf_counter() - start
+            self.observe(seat_bot.name, seconds)
+            return Thought(action, seat_bot.state, seconds, fallback=True)
+        self.observe(seat_bot.name, seconds)
+        return Thought(action, state, seconds)
+
+    async def close(self) -> None:
+        """Stop the workers (what they were thinking is dropped: nothing of it was stored)."""
+        self._closed = True
+        for queue in self._queues.values():
+            for waiter in queue:
+                if not waiter.done():
+                    waiter.set_exception(PoolClosed())
+        self._queues.clear()
+        await asyncio.to_thread(self._stop_workers)
