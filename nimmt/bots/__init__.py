@@ -11,6 +11,8 @@ from collections.abc import Callable
 from .base import Bot, BotError
 from .beginner import BeginnerBot
 from .expert import ExpertBot
+from .field import FIELD, make_field_bot
+from .field import PREFIX as FIELD_PREFIX
 from .heuristic import HeuristicBot
 from .montecarlo import MonteCarloBot
 from .random_bot import RandomBot
@@ -33,6 +35,9 @@ def register_external(prefix: str, make: Callable[[str, random.Random | None], B
     EXTERNAL_BOTS[prefix] = make
 
 
+register_external(FIELD_PREFIX, make_field_bot)  # make_bot("field:lowest"): the field of styles (nimmt.bots.field)
+
+
 def make_bot(name: str, rng: random.Random | None = None) -> Bot:
     """A new bot by its name (see :data:`BOTS`), or ``"cmd:<command line>"`` for another program
     (once :mod:`nimmt.protocol` is imported)."""
@@ -49,4 +54,6 @@ def make_bot(name: str, rng: random.Random | None = None) -> Bot:
     return cls(rng)
 
 
-__all__ = ["BOTS", "EXTERNAL_BOTS", "Bot", "BotError", "RandomBot", "UnknownBot", "make_bot", "register_external"]
+__all__ = [
+    "BOTS", "EXTERNAL_BOTS", "FIELD", "Bot", "BotError", "RandomBot", "UnknownBot", "make_bot", "register_external",
+]

@@ -20,30 +20,35 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from nimmt import i18n
-from nimmt.bots import BOTS
+from nimmt.bots.field import DEFAULT_FIELD
 from nimmt.tournament import (
+    DEFAULT_BUDGET_CLOCK,
+    GameFailed,
     RayUnavailable,
     SaveError,
     SaveFile,
-    Settings,
+    Seat,
+    SeatError,
     Standing,
     Summary,
     TournamentError,
     deal_sets_for,
+    parse_seats,
     plot,
+    read_bots_file,
     saved_seed,
+    settings_of,
     tournament,
 )
 
 from ._common import (
     DOMAIN,
-    EXTERNAL,
     Translate,
     check_players,
     choose_language,
+    failure_message,
     fresh_seed,
     number,
-    parse_bots,
     reason_from_text,
 )
 
@@ -63,8 +68,8 @@ def _share(s: Standing, language: str) -> str:
 def _table(title: str, standings: tuple[Standing, ...], ratings: bool, _: Translate, language: str) -> Table:
     table = Table(title=title)
     table.add_column(_("col_bot"), justify="left")
-    for key in ("col_rounds", "col_penalty_round_short", "col_vs_first", "col_win_share", "col_p95_decision",
-                "col_p95_cpu"):
+    for key in ("col_rounds", "col_penalty_round_short", "col_penalty_game_short", "col_vs_first", "col_win_share",
+                "col_p95_decision", "col_p95_cpu"):
         table.add_column(_(key), justify="right")
     if ratings:
         table.add_column(_("col_rating"), justify="right")
@@ -74,6 +79,8 @@ def _table(title: str, standings: tuple[Standing, ...], ratings: bool, _: Transl
             s.label,
             str(s.rounds),
             _pm(s.penalty_per_round.mean, s.penalty_per_round.half_width, language),
+            "-" if s.penalty_per_game is None else _pm(s.penalty_per_game.mean, s.penalty_per_game.half_width, language,
+                                                       1),
             "-" if diff is None else _pm(diff.mean, diff.half_width, language),
             _share(s, language),
             f"{number(s.timing.p95 * 1000, 1, language)} ms",
@@ -85,12 +92,29 @@ def _table(title: str, standings: tuple[Standing, ...], ratings: bool, _: Transl
     return table
 
 
-def _print(summary: Summary, seed: int, elapsed: float, console: Console, _: Translate, language: str) -> None:
-    console.print(_("tournament_heading", games=summary.games, sets=summary.deal_sets, seed=seed,
-                    seconds=number(elapsed, 1, language)))
-    console.print(_table(_("entries_title"), summary.entries, True, _, language))
-    if len(summary.by_bot) < len(summary.entries):
-        console.print(_table(_("by_bot_title"), summary.by_bot, False, _, language))
+def _lead(summary: Summary, _: Translate, language: str) -> str | None:
+    lead = summary.lead
+    if lead is None or summary.entries[0] is None:
+        return None
+    return _("lead_line", bot=summary.entries[0].label, lead=number(lead.mean, 2, language),
+             low=number(lead.low, 2, language), high=number(lead.high, 2, language))
+
+
+def _print(summary: Summary, seed: int, elapsed: float, console: Console, _: Translate, language: str,
+           players: int) -> None:
+    if summary.field:
+        console.print(_("field_heading", bot=escape(summary.entries[0].label), players=players, games=summary.games,
+                        sets=summary.deal_sets, seed=seed, seconds=number(elapsed, 1, language)))
+        console.print(_table(_("field_title"), summary.entries, True, _, language))
+    else:
+        console.print(_("tournament_heading", games=summary.games, sets=summary.deal_sets, seed=seed,
+                        seconds=number(elapsed, 1, language)))
+        console.print(_table(_("entries_title"), summary.entries, True, _, language))
+        if len(summary.by_bot) < len(summary.entries):
+            console.print(_table(_("by_bot_title"), summary.by_bot, False, _, language))
+    lead = _lead(summary, _, language)
+    if lead is not None:
+        console.print(escape(lead))
     console.print(_("tournament_legend"))
 
 
@@ -155,8 +179,37 @@ def _stop_on_sigterm() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _seat_error(error: SeatError, _: Translate) -> str:
+    values = dict(error.values)
+    if "reason" in values and error.key == "bots_file_unreadable":
+        values["reason"] = reason_from_text(values["reason"], _)
+    return _(error.key, **values)
+
+
+def _seats(spec: str | None, bots_file: Path | None, option: str, _: Translate) -> list[Seat] | None:
+    """The seats ``spec`` names (with the bots of ``bots_file``), or the file's own seats."""
+    named: dict[str, Seat] = {}
+    listed: list[Seat] = []
+    try:
+        if bots_file is not None:
+            named, listed = read_bots_file(bots_file)
+        if spec is None:
+            return listed or None
+        return parse_seats(spec, named)
+    except SeatError as error:
+        hint = "--bots-file" if error.key.startswith("bots_file") else option
+        raise typer.BadParameter(_seat_error(error, _), param_hint=hint) from None
+
+
 def tournament_command(
-    bots: Annotated[str, typer.Option("--bots", help="Bots by seat, comma-separated (one name fills every seat).")],
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots",
+            help="Bots by seat, comma-separated: built-in names, field:NAME, cmd:COMMAND LINE (quote a comma in it), "
+                 "names from --bots-file; N*BOT for N seats. One name fills every seat.",
+        ),
+    ] = None,
     games: Annotated[
         int, typer.Option("--games", help="Games to play (rounded up to whole duplicate deal sets).")
     ] = 40,
@@ -175,8 +228,28 @@ def tournament_command(
     ] = None,
     rounds: Annotated[int | None, typer.Option("--rounds", help="A fixed number of rounds per game.")] = None,
     budget_clock: Annotated[
+        str,
+        typer.Option("--budget-clock", help="Clock of the time budget: cpu (default: one core's time, whatever the "
+                                            "load) or wall."),
+    ] = DEFAULT_BUDGET_CLOCK,
+    bots_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--bots-file", metavar="FILE",
+            help="A TOML or JSON file of named bots (a program's command and arguments, time limits, folder, "
+                 "environment; or a built-in bot with options), to name in --bots or, without --bots, to seat "
+                 "as the file says.",
+        ),
+    ] = None,
+    field: Annotated[
+        bool,
+        typer.Option("--field", help="Measure the one bot of --bots at tables drawn from a field of styles "
+                                     "(seeded, duplicate deals)."),
+    ] = False,
+    field_bots: Annotated[
         str | None,
-        typer.Option("--budget-clock", help="Clock of the time budget: wall (default) or cpu (one core's time)."),
+        typer.Option("--field-bots", metavar="BOTS",
+                     help=f"The field to draw tables from (default: {', '.join(DEFAULT_FIELD)})."),
     ] = None,
     save_file: Annotated[
         Path | None,
@@ -194,23 +267,39 @@ def tournament_command(
         ),
     ] = None,
 ) -> None:
-    """Play bots against each other over duplicate deals and report penalties, wins and ratings."""
+    """Play bots against each other over duplicate deals and report penalties, wins and ratings.
+
+    Any program speaking nimmt-bot/1 takes a seat (cmd:..., or a bots file); each is told bye after
+    every game. With --field, one bot plays tables drawn from a field of styles.
+    """
     language = choose_language(lang, "tournament")
     _ = i18n.translator(language, DOMAIN)
-    count = players if players is not None else (len(bots.split(",")) if "," in bots else 4)
+    seats = _seats(bots, bots_file, "--bots", _)
+    if seats is None:
+        raise typer.BadParameter(_("bots_needed"), param_hint="--bots")
+    opponents: list[Seat] | None = None
+    if field or field_bots is not None:
+        if len({s.key for s in seats}) != 1:
+            raise typer.BadParameter(_("field_one_bot", count=len(seats)), param_hint="--bots")
+        seats = seats[:1]
+        opponents = _seats(field_bots or ",".join(DEFAULT_FIELD), bots_file, "--field-bots", _)
+        assert opponents is not None
+        count = players if players is not None else 4
+    else:
+        single = bots is not None and len(seats) == 1 and "*" not in bots
+        count = players if players is not None else (4 if single else len(seats))
     check_players(count, _)
-    names = parse_bots(bots, count, _=_)
-    programs = [name for name in names if name.startswith(EXTERNAL)]
-    if programs:
-        raise typer.BadParameter(_("builtin_only", bot=repr(programs[0]), known=", ".join(sorted(BOTS))),
-                                 param_hint="--bots")
+    if opponents is None and len(seats) == 1:
+        seats = seats * count
+    if opponents is None and len(seats) != count:
+        raise typer.BadParameter(_("bots_count", count=len(seats), seats=count), param_hint="--bots")
     if games < 1:
         raise typer.BadParameter(_("games_min", games=games), param_hint="--games")
     if jobs < 1:
         raise typer.BadParameter(_("jobs_min", jobs=jobs), param_hint="--jobs")
     if time_budget is not None and not time_budget > 0:
         raise typer.BadParameter(_("time_budget_positive", value=time_budget), param_hint="--time-budget")
-    if budget_clock not in (None, "wall", "cpu"):
+    if budget_clock not in ("wall", "cpu"):
         raise typer.BadParameter(_("budget_clock", value=repr(budget_clock)), param_hint="--budget-clock")
     if rounds is not None and rounds < 1:
         raise typer.BadParameter(_("rounds_min", rounds=rounds), param_hint="--rounds")
@@ -224,7 +313,8 @@ def tournament_command(
         if seed is None:
             seed = fresh_seed()
         try:
-            save = SaveFile.open(save_file, Settings(tuple(names), seed, rounds, time_budget, budget_clock))
+            save = SaveFile.open(save_file, settings_of(seats, seed, rounds, time_budget, budget_clock, opponents,
+                                                        count))
         except SaveError as error:
             raise typer.BadParameter(_(error.key, **error.values), param_hint="--save") from None
         if save.cut_short is not None:
@@ -254,13 +344,22 @@ def tournament_command(
 
             try:
                 summary = tournament(
-                    names, games, seed=seed, jobs=jobs, ray_address=ray_address, time_budget=time_budget,
-                    rounds=rounds, progress=progress, budget_clock=budget_clock, save=save,
+                    seats, games, seed=seed, jobs=jobs, ray_address=ray_address, time_budget=time_budget,
+                    rounds=rounds, progress=progress, budget_clock=budget_clock, save=save, field=opponents,
+                    players=count,
                 )
             except (TournamentError, RayUnavailable) as error:
                 bar.stop()
                 console.print(f"[red]{escape(_('error_prefix'))}[/red] {escape(_error(error, _))}")
                 raise typer.Exit(2) from None
+            except GameFailed as failure:
+                bar.stop()
+                told = failure_message(failure.failure, _) if failure.failure is not None else failure.message
+                _say(console, f"{_('error_prefix')} " + _("tournament_game_failed", deal_set=failure.deal_set,
+                                                          rotation=failure.rotation, error=told))
+                if save is not None:
+                    _say(console, _("stopped_saved", count=len(save.done), file=repr(str(save_file))))
+                raise typer.Exit(1) from None
     except KeyboardInterrupt:
         if save is None:
             _say(console, _("stopped_lost"))
@@ -288,8 +387,8 @@ def tournament_command(
         }
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
     else:
-        out = Console() if sys.stdout.isatty() else Console(width=140)
-        _print(summary, seed, elapsed, out, _, language)
+        out = Console() if sys.stdout.isatty() else Console(width=160)
+        _print(summary, seed, elapsed, out, _, language, count)
         if plot_file is not None:
             out.print(_("chart_written", file=escape(str(plot_file))))
 

@@ -44,14 +44,21 @@ class SaveError(NimmtError, ValueError):
 class Settings:
     """What decides a tournament's games: the same settings, the same game for each (deal set, rotation)."""
 
-    bots: tuple[str, ...]
+    bots: tuple[str, ...]  # the key of each entry's bot (nimmt.tournament.seats.Seat.key)
     seed: int
     rounds: int | None = None
     time_budget: float | None = None
     budget_clock: str | None = None
+    field: tuple[str, ...] = ()  # tables drawn from this field for the one bot in ``bots``
+    players: int | None = None  # players per game, when tables are drawn from a field
 
     def to_json(self) -> dict[str, object]:
-        return {"format": FORMAT, **asdict(self), "bots": list(self.bots), "players": len(self.bots)}
+        data: dict[str, object] = {"format": FORMAT, **asdict(self), "bots": list(self.bots),
+                                   "players": self.players or len(self.bots)}
+        del data["field"]
+        if self.field:
+            data["field"] = list(self.field)
+        return data
 
 
 def result_to_json(result: MatchResult) -> dict[str, object]:
@@ -108,7 +115,7 @@ def saved_seed(path: Path) -> int | None:
 
 
 def _settings_text(header: dict[str, object]) -> str:
-    keys = ("bots", "players", "seed", "rounds", "time_budget", "budget_clock")
+    keys = ("bots", "players", "seed", "rounds", "time_budget", "budget_clock", "field")
     return ", ".join(f"{key}={json.dumps(header.get(key))}" for key in keys)
 
 
@@ -176,15 +183,23 @@ class SaveFile:
                 except (ValueError, KeyError, TypeError) as error:
                     raise SaveError("save_not_game", f"line {number} of {name} is not a game: {error}",
                                     line=str(number), file=name, reason=str(error)) from None
-                players = len(self.settings.bots)
-                if sorted(result.entries) != list(range(players)) or result.seats != tuple(
-                    self.settings.bots[e] for e in result.entries
-                ):
+                if not self._fits(result):
                     raise SaveError("save_other_bots", f"line {number} of {name} seats other bots than its header",
                                     line=str(number), file=name)
                 self.done.setdefault((result.deal_set, result.rotation), result)
             offset += len(line) + 1
         return offset
+
+    def _fits(self, result: MatchResult) -> bool:
+        """Whether a saved game seats the bots of this tournament."""
+        bots, field = self.settings.bots, self.settings.field
+        players = self.settings.players or len(bots)
+        if sorted(result.entries) != list(range(players)) or len(result.seats) != players:
+            return False
+        if field:
+            return all((key == bots[0]) if entry == 0 else key in field
+                       for key, entry in zip(result.seats, result.entries, strict=True))
+        return result.seats == tuple(bots[e] for e in result.entries)
 
     def _check_header(self, data: Any) -> None:
         name = repr(str(self.path))
@@ -192,7 +207,7 @@ class SaveFile:
             raise SaveError("save_not_save_file", f"{name} is not a tournament save file (its first line has no "
                             f"\"format\": \"{FORMAT}\")", file=name, format=FORMAT)
         wanted = self.settings.to_json()
-        if any(data.get(key) != value for key, value in wanted.items()):
+        if any(data.get(key) != wanted.get(key) for key in {*wanted, "field"}):
             theirs, ours = _settings_text(data), _settings_text(wanted)
             raise SaveError(
                 "save_other_settings",

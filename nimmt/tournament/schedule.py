@@ -12,8 +12,11 @@ the comparison.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from .seats import Seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +26,7 @@ class MatchSpec:
     seed: int
     deal_set: int
     rotation: int
-    seats: tuple[str, ...]  # bot name per seat
+    seats: tuple[Seat | str, ...]  # the bot of each seat: a Seat, or a name (built-in or "cmd:...")
     entries: tuple[int, ...]  # index in the tournament's bot list per seat
     time_budget: float | None = None
     rounds: int | None = None  # a fixed number of rounds, or None for the classic end (above 66)
@@ -43,7 +46,7 @@ def deal_sets_for(games: int, players: int) -> int:
 
 
 def schedule(
-    bots: Sequence[str],
+    bots: Sequence[Seat | str],
     deal_sets: int,
     seed: int,
     time_budget: float | None = None,
@@ -66,6 +69,51 @@ def schedule(
                     time_budget=time_budget,
                     rounds=rounds,
                     budget_clock=budget_clock,
+                )
+            )
+    return matches
+
+
+def field_table(
+    tested: Seat | str, field: Sequence[Seat | str], players: int, seed: int, deal_set: int
+) -> tuple[Seat | str, ...]:
+    """The table of deal set ``deal_set`` in a tournament against a field: the tested bot and
+    ``players - 1`` opponents drawn at random from ``field`` (each at most once while the field
+    lasts, then again), the same for the same seed and deal set.
+
+    >>> table = field_table("expert", ["a", "b", "c", "d"], 3, seed=1, deal_set=0)
+    >>> table == field_table("expert", ["a", "b", "c", "d"], 3, seed=1, deal_set=0), table[0], len(set(table))
+    (True, 'expert', 3)
+    """
+    rng = random.Random(f"nimmt-tournament:{seed}:field:{deal_set}")
+    opponents: list[Seat | str] = []
+    while len(opponents) < players - 1:
+        pool = list(field)
+        rng.shuffle(pool)
+        opponents.extend(pool[: players - 1 - len(opponents)])
+    return (tested, *opponents)
+
+
+def schedule_field(
+    tested: Seat | str,
+    field: Sequence[Seat | str],
+    players: int,
+    deal_sets: int,
+    seed: int,
+    time_budget: float | None = None,
+    rounds: int | None = None,
+    budget_clock: str | None = None,
+) -> list[MatchSpec]:
+    """Every deal set at its own table drawn from the field (:func:`field_table`), with every
+    rotation of the seats: ``entries`` index that deal set's table, the tested bot being entry 0."""
+    matches = []
+    for deal_set in range(deal_sets):
+        table = field_table(tested, field, players, seed, deal_set)
+        for spec in schedule(table, 1, seed, time_budget=time_budget, rounds=rounds, budget_clock=budget_clock):
+            matches.append(
+                MatchSpec(
+                    seed=seed, deal_set=deal_set, rotation=spec.rotation, seats=spec.seats, entries=spec.entries,
+                    time_budget=time_budget, rounds=rounds, budget_clock=budget_clock,
                 )
             )
     return matches

@@ -3,7 +3,9 @@ Plackett-Luce ratings and decision times.
 
 Duplicate deals make the games of one deal set dependent, so every interval is computed over
 **deal sets**: for each deal set, each entry's penalty per round (its penalties over all rotations
-divided by the rounds it played) and its share of the wins; the mean over deal sets is reported
+divided by the rounds it played), per game (divided by the games it played) and its share of the
+wins per seat (a bot filling three seats is judged seat by seat, as a one-seat entry is); the mean
+over deal sets is reported
 with a 95% interval from Student's t (a win share also gets Wilson's score interval over the
 games, so that 0% or 100% do not come out as certain). A difference between two entries is taken deal set by deal
 set (paired), which is where duplicate deals cut the luck.
@@ -15,11 +17,11 @@ the ranking (ties share a rank), in the tournament's fixed game order.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, replace
 
 from .play import MatchResult
+from .seats import Seat, as_seat, bot_names, entry_labels
 
 # Two-sided 97.5% quantiles of Student's t by degrees of freedom (1 to 30); 1.96 beyond.
 _T975 = (
@@ -148,16 +150,20 @@ class Standing:
     games: int
     rounds: int
     penalty_per_round: Interval
-    win_share: Interval
+    win_share: Interval  # per seat: the share of the games each of its seats won
     difference_to_first: Interval | None  # this minus the first entry, per round, paired by deal set
     timing: Timing
     rating_mu: float | None = None
     rating_sigma: float | None = None
     rating_ordinal: float | None = None
+    penalty_per_game: Interval | None = None
+    seats: int = 1  # seats it fills at a table (copies of a bot pooled in ``by_bot``); a mean in a field
+    key: str = ""  # what plays (see nimmt.tournament.seats.Seat.key)
 
     def to_json(self) -> dict[str, object]:
         data = asdict(self)
         data["penalty_per_round"] = self.penalty_per_round.to_json()
+        data["penalty_per_game"] = None if self.penalty_per_game is None else self.penalty_per_game.to_json()
         data["win_share"] = self.win_share.to_json()
         data["difference_to_first"] = (
             None if self.difference_to_first is None else self.difference_to_first.to_json()
@@ -165,125 +171,194 @@ class Standing:
         return data
 
 
-def entry_labels(bots: Sequence[str]) -> list[str]:
-    """Names that tell entries apart: a bot listed twice becomes ``name#1``, ``name#2``.
-
-    >>> entry_labels(["expert", "random", "random"])
-    ['expert', 'random#1', 'random#2']
-    """
-    seen: dict[str, int] = defaultdict(int)
-    labels = []
-    for name in bots:
-        seen[name] += 1
-        labels.append(f"{name}#{seen[name]}" if bots.count(name) > 1 else name)
-    return labels
+Group = Callable[[MatchResult, int], int | None]  # the group of a result's seat (None: counted nowhere)
 
 
 def _standings(
-    groups: list[list[int]], labels: list[str], bots: list[str], results: Sequence[MatchResult]
+    count: int, group_of: Group, labels: list[str], bots: list[str], keys: list[str], results: Sequence[MatchResult]
 ) -> list[Standing]:
-    """Standings of groups of entries (one entry each, or all entries of a bot)."""
+    """Standings of ``count`` groups of seats (one entry each, all entries of a bot, or a bot of a
+    field), each over the deal sets it played."""
     deal_sets = sorted({r.deal_set for r in results})
     index = {d: i for i, d in enumerate(deal_sets)}
-    k = len(groups)
-    pen = [[0.0] * len(deal_sets) for _ in range(k)]
-    rnd = [[0] * len(deal_sets) for _ in range(k)]
-    win = [[0.0] * len(deal_sets) for _ in range(k)]
-    games_in = [0] * len(deal_sets)
+    k, n = count, len(deal_sets)
+    pen = [[0.0] * n for _ in range(k)]
+    rnd = [[0] * n for _ in range(k)]
+    win = [[0.0] * n for _ in range(k)]
+    seat_games = [[0] * n for _ in range(k)]
+    games = [0] * k
     times: list[list[float]] = [[] for _ in range(k)]
     cpu: list[list[float]] = [[] for _ in range(k)]
-    group_of = {e: g for g, members in enumerate(groups) for e in members}
     for r in results:
         d = index[r.deal_set]
-        games_in[d] += 1
         share = 1.0 / len(r.winners) if r.winners else 0.0
-        for seat, entry in enumerate(r.entries):
-            g = group_of[entry]
+        playing = set()
+        for seat in range(len(r.seats)):
+            g = group_of(r, seat)
+            if g is None:
+                continue
+            playing.add(g)
             pen[g][d] += sum(round_[seat] for round_ in r.rounds)
             rnd[g][d] += len(r.rounds)
+            seat_games[g][d] += 1
             if seat in r.winners:
                 win[g][d] += share
             times[g].extend(r.decision_times[seat])
             if r.decision_cpu:
                 cpu[g].extend(r.decision_cpu[seat])
-    per_round = [[pen[g][d] / rnd[g][d] if rnd[g][d] else 0.0 for d in range(len(deal_sets))] for g in range(k)]
+        for g in playing:
+            games[g] += 1
+    played = [[d for d in range(n) if seat_games[g][d]] for g in range(k)]
+    per_round = [{d: pen[g][d] / rnd[g][d] if rnd[g][d] else 0.0 for d in played[g]} for g in range(k)]
     out = []
-    for g, members in enumerate(groups):
+    for g in range(k):
         diff = None
         if g > 0:
-            diff = interval([per_round[g][d] - per_round[0][d] for d in range(len(deal_sets))])
-        ts, cs = times[g], cpu[g]
+            both = [d for d in played[g] if d in per_round[0]]
+            diff = interval([per_round[g][d] - per_round[0][d] for d in both])
+        ts, cs = times[g], [c for c in cpu[g] if not math.isnan(c)]
+        total_seat_games = sum(seat_games[g])
         out.append(
             Standing(
                 label=labels[g],
-                bot=bots[members[0]],
-                games=len(results),
+                bot=bots[g],
+                games=games[g],
                 rounds=sum(rnd[g]),
-                penalty_per_round=interval(per_round[g]),
+                penalty_per_round=interval([per_round[g][d] for d in played[g]]),
                 win_share=share_interval(
-                    [win[g][d] / games_in[d] for d in range(len(deal_sets))], sum(win[g]), len(results)
+                    [win[g][d] / seat_games[g][d] for d in played[g]], sum(win[g]), total_seat_games
                 ),
                 difference_to_first=diff,
                 timing=Timing(
                     len(ts), percentile(ts, 50), percentile(ts, 95), max(ts) if ts else math.nan,
                     percentile(cs, 50), percentile(cs, 95), max(cs) if cs else math.nan,
                 ),
+                penalty_per_game=interval([pen[g][d] / seat_games[g][d] for d in played[g]]),
+                seats=round(total_seat_games / games[g]) if games[g] else 0,
+                key=keys[g],
             )
         )
     return out
 
 
-def ratings(bots: Sequence[str], results: Sequence[MatchResult]) -> list[tuple[float, float, float]]:
-    """Plackett-Luce (openskill) rating of each entry after all games: (mu, sigma, ordinal)."""
+def lead_of_first(results: Sequence[MatchResult], first: Callable[[MatchResult, int], bool]) -> Interval:
+    """The others' mean penalty per round minus the first bot's, paired deal set by deal set: how
+    many bullheads per round the first bot takes fewer than the players at its tables."""
+    mine: dict[int, list[int]] = {}
+    theirs: dict[int, list[int]] = {}
+    for r in results:
+        for seat in range(len(r.seats)):
+            side = mine if first(r, seat) else theirs
+            got = side.setdefault(r.deal_set, [0, 0])
+            got[0] += sum(round_[seat] for round_ in r.rounds)
+            got[1] += len(r.rounds)
+    sets = sorted(set(mine) & set(theirs))
+    return interval([theirs[d][0] / theirs[d][1] - mine[d][0] / mine[d][1] for d in sets if mine[d][1]])
+
+
+def ratings(count: int, group_of: Group, labels: Sequence[str], results: Sequence[MatchResult]) -> list[
+        tuple[float, float, float]]:
+    """Plackett-Luce (openskill) rating of each group after all games: (mu, sigma, ordinal)."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
-    labels = entry_labels(bots)
     current = [model.rating(name=label) for label in labels]
     for r in sorted(results, key=lambda r: (r.deal_set, r.rotation)):
-        teams = [[current[entry]] for entry in r.entries]
+        groups = [group_of(r, seat) for seat in range(len(r.seats))]
+        if len(set(groups)) < len(groups) or None in groups:
+            continue  # a game where one rating would sit twice (copies in a field) does not rate
+        teams = [[current[g]] for g in groups if g is not None]
         ranks = [float(total) for total in r.totals]  # lower total, better rank; ties share a rank
         updated = model.rate(teams, ranks=ranks)
-        for seat, entry in enumerate(r.entries):
-            current[entry] = updated[seat][0]
+        for seat, g in enumerate(groups):
+            if g is not None:
+                current[g] = updated[seat][0]
     return [(p.mu, p.sigma, p.ordinal()) for p in current]
 
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    bots: tuple[str, ...]
+    bots: tuple[str, ...]  # the key of each entry's bot
     games: int
     deal_sets: int
     entries: tuple[Standing, ...]
     by_bot: tuple[Standing, ...]
+    lead: Interval | None = None  # the others' penalty per round minus the first entry's, paired by deal set
+    field: tuple[str, ...] = ()  # the keys of a field's bots, when tables were drawn from one
 
     def to_json(self) -> dict[str, object]:
         return {
             "bots": list(self.bots),
+            "labels": [s.label for s in self.entries],
             "games": self.games,
             "deal_sets": self.deal_sets,
             "entries": [s.to_json() for s in self.entries],
             "by_bot": [s.to_json() for s in self.by_bot],
+            "lead": None if self.lead is None else self.lead.to_json(),
+            "field": list(self.field),
         }
 
 
-def summarize(bots: Sequence[str], results: Sequence[MatchResult]) -> Summary:
-    bots = list(bots)
-    labels = entry_labels(bots)
-    entries = _standings([[e] for e in range(len(bots))], labels, bots, results)
-    rated = ratings(bots, results)
-    entries = [
-        Standing(**{**{f: getattr(s, f) for f in s.__dataclass_fields__}, "rating_mu": mu,
-                    "rating_sigma": sigma, "rating_ordinal": ordinal})
-        for s, (mu, sigma, ordinal) in zip(entries, rated, strict=True)
-    ]
-    names = list(dict.fromkeys(bots))
-    groups = [[e for e, b in enumerate(bots) if b == name] for name in names]
-    by_bot = _standings(groups, names, bots, results)
+def _rated(standings: list[Standing], rated: list[tuple[float, float, float]]) -> list[Standing]:
+    return [replace(s, rating_mu=mu, rating_sigma=sigma, rating_ordinal=ordinal)
+            for s, (mu, sigma, ordinal) in zip(standings, rated, strict=True)]
+
+
+def summarize(bots: Sequence[Seat | str], results: Sequence[MatchResult]) -> Summary:
+    """The standings of a tournament at one table: by entry, and by bot (copies pooled, per seat)."""
+    seats = [as_seat(b) for b in bots]
+    keys = [s.key for s in seats]
+    labels = entry_labels(seats)
+    names = bot_names(seats)
+
+    def entry(r: MatchResult, seat: int) -> int:
+        return r.entries[seat]
+
+    entries = _standings(len(seats), entry, labels, [names[k] for k in keys], keys, results)
+    entries = _rated(entries, ratings(len(seats), entry, labels, results))
+    distinct = list(dict.fromkeys(keys))
+    position = {key: i for i, key in enumerate(distinct)}
+
+    def bot(r: MatchResult, seat: int) -> int:
+        return position[keys[r.entries[seat]]]
+
+    by_bot = _standings(len(distinct), bot, [names[k] for k in distinct], [names[k] for k in distinct], distinct,
+                        results)
     return Summary(
-        bots=tuple(bots),
+        bots=tuple(keys),
         games=len(results),
         deal_sets=len({r.deal_set for r in results}),
         entries=tuple(entries),
         by_bot=tuple(by_bot),
+        lead=lead_of_first(results, lambda r, seat: r.entries[seat] == 0) if len(seats) > 1 else None,
+    )
+
+
+def summarize_field(tested: Seat | str, field: Sequence[Seat | str], results: Sequence[MatchResult]) -> Summary:
+    """The standings of a bot against tables drawn from a field: the tested bot first, then every
+    bot of the field (each over the deal sets it sat in, per seat); ``lead`` is the tested bot's."""
+    seat = as_seat(tested)
+    seats = [seat, *[as_seat(f) for f in field if as_seat(f).key != seat.key]]
+    distinct = list(dict.fromkeys(s.key for s in seats))
+    names = bot_names(seats)
+    position = {key: i for i, key in enumerate(distinct)}
+
+    def group(r: MatchResult, at: int) -> int | None:
+        if r.entries[at] == 0:
+            return 0
+        if r.seats[at] == seat.key:
+            return None  # the tested bot drawn into the field too: not its own standing
+        return position.get(r.seats[at])
+
+    labels = [names[k] for k in distinct]
+    entries = _standings(len(distinct), group, labels, labels, distinct, results)
+    entries = _rated(entries, ratings(len(distinct), group, labels, results))
+    return Summary(
+        bots=(seat.key,),
+        games=len(results),
+        deal_sets=len({r.deal_set for r in results}),
+        entries=tuple(entries),
+        by_bot=(),
+        lead=lead_of_first(results, lambda r, at: r.entries[at] == 0),
+        field=tuple(as_seat(f).key for f in field),
     )

@@ -59,7 +59,11 @@ def test_win_shares_add_up_and_intervals_are_sane() -> None:
     summary = tournament(["heuristic", "random", "random"], games=9, seed=4)
     assert summary.games == 9 and summary.deal_sets == 3
     assert abs(sum(s.win_share.mean for s in summary.entries) - 1.0) < 1e-9
-    assert abs(sum(s.win_share.mean for s in summary.by_bot) - 1.0) < 1e-9
+    # by bot, a win share is per seat: the two random seats' share is half their pooled share
+    assert [s.seats for s in summary.by_bot] == [1, 2]
+    assert abs(sum(s.win_share.mean * s.seats for s in summary.by_bot) - 1.0) < 1e-9
+    pooled = summary.entries[1].win_share.mean + summary.entries[2].win_share.mean
+    assert abs(summary.by_bot[1].win_share.mean - pooled / 2) < 1e-9
     for s in summary.entries:
         i = s.penalty_per_round
         assert i.half_width is not None and i.low is not None and i.low <= i.mean <= (i.high or 0)
