@@ -19,9 +19,9 @@ import httpx
 
 
 class LiveServer:
-    def __init__(self, db: Path, *, bot_delay: float = 0.0, seed: int | None = None, away_grace: float = 0.0,
+    def __init__(self, db: Path | str, *, bot_delay: float = 0.0, seed: int | None = None, away_grace: float = 0.0,
                  args: Sequence[str] = ()) -> None:
-        self.db = db
+        self.db = db  # a SQLite file, or a database URL (postgresql+asyncpg://...)
         self.args = tuple(args)  # more options of nimmt serve (its limits, say)
         self.bot_delay = bot_delay
         self.away_grace = away_grace  # tests: no wait before an absent seat may go to a bot, unless asked

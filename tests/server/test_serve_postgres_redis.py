@@ -1,0 +1,109 @@
+"""A real ``nimmt serve --db postgresql+asyncpg://… --hub redis://…`` serves a whole game: every
+update goes out through Redis, everything is stored in PostgreSQL and is there after a restart."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import redis
+
+from nimmt.records import loads, score
+from nimmt.server.hub import Update
+from nimmt.server.store import SqlStore
+
+from .helpers import run
+from .live import LiveServer
+from .services import Services
+from .test_restart import Seat
+
+
+def _stored(url: str, table_id: str) -> tuple[list[dict[str, Any]] | None, bool | None]:
+    async def main() -> tuple[list[dict[str, Any]] | None, bool | None]:
+        store = SqlStore(url)
+        await store.start()
+        try:
+            game = await store.game(table_id, 1)
+            return await store.journal(table_id), (game.finished if game else None)
+        finally:
+            await store.close()
+
+    return run(main())
+
+
+def test_a_game_on_postgresql_and_redis(services: Services, postgres_url: str) -> None:
+    rng = random.Random(11)
+    listener = redis.Redis.from_url(services.redis_url).pubsub()
+    listener.psubscribe("nimmt:table:*")  # this worker's Redis: only this server publishes there
+    try:
+        with LiveServer(postgres_url, args=["--hub", services.redis_url]) as server:
+            created = httpx.post(f"{server.url}/api/tables", json={
+                "name": "Ana", "seats": 3, "bots": ["random"], "options": {"rounds": 1}}).json()
+            table_id = created["table_id"]
+            joined = httpx.post(f"{server.url}/api/tables/{table_id}/join", json={"name": "Bruno"}).json()
+            ana, bruno = Seat(server, table_id, created["token"]), Seat(server, table_id, joined["token"])
+            ana.socket.send(json.dumps({"type": "start"}))
+            ana.until("ack")
+            deadline = time.monotonic() + 120
+            while ana.sync()["table"]["status"] != "over":
+                assert time.monotonic() < deadline, "the game did not end"
+                ana.act(rng)
+                bruno.act(rng)
+            final = ana.state
+            record = loads(httpx.get(f"{server.url}/api/tables/{table_id}/games/1/record").content)
+            assert score(record).finished and list(score(record).totals) == final["view"]["totals"]
+        # Stored in PostgreSQL: the journal and the finished game's record.
+        journal, finished = _stored(postgres_url, table_id)
+        assert journal is not None and journal[0]["kind"] == "create" and finished is True
+        # Every update went out on the table's channel, in order, up to the last one.
+        updates: list[Update] = []
+        while (message := listener.get_message(timeout=1.0)) is not None or not updates:
+            if message is not None and message["type"] == "pmessage":
+                assert message["channel"] == f"nimmt:table:{table_id}".encode()
+                updates.append(Update.from_json(message["data"].decode().partition(" ")[2]))
+        versions = [update.version for update in updates]
+        assert versions == sorted(versions) and versions[-1] == final["version"]
+        assert updates[-1].seats[0]["view"]["totals"] == final["view"]["totals"]
+        assert "token" not in json.dumps(updates[-1].public)
+        # A new process on the same database finds the game as it ended.
+        with LiveServer(postgres_url, args=["--hub", services.redis_url]) as server:
+            again = Seat(server, table_id, created["token"])
+            assert again.state["table"]["status"] == "over"
+            assert again.state["view"]["totals"] == final["view"]["totals"]
+            assert loads(httpx.get(f"{server.url}/api/tables/{table_id}/games/1/record").content) == record
+    finally:
+        listener.close()
+
+
+def test_serve_says_where_games_are_kept_without_the_password(services: Services, postgres_url: str) -> None:
+    url = postgres_url.replace("nimmt@", "nimmt:not-asked@", 1)  # trust authentication ignores it
+    with LiveServer(url, args=["--hub", services.redis_url]) as server:
+        assert httpx.get(f"{server.url}/api/bots").status_code == 200
+    said = "".join(server.output)
+    assert "games are kept in postgresql+asyncpg://nimmt:***@/test_" in said and "not-asked" not in said
+
+
+def _serve(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "nimmt", "serve", "--port", "0", *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_serve_refuses_a_database_or_redis_it_cannot_reach(tmp_path: Path) -> None:
+    nowhere = f"postgresql+asyncpg://nimmt@/nimmt?host={tmp_path}"  # no server's socket there
+    result = _serve("--db", nowhere)
+    assert result.returncode == 2, result.stderr
+    assert "cannot use the database" in result.stderr and "Traceback" not in result.stderr
+    result = _serve("--db", str(tmp_path / "db.sqlite3"), "--hub", "redis://127.0.0.1:1/0")
+    assert result.returncode == 2, result.stderr
+    assert "cannot reach Redis at redis://127.0.0.1:1/0" in result.stderr and "Traceback" not in result.stderr
+    for db, hub in (("mysql://x@localhost/y", None), ("sqlite:///" + str(tmp_path / "sync.sqlite3"), None),
+                    (str(tmp_path / "db.sqlite3"), "http://127.0.0.1:6379")):
+        result = _serve("--db", db, *(["--hub", hub] if hub else []))
+        assert result.returncode == 2, (db, hub, result.stderr)
+        assert "Traceback" not in result.stderr and result.stderr.strip()
