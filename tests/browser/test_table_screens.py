@@ -267,6 +267,12 @@ def test_the_tab_title_says_when_the_table_waits_for_you(browser: Browser, serve
         bruno.goto(f"{server.url}/t/{table_id}?lang=en#seat={joined['token']}")
         ana.locator("#start:not([disabled])").click()
         expect(ana).to_have_title(re.compile(r"^● Your turn · "))
+        # Ana turns the sound on in the table's menu (it plays once, so she hears it); Bruno leaves it off.
+        ana.locator("#menu summary").click()
+        ana.locator("#sound").check()
+        ana.locator("#menu summary").click()
+        beeps = "() => Number(document.body.dataset.beeps || 0)"
+        assert ana.evaluate(beeps) == 1
         act(ana, next_decision(ana))
         expect(ana).not_to_have_title(re.compile("Your turn"))  # the table waits for Bruno now
         expect(bruno).to_have_title(re.compile(r"^● Your turn · "))
@@ -277,6 +283,9 @@ def test_the_tab_title_says_when_the_table_waits_for_you(browser: Browser, serve
                     act(page)
             ana.wait_for_timeout(50)
         expect(ana).to_have_title(re.compile(r"^● Your turn · "))
+        # A decision that opened while Ana waited sounded once for her, never for Bruno.
+        ana.wait_for_function(f"() => ({beeps})() >= 2")
+        assert bruno.evaluate(beeps) == 0
     finally:
         for context in contexts:
             context.close()
