@@ -8,8 +8,13 @@ is nothing between processes to test)."""
 from __future__ import annotations
 
 import asyncio
+import shutil
+import subprocess
 import sys
+import tempfile
+import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -209,3 +214,65 @@ def test_the_url_is_shown_without_its_password() -> None:
     assert RedisHub("redis://:s3cret@example.org:6380/2").shown_url == "redis://:***@example.org:6380/2"
     assert RedisHub("redis://me:s3cret@example.org/0").shown_url == "redis://me:***@example.org/0"
     assert RedisHub("redis://127.0.0.1:6379/0").shown_url == "redis://127.0.0.1:6379/0"
+
+
+def test_updates_resume_after_redis_restarts(caplog: pytest.LogCaptureFixture) -> None:
+    """Redis of its own (the shared one stays up): down, a publish is only logged and the
+    publisher's own subscribers still get it; back up, the other hub has resubscribed by itself."""
+    folder = Path(tempfile.mkdtemp(prefix="nimmt-redis-", dir="/tmp"))
+    socket = folder / "redis.sock"
+
+    def start_redis() -> subprocess.Popen[bytes]:
+        server = subprocess.Popen(["redis-server", "--port", "0", "--unixsocket", str(socket), "--save", "",
+                                   "--appendonly", "no", "--dir", str(folder)], stdout=subprocess.DEVNULL)
+        for _ in range(400):
+            if socket.exists():
+                return server
+            time.sleep(0.025)
+        server.kill()
+        raise AssertionError("redis-server did not start")
+
+    def stop_redis(server: subprocess.Popen[bytes]) -> None:
+        server.kill()
+        server.wait(10)
+        socket.unlink(missing_ok=True)
+
+    async def until_received(publisher: RedisHub, subscription: Any, table: str) -> int:
+        for version in range(1, 200):
+            await publisher.publish(update(table, version))
+            try:
+                got: Update = await asyncio.wait_for(subscription.get(), 0.1)
+            except TimeoutError:
+                continue
+            subscription.done()
+            return got.version
+        raise AssertionError("no update came through")
+
+    server = start_redis()
+    try:
+        async def main() -> None:
+            nonlocal server
+            url = f"unix://{socket}?db=0"
+            publisher, subscriber = RedisHub(url), RedisHub(url)
+            await publisher.start()
+            await subscriber.start()
+            try:
+                async with subscriber.subscribe("t") as far, publisher.subscribe("t") as near:
+                    await publisher.publish(update("t", 1))
+                    assert (await get(far)).version == 1 and (await get(near)).version == 1
+                    stop_redis(server)
+                    started = time.monotonic()
+                    await publisher.publish(update("t", 2))  # logged, not raised
+                    assert time.monotonic() - started < 5
+                    assert (await get(near)).version == 2
+                    assert "could not publish version 2 of table t to Redis" in caplog.text
+                    server = start_redis()
+                    await until_received(publisher, far, "t")
+            finally:
+                await publisher.close()
+                await subscriber.close()
+
+        run(main())
+    finally:
+        stop_redis(server)
+        shutil.rmtree(folder, ignore_errors=True)
