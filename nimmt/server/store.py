@@ -97,7 +97,7 @@ class SqlStore:
     ``postgresql+asyncpg://user:password@host/database``."""
 
     def __init__(self, url: str) -> None:
-        self.url = url
+        self.url = url = async_url(url)
         self.dialect = make_url(url).get_backend_name()
         if self.dialect == "sqlite":
             self._engine: AsyncEngine = create_async_engine(url)
@@ -171,6 +171,20 @@ class SqlStore:
     async def table_ids(self) -> Sequence[str]:
         async with self._sessions() as session:
             return list(await session.scalars(select(_Table.id)))
+
+
+def async_url(url: str) -> str:
+    """The URL with the asyncio driver this store uses when it names none (``postgres://`` and
+    ``postgresql://`` take asyncpg, ``sqlite://`` aiosqlite); any other URL as it is.
+
+    >>> async_url("postgres://nimmt:pw@db/nimmt")
+    'postgresql+asyncpg://nimmt:pw@db/nimmt'
+    >>> async_url("sqlite:///games.sqlite3")
+    'sqlite+aiosqlite:///games.sqlite3'
+    """
+    scheme, separator, rest = url.partition("://")
+    driver = {"postgres": "postgresql+asyncpg", "postgresql": "postgresql+asyncpg", "sqlite": "sqlite+aiosqlite"}
+    return f"{driver[scheme]}://{rest}" if separator and scheme in driver else url
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

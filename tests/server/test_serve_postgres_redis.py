@@ -8,12 +8,15 @@ import random
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import httpx
 import redis
+from typer.testing import CliRunner
 
+from nimmt.cli.main import app
 from nimmt.records import loads, score
 from nimmt.server.hub import Update
 from nimmt.server.store import SqlStore
@@ -85,28 +88,34 @@ def test_a_game_on_postgresql_and_redis(services: Services, postgres_url: str) -
 
 
 def test_serve_says_where_games_are_kept_without_the_password(services: Services, postgres_url: str) -> None:
-    url = postgres_url.replace("nimmt@", "nimmt:not-asked@", 1)  # trust authentication ignores it
+    # A plain postgresql:// URL takes asyncpg; trust authentication ignores the password.
+    url = postgres_url.replace("postgresql+asyncpg://nimmt@", "postgresql://nimmt:not-asked@", 1)
     with LiveServer(url, args=["--hub", services.redis_url]) as server:
         assert httpx.get(f"{server.url}/api/bots").status_code == 200
     said = "".join(server.output)
     assert "games are kept in postgresql+asyncpg://nimmt:***@/test_" in said and "not-asked" not in said
 
 
-def _serve(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "nimmt", "serve", "--port", "0", *args],
-                          capture_output=True, text=True, timeout=60)
+def _serve_here(*args: str) -> tuple[int, str]:
+    """``nimmt serve`` in this process (it stops before listening when it refuses): exit code, stderr."""
+    def invoke() -> tuple[int, str]:
+        result = CliRunner().invoke(app, ["serve", "--port", "0", *args])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        return result.exit_code, result.stderr
+
+    with ThreadPoolExecutor(1) as pool:  # its own event loop: the test worker may run one already
+        return pool.submit(invoke).result()
 
 
 def test_serve_refuses_a_database_or_redis_it_cannot_reach(tmp_path: Path) -> None:
     nowhere = f"postgresql+asyncpg://nimmt@/nimmt?host={tmp_path}"  # no server's socket there
-    result = _serve("--db", nowhere)
+    result = subprocess.run([sys.executable, "-m", "nimmt", "serve", "--port", "0", "--db", nowhere],
+                            capture_output=True, text=True, timeout=60)
     assert result.returncode == 2, result.stderr
     assert "cannot use the database" in result.stderr and "Traceback" not in result.stderr
-    result = _serve("--db", str(tmp_path / "db.sqlite3"), "--hub", "redis://127.0.0.1:1/0")
-    assert result.returncode == 2, result.stderr
-    assert "cannot reach Redis at redis://127.0.0.1:1/0" in result.stderr and "Traceback" not in result.stderr
-    for db, hub in (("mysql://x@localhost/y", None), ("sqlite:///" + str(tmp_path / "sync.sqlite3"), None),
+    code, said = _serve_here("--db", str(tmp_path / "db.sqlite3"), "--hub", "redis://127.0.0.1:1/0")
+    assert code == 2 and "cannot reach Redis at redis://127.0.0.1:1/0" in said
+    for db, hub in (("mysql://x@localhost/y", None), ("sqlite+pysqlite:///" + str(tmp_path / "sync.sqlite3"), None),
                     (str(tmp_path / "db.sqlite3"), "http://127.0.0.1:6379")):
-        result = _serve("--db", db, *(["--hub", hub] if hub else []))
-        assert result.returncode == 2, (db, hub, result.stderr)
-        assert "Traceback" not in result.stderr and result.stderr.strip()
+        code, said = _serve_here("--db", db, *(["--hub", hub] if hub else []))
+        assert code == 2 and said.strip() and "Traceback" not in said, (db, hub, said)
