@@ -279,10 +279,12 @@ class RedisHub:
 
     async def _unlisten(self, channel: str) -> None:
         async with self._lock:
-            self._listening[channel] -= 1
-            if self._listening[channel]:
+            count = self._listening.get(channel, 0) - 1
+            if count > 0:
+                self._listening[channel] = count
                 return
-            del self._listening[channel]
+            if self._listening.pop(channel, None) is None:
+                return  # the hub was closed meanwhile: nothing to undo
             self._confirmed.pop(channel, None)
             if self._pubsub is not None:
                 from redis.exceptions import RedisError

@@ -276,3 +276,19 @@ def test_updates_resume_after_redis_restarts(caplog: pytest.LogCaptureFixture) -
     finally:
         stop_redis(server)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_subscriber_may_leave_after_its_hub_closed(hubs: Callable[[Scenario], None]) -> None:
+    """At shutdown the hub closes while connections are still winding down."""
+
+    async def scenario(publisher: Hub, subscriber: Hub) -> None:
+        async with subscriber.subscribe("t") as subscription:
+            await publisher.publish(update("t", 1))
+            assert (await get(subscription)).version == 1
+            await subscriber.close()
+        await subscriber.start()  # and it can start again
+        async with subscriber.subscribe("t") as subscription:
+            await publisher.publish(update("t", 2))
+            assert (await get(subscription)).version == 2
+
+    hubs(scenario)
