@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import signal
 import socket
 from collections.abc import Callable, Sequence
@@ -78,6 +79,28 @@ def _check_reachable(address: str) -> None:
         raise RayUnavailable(f"cannot reach a Ray cluster at {address}: {error.strerror or error}") from None
 
 
+def _use_ray_token() -> bool:
+    """Turn Ray's token authentication on for this process when a token is at hand and nobody
+    chose a mode (``RAY_AUTH_MODE``): ``RAY_AUTH_TOKEN``, ``RAY_AUTH_TOKEN_PATH`` or
+    ``~/.ray/auth_token``, as ``ray start`` does (Ray 2.59 and later turn authentication on by
+    themselves when that token exists, and then refuse a driver that does not send it). True when
+    this call turned it on."""
+    if "RAY_AUTH_MODE" in os.environ:
+        return False
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH")
+    token = os.path.expanduser(path) if path else os.path.expanduser("~/.ray/auth_token")
+    if not os.environ.get("RAY_AUTH_TOKEN") and not os.path.isfile(token):
+        return False
+    os.environ["RAY_AUTH_MODE"] = "token"
+    try:  # Ray caches its settings when it is imported: read them again
+        from ray._raylet import Config
+
+        Config.initialize("")
+    except (ImportError, AttributeError):  # pragma: no cover - a Ray without token authentication
+        pass
+    return True
+
+
 def run_ray(
     specs: Sequence[MatchSpec], address: str, progress: Progress | None = None, finished: Finished | None = None
 ) -> list[MatchResult]:
@@ -87,11 +110,15 @@ def run_ray(
     except ImportError:  # pragma: no cover - ray is in the tournament extra
         raise RayUnavailable("Ray is not installed: pip install 'nimmt[tournament]'") from None
     started_here = not ray.is_initialized()
+    token_here = False
     if started_here:
         _check_reachable(address)
+        token_here = _use_ray_token()
         try:
             ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
         except Exception as error:  # ray raises ConnectionError, ValueError and others here
+            if token_here:
+                os.environ.pop("RAY_AUTH_MODE", None)
             raise RayUnavailable(f"cannot reach a Ray cluster at {address}: {error}") from None
     try:
         remote_play: Any = ray.remote(play_match)
@@ -108,4 +135,6 @@ def run_ray(
     finally:
         if started_here:
             ray.shutdown()
+        if token_here:
+            os.environ.pop("RAY_AUTH_MODE", None)
     return sorted(results, key=lambda r: (r.deal_set, r.rotation))
