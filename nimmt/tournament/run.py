@@ -93,9 +93,9 @@ def _use_ray_token() -> bool:
         return False
     os.environ["RAY_AUTH_MODE"] = "token"
     try:  # Ray caches its settings when it is imported: read them again
-        from ray._raylet import Config
+        import importlib
 
-        Config.initialize("")
+        importlib.import_module("ray._raylet").Config.initialize("")
     except (ImportError, AttributeError):  # pragma: no cover - a Ray without token authentication
         pass
     return True
