@@ -212,7 +212,7 @@ def test_an_unknown_language_is_refused_in_the_locale_s_language(command: str) -
     [("de", ["simulate", "--players", "11"], "players_range", {"players": 11}),
      ("pt-PT", ["simulate", "--bots", "random,heuristic"], "bots_count", {"count": 2, "seats": 4}),
      ("es", ["tournament", "--bots", "random", "--games", "0"], "games_min", {"games": 0}),
-     ("fr", ["tournament", "--bots", "cmd:node x,random"], "builtin_only", None),
+     ("fr", ["tournament", "--bots", "11*random"], "bots_copies", {"part": "'11*random'", "copies": 11}),
      ("pt-BR", ["bot-check", "--players", "3", "--seat", "3", "--", NODE, NODE_BOT], "seat_range",
       {"last": 2, "seat": 3}),
      ("de", ["bot-check", "--opponents", "nobody", "--", NODE, NODE_BOT], "bots_unknown", None)],
