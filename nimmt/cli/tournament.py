@@ -94,7 +94,7 @@ def _table(title: str, standings: tuple[Standing, ...], ratings: bool, _: Transl
 
 def _lead(summary: Summary, _: Translate, language: str) -> str | None:
     lead = summary.lead
-    if lead is None or summary.entries[0] is None:
+    if lead is None or lead.low is None or lead.high is None:
         return None
     return _("lead_line", bot=summary.entries[0].label, lead=number(lead.mean, 2, language),
              low=number(lead.low, 2, language), high=number(lead.high, 2, language))
