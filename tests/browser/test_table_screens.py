@@ -108,8 +108,6 @@ def test_a_card_decision_fits_the_first_screen(browser: Browser, server: LiveSer
         page = context.new_page()
         _play_now(server, page, seats)
         _on_first_screen(page, "the first decision")
-        if seats == 4:
-            page.screenshot(path=str(screenshots / f"table-{size}.png"))
         full_row = False
         while not (seen := next_decision(page))["over"]:
             if seen["cards"]:
@@ -117,7 +115,7 @@ def test_a_card_decision_fits_the_first_screen(browser: Browser, server: LiveSer
                 if any(len(row["cards"]) == 5 for row in boxes["rows"]):
                     full_row = True
                     if seats == 4:
-                        page.screenshot(path=str(screenshots / f"table-{size}-full-row.png"))
+                        page.screenshot(path=str(screenshots / f"table-{size}.png"))
                     break
             act(page, seen)
         assert full_row, "no row ever held five cards: the test showed nothing about full rows"

@@ -318,13 +318,13 @@ function renderStrip(message) {
     const label = [nameOf(chip.index), t("strip_score", { score: chip.score }), stateText,
       chip.away ? t("player_away") : "", chip.bot ? t("bot_tag") : ""].filter(Boolean).join(", ");
     return el("li", {
-      class: `chip${chip.me ? " me" : ""}${chip.stateKey === "thinking" || chip.stateKey === "row" ? " waiting" : ""}`,
+      class: `chip${chip.me ? " me" : ""}${chip.stateKey === "thinking" || chip.stateKey === "row" ? " waiting" : ""}`
+        + (chip.away ? " gone" : ""),
       "data-seat": chip.index, "aria-label": label, title: label,
     },
     el("span", { class: `card back mini${chip.stateKey === "chosen" ? "" : " empty"}`, "aria-hidden": "true" }),
     el("span", { class: "who", "aria-hidden": "true" }, chip.name),
     chip.bot ? el("span", { class: "tag", "aria-hidden": "true" }, t("bot_tag")) : null,
-    chip.away ? el("span", { class: "away", "aria-hidden": "true" }, t("player_away")) : null,
     chip.stateKey === "row" ? el("span", { class: "tag", "aria-hidden": "true" }, "?") : null,
     el("span", { class: "score", "aria-hidden": "true" }, String(chip.score)),
     chip.gain ? el("span", { class: "gain", "aria-hidden": "true" }, `+${chip.gain}`) : null);
