@@ -918,10 +918,11 @@ class TableService:
                 and not table.needs_deal() and now - table.last_active >= self.idle_after
                 and not any(key[0] == table.id for key in self._advising))
 
-    def evict_idle(self) -> list[str]:
-        """Drop every idle table from memory (it comes back from the store when asked for); their ids."""
+    def evict_idle(self, later: float = 0.0) -> list[str]:
+        """Drop every idle table from memory (it comes back from the store when asked for); their ids.
+        ``later``: as if that many seconds more had passed (for tests)."""
         now, wall = time.monotonic(), time.time()
-        gone = [table for table in self._tables.values() if self._idle(table, now)]
+        gone = [table for table in self._tables.values() if self._idle(table, now + later)]
         for table in gone:
             del self._tables[table.id]
             for seat in range(len(table.seats)):
