@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Throwaway PostgreSQL and Redis servers for the tests: nothing to start by hand, nothing kept.
 #
-#   scripts/services.sh start DIR   start both in DIR (made if missing), listening only on Unix
+#   scripts/services.sh start DIR [PID]
+#                                   start both in DIR (made if missing), listening only on Unix
 #                                   sockets inside DIR (no port to collide with anything), then print
-#                                   NIMMT_TEST_POSTGRES_URL=... and NIMMT_TEST_REDIS_URL=... lines
+#                                   NIMMT_TEST_POSTGRES_URL=... and NIMMT_TEST_REDIS_URL=... lines;
+#                                   with PID, a watcher stops them once that process is gone, even
+#                                   if it was killed before it could stop them itself
 #   scripts/services.sh stop DIR    stop both and remove DIR
 #   scripts/services.sh run CMD...  start both in a temporary folder, run CMD with the two variables
 #                                   set, stop both whatever CMD did, exit with CMD's status
@@ -69,8 +72,16 @@ start() {
     if [ $tries -gt 100 ]; then cat "$dir/redis.log" >&2; return 1; fi
     sleep 0.05
   done
+  if [ -n "${2:-}" ]; then
+    setsid nohup bash "$0" watch "$dir" "$2" </dev/null >/dev/null 2>&1 &
+  fi
   echo "NIMMT_TEST_POSTGRES_URL=postgresql+asyncpg://nimmt@/nimmt?host=$dir/pg"
   echo "NIMMT_TEST_REDIS_URL=unix://$dir/redis.sock?db=0"
+}
+
+watch() {  # stop the servers in $1 once process $2 is gone (or leave when they were stopped)
+  while [ -d "$1" ] && kill -0 "$2" 2>/dev/null; do sleep 1; done
+  stop "$1"
 }
 
 stop() {
@@ -91,7 +102,8 @@ stop() {
 }
 
 case "${1:-}" in
-  start) [ $# -eq 2 ] || { echo "usage: $0 start DIR" >&2; exit 2; }; start "$2" ;;
+  start) [ $# -eq 2 ] || [ $# -eq 3 ] || { echo "usage: $0 start DIR [PID]" >&2; exit 2; }; start "$2" "${3:-}" ;;
+  watch) [ $# -eq 3 ] || { echo "usage: $0 watch DIR PID" >&2; exit 2; }; watch "$2" "$3" ;;
   stop) [ $# -eq 2 ] || { echo "usage: $0 stop DIR" >&2; exit 2; }; stop "$2" ;;
   run)
     shift
@@ -105,5 +117,5 @@ case "${1:-}" in
     "$@" || status=$?
     exit $status
     ;;
-  *) echo "usage: $0 start DIR | stop DIR | run CMD..." >&2; exit 2 ;;
+  *) echo "usage: $0 start DIR [PID] | stop DIR | run CMD..." >&2; exit 2 ;;
 esac

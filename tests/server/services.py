@@ -40,8 +40,9 @@ def _start() -> Iterator[Services]:
     # Short: the servers' Unix sockets live in this folder (a socket's path is at most 107 bytes).
     folder = tempfile.mkdtemp(prefix="nimmt-svc-", dir="/tmp")
     try:
-        started = subprocess.run(["bash", str(SCRIPT), "start", folder], capture_output=True, text=True,
-                                 timeout=120, check=False)
+        # With this process's id: should it be killed, the servers stop all the same.
+        started = subprocess.run(["bash", str(SCRIPT), "start", folder, str(os.getpid())], capture_output=True,
+                                 text=True, timeout=120, check=False)
         if started.returncode != 0:
             raise RuntimeError(f"scripts/services.sh could not start PostgreSQL and Redis:\n{started.stderr}")
         urls = dict(line.split("=", 1) for line in started.stdout.split())
