@@ -250,3 +250,15 @@ def test_processes_starting_together_on_postgresql_migrate_once(postgres_url: st
 
     run(main())
     assert in_connection(postgres_url, migrations.current) == migrations.head()
+
+
+def test_any_text_survives(url: str) -> None:
+    """Names are what people type: accents, emoji, a NUL, a lone surrogate from a JSON escape."""
+    odd = "Zoë 🐂 \x00 \ud800 ' \" \\ -- ; DROP TABLE journal"
+
+    async def scenario(store: SqlStore) -> None:
+        await store.append("t", 0, {"kind": "create", "name": odd}, GameRow("t", 1, {"players": [odd]}, False))
+        assert await store.journal("t") == [{"kind": "create", "name": odd}]
+        assert await store.game("t", 1) == GameRow("t", 1, {"players": [odd]}, False)
+
+    with_store(url, scenario)
