@@ -166,7 +166,8 @@ class RedisHub:
     back. A process listens on a table's channel while one of its connections watches the table,
     and :meth:`subscribe` returns only once Redis has confirmed it, so nothing published after
     that is missed. If Redis is unreachable, a publish is logged and the other processes catch up
-    with the next update (each one holds whole views); the listener reconnects by itself.
+    with the next update (each one holds whole views); a subscription is still served this
+    process's own updates, and the listener reconnects and subscribes again by itself.
     """
 
     def __init__(self, url: str, *, prefix: str = "nimmt:table:") -> None:
@@ -179,6 +180,7 @@ class RedisHub:
         self._reader: asyncio.Task[None] | None = None
         self._listening: dict[str, int] = {}  # channel -> this process's subscribers
         self._confirmed: dict[str, asyncio.Future[None]] = {}
+        self._pending: set[str] = set()  # channels to subscribe to once Redis answers again
         self._lock = asyncio.Lock()
 
     @property
@@ -223,6 +225,7 @@ class RedisHub:
             waiter.cancel()
         self._confirmed.clear()
         self._listening.clear()
+        self._pending.clear()
 
     def channel(self, table_id: str) -> str:
         return f"{self.prefix}{table_id}"
@@ -265,9 +268,15 @@ class RedisHub:
                 return
             waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self._confirmed[channel] = waiter
+            from redis.exceptions import RedisError
+
             try:
                 await self._pubsub.subscribe(channel)
                 await asyncio.wait_for(asyncio.shield(waiter), SUBSCRIBE_TIMEOUT)
+            except (RedisError, OSError, TimeoutError) as error:
+                # Redis is away: this process's own updates still come; the listener subscribes later.
+                log.warning("could not subscribe to %s on Redis (%s); trying again when it answers", channel, error)
+                self._pending.add(channel)
             except BaseException:
                 self._listening[channel] -= 1
                 if not self._listening[channel]:
@@ -286,6 +295,7 @@ class RedisHub:
             if self._listening.pop(channel, None) is None:
                 return  # the hub was closed meanwhile: nothing to undo
             self._confirmed.pop(channel, None)
+            self._pending.discard(channel)
             if self._pubsub is not None:
                 from redis.exceptions import RedisError
 
@@ -312,6 +322,21 @@ class RedisHub:
                 failing = False
             if message is not None:
                 self._handle(message)
+            if self._pending:
+                await self._subscribe_pending(pubsub)
+
+    async def _subscribe_pending(self, pubsub: PubSub) -> None:
+        from redis.exceptions import RedisError
+
+        async with self._lock:
+            channels = sorted(self._pending & set(self._listening))
+            self._pending.clear()
+            if not channels:
+                return
+            try:
+                await pubsub.subscribe(*channels)
+            except (RedisError, OSError):
+                self._pending.update(channels)
 
     def _handle(self, message: dict[str, Any]) -> None:
         channel = message["channel"]

@@ -218,7 +218,8 @@ def test_the_url_is_shown_without_its_password() -> None:
 
 def test_updates_resume_after_redis_restarts(caplog: pytest.LogCaptureFixture) -> None:
     """Redis of its own (the shared one stays up): down, a publish is only logged and the
-    publisher's own subscribers still get it; back up, the other hub has resubscribed by itself."""
+    publisher's own subscribers still get it, and a new subscription is taken; back up, the other
+    hub has resubscribed by itself, to the new table too."""
     folder = Path(tempfile.mkdtemp(prefix="nimmt-redis-", dir="/tmp"))
     socket = folder / "redis.sock"
 
@@ -266,8 +267,14 @@ def test_updates_resume_after_redis_restarts(caplog: pytest.LogCaptureFixture) -
                     assert time.monotonic() - started < 5
                     assert (await get(near)).version == 2
                     assert "could not publish version 2 of table t to Redis" in caplog.text
-                    server = start_redis()
-                    await until_received(publisher, far, "t")
+                    # A connection arriving now is served all the same (its own process's updates).
+                    async with subscriber.subscribe("u") as late:
+                        await subscriber.publish(update("u", 1))
+                        assert (await get(late)).version == 1
+                        assert "could not subscribe to nimmt:table:u on Redis" in caplog.text
+                        server = start_redis()
+                        await until_received(publisher, far, "t")
+                        await until_received(publisher, late, "u")  # subscribed once Redis was back
             finally:
                 await publisher.close()
                 await subscriber.close()
