@@ -8,6 +8,9 @@
 #                                   with PID, a watcher stops them once that process is gone, even
 #                                   if it was killed before it could stop them itself
 #   scripts/services.sh stop DIR    stop both and remove DIR
+#   scripts/services.sh pg-stop DIR, pg-start DIR
+#                                   stop PostgreSQL, keeping its data, and start it again (for tests
+#                                   of a database that goes away)
 #   scripts/services.sh run CMD...  start both in a temporary folder, run CMD with the two variables
 #                                   set, stop both whatever CMD did, exit with CMD's status
 #
@@ -60,9 +63,7 @@ start() {
   fi
   as_owner "$bin/initdb" -D "$dir/pg/data" -U nimmt --auth=trust -E UTF8 --locale=C.UTF-8 --no-sync \
     >"$dir/pg/initdb.log" 2>&1 || { cat "$dir/pg/initdb.log" >&2; return 1; }
-  as_owner "$bin/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/server.log" -w -t 60 start -o \
-    "-c listen_addresses='' -c unix_socket_directories='$dir/pg' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60 -c shared_buffers=16MB" \
-    >/dev/null || { cat "$dir/pg/server.log" >&2; return 1; }
+  pg_start "$dir"
   "$bin/createdb" -h "$dir/pg" -U nimmt nimmt 2>/dev/null || as_owner "$bin/createdb" -h "$dir/pg" -U nimmt nimmt
   redis-server --port 0 --unixsocket "$dir/redis.sock" --unixsocketperm 700 --daemonize yes \
     --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --dir "$dir" --save '' --appendonly no
@@ -84,6 +85,20 @@ watch() {  # stop the servers in $1 once process $2 is gone (or leave when they 
   stop "$1"
 }
 
+pg_start() {  # (again) start the cluster in $1
+  local dir=$1 bin
+  bin=$(find_pg_bin)
+  as_owner "$bin/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/server.log" -w -t 60 start -o \
+    "-c listen_addresses='' -c unix_socket_directories='$dir/pg' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60 -c shared_buffers=16MB" \
+    >/dev/null || { cat "$dir/pg/server.log" >&2; return 1; }
+}
+
+pg_stop() {  # stop the cluster in $1 (fast: its connections are cut), keeping its data
+  local bin
+  bin=$(find_pg_bin)
+  as_owner "$bin/pg_ctl" -D "$1/pg/data" -m fast -w stop >/dev/null
+}
+
 stop() {
   local dir=$1
   [ -d "$dir" ] || return 0
@@ -103,6 +118,7 @@ stop() {
 
 case "${1:-}" in
   start) [ $# -eq 2 ] || [ $# -eq 3 ] || { echo "usage: $0 start DIR [PID]" >&2; exit 2; }; start "$2" "${3:-}" ;;
+  pg-stop | pg-start) [ $# -eq 2 ] || { echo "usage: $0 $1 DIR" >&2; exit 2; }; "${1/-/_}" "$2" ;;
   watch) [ $# -eq 3 ] || { echo "usage: $0 watch DIR PID" >&2; exit 2; }; watch "$2" "$3" ;;
   stop) [ $# -eq 2 ] || { echo "usage: $0 stop DIR" >&2; exit 2; }; stop "$2" ;;
   run)

@@ -5,6 +5,9 @@ both, and a database made before migrations existed keeps its tables and games."
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import tempfile
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -33,6 +36,7 @@ from nimmt.server import migrations
 from nimmt.server.store import GameRow, SqlStore, StoreConflict, _Base
 
 from .helpers import run
+from .services import SCRIPT
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -262,3 +266,39 @@ def test_any_text_survives(url: str) -> None:
         assert await store.game("t", 1) == GameRow("t", 1, {"players": [odd]}, False)
 
     with_store(url, scenario)
+
+
+def test_the_store_goes_on_after_postgresql_restarts() -> None:
+    """A server of its own (the shared one stays up): while it is down, an append fails (it is no
+    conflict) and stores nothing; once it is back, the same store goes on with what it had."""
+    folder = tempfile.mkdtemp(prefix="nimmt-pg-", dir="/tmp")
+
+    def services(*args: str) -> str:
+        done = subprocess.run(["bash", str(SCRIPT), *args], capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    try:
+        said = services("start", folder, str(os.getpid()))
+        url = dict(line.split("=", 1) for line in said.split())["NIMMT_TEST_POSTGRES_URL"]
+
+        async def main() -> None:
+            store = SqlStore(url)
+            await store.start()
+            try:
+                await store.append("t", 0, {"kind": "create"}, GameRow("t", 1, record(0), False))
+                await asyncio.to_thread(services, "pg-stop", folder)
+                with pytest.raises(Exception) as down:
+                    await store.append("t", 1, {"kind": "join"}, GameRow("t", 1, record(1), False))
+                assert not isinstance(down.value, StoreConflict)
+                await asyncio.to_thread(services, "pg-start", folder)
+                assert await store.journal("t") == [{"kind": "create"}]
+                await store.append("t", 1, {"kind": "join"}, GameRow("t", 1, record(1), False))
+                assert await store.journal("t") == [{"kind": "create"}, {"kind": "join"}]
+                assert await store.game("t", 1) == GameRow("t", 1, record(1), False)
+            finally:
+                await store.close()
+
+        run(main())
+    finally:
+        services("stop", folder)
