@@ -12,6 +12,9 @@ repeatable games.
 Bots that decide in microseconds (:data:`QUICK_BOTS`) decide in the event loop itself: sending
 them to a worker would cost more than their thought, and they never wait behind a strong bot.
 
+Workers run at a lower priority (niceness :data:`WORKER_NICENESS`): when the cores are busy,
+the event loop (people's actions) comes first.
+
 Fairness: decisions wait for a worker in turns, one key (a table) after another, so a table of
 nine ``expert`` bots does not keep a person's lone bot waiting behind all nine.
 
@@ -47,6 +50,7 @@ logger = logging.getLogger("nimmt.server")
 
 QUICK_BOTS = frozenset({"random", "beginner", "heuristic"})  # well under a millisecond a decision
 START_SECONDS = 10.0  # room for a new worker to start and load the compiled rollouts
+WORKER_NICENESS = 10  # workers yield the cores to the server's event loop when both want them
 T = TypeVar("T")
 
 
@@ -84,7 +88,10 @@ class PoolClosed(Exception):
 
 
 def _worker_start() -> None:
-    """In each worker: Ctrl+C is the server's to handle, and the compiled rollouts are loaded once."""
+    """In each worker: a lower priority (a person's action comes first when the cores are busy),
+    Ctrl+C is the server's to handle, and the compiled rollouts are loaded once."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(Exception):
         from nimmt.bots.expert import _warm_up
@@ -233,8 +240,12 @@ class BotPool:
             return Thought(action, None, seconds)
         start = time.perf_counter()
         try:
-            action, state, seconds = await self.run(key, think, seat_bot.name, seat_bot.seed, seat_bot.state,
-                                                    seen, self.budget)
+            try:
+                action, state, seconds = await self.run(key, think, seat_bot.name, seat_bot.seed, seat_bot.state,
+                                                        seen, self.budget)
+            except BrokenProcessPool:  # its worker was stopped for another's sake: once more, on new workers
+                action, state, seconds = await self.run(key, think, seat_bot.name, seat_bot.seed, seat_bot.state,
+                                                        seen, self.budget)
         except (BotTimeout, BrokenProcessPool):
             if self._closed:
                 raise PoolClosed from None
