@@ -93,8 +93,10 @@ def test_an_absent_seat_goes_to_a_bot_only_when_asked(client: TestClient) -> Non
         assert ana.send({"type": "seat_to_bot", "seat": 1, "bot": "random"})["code"] == "already_bot"
         final = _play_to_the_end([ana], rng)
         assert final["table"]["seats"][1]["bot"] == "random" and final["view"]["phase"] == "over"
-    # Bruno comes back after the game: no decision of his is awaited, so the bot keeps his seat.
+    # Bruno comes back after the game: the seat is his again at once (so that he may host a rematch),
+    # and the game is over.
     with client.websocket_connect(f"/ws/{table_id}") as b:
         bruno = Person(b, bruno_seat["token"])
         assert bruno.state["table"]["you"] == 1
-        assert bruno.send({"type": "play", "card": 1, "version": bruno.state["version"]})["code"] == "seat_is_bot"
+        assert bruno.sync()["table"]["seats"][1]["bot"] is None
+        assert bruno.send({"type": "play", "card": 1, "version": bruno.state["version"]})["code"] == "game_over"
