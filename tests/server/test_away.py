@@ -19,13 +19,15 @@ with warnings.catch_warnings():
 
 from nimmt.server.app import create_app
 
+from .conftest import TEST_LIMITS
 from .helpers import Person, create_table, join
 
 GRACE = 1.0
 
 
 def _client(path: Path, **options: Any) -> TestClient:
-    return TestClient(create_app(path / "nimmt.sqlite3", **{"bot_delay": 0, "away_grace": GRACE, **options}))
+    return TestClient(create_app(path / "nimmt.sqlite3",
+                                 **{"bot_delay": 0, "away_grace": GRACE, "limits": TEST_LIMITS, **options}))
 
 
 @pytest.fixture
