@@ -306,3 +306,23 @@ def test_between_rounds_a_line_says_why_the_game_goes_on(browser: Browser, serve
         skip_reveal(page)
     finally:
         context.close()
+
+
+def test_watchers_see_the_reveal_too(browser: Browser, server: LiveServer) -> None:
+    """The read-only page for a big screen plays each turn's reveal where a hand would be."""
+    contexts = [_context(browser, "phone"), _context(browser, "desk")]
+    try:
+        ana, screen = (context.new_page() for context in contexts)
+        table_id = _play_now(server, ana, 3)
+        screen.goto(f"{server.url}/watch/{table_id}?lang=en")
+        expect(screen.locator("#rows > li")).to_have_count(4)
+        expect(screen.locator("#hand")).to_be_hidden()
+        act(ana, next_decision(ana))
+        # The three cards of the turn, face up, with their players' names, until placed.
+        screen.wait_for_function("() => document.querySelectorAll('#stage:not([hidden]) #stage-cards li').length === 3",
+                                 timeout=WAIT_MS)
+        expect(screen.locator("#stage-cards")).to_contain_text("Ana")
+        expect(screen.locator("#stage")).to_be_hidden()  # and the reveal ends by itself
+    finally:
+        for context in contexts:
+            context.close()

@@ -242,7 +242,9 @@ function renderGame(message) {
   renderAway(message);
   renderCoach(message);
   alertIfAsked(message);
-  $("hand-box").hidden = spectator || !seated(message) || table.status === "over";
+  // Watchers have no hand, but the reveal plays in its place: the space stays, so nothing jumps.
+  $("hand-box").hidden = table.status === "over";
+  $("hand").hidden = spectator || !seated(message);
   // A row choice has just been drawn: bring the keyboard to its first row (once, not on every
   // update, so focus is not pulled back from wherever the person took it meanwhile).
   if (mustRow && rowsDrawn && document.activeElement && !document.activeElement.closest(".rows-box")) {
