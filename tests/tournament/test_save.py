@@ -140,3 +140,21 @@ def test_progress_is_plain_lines_on_a_stderr_that_is_not_a_terminal_and_stdout_s
     # A line at each tenth (and, on a stalled machine, once a minute between them), in German.
     assert set(shown) >= {f"{done}/20 Spiele" for done in range(2, 21, 2)}
     assert all(line.endswith("/20 Spiele") for line in shown) and shown[-1] == "20/20 Spiele"
+
+
+def test_a_tournament_against_a_field_goes_on_from_its_save_file(tmp_path: Path) -> None:
+    save = tmp_path / "field.jsonl"
+    args = ["tournament", "--bots", "heuristic", "--field", "--field-bots", "field:lowest,field:gap,field:safe",
+            "--players", "3", "--seed", "4", "--json"]
+    whole = CliRunner(env=ENV).invoke(app, [*args, "--games", "6"])
+    assert whole.exit_code == 0, whole.output
+    first = CliRunner(env=ENV).invoke(app, [*args, "--games", "3", "--save", str(save)])
+    assert first.exit_code == 0, first.output
+    header = lines(save)[0]
+    assert header["field"] == ["field:lowest", "field:gap", "field:safe"] and header["players"] == 3
+    assert header["budget_clock"] == "cpu"
+    rest = CliRunner(env=ENV).invoke(app, [*args, "--games", "6", "--save", str(save)])
+    assert rest.exit_code == 0, rest.output
+    assert without_timings(json.loads(rest.stdout)) == without_timings(json.loads(whole.stdout))
+    other = CliRunner(env=ENV).invoke(app, [*args[:5], "field:lowest,field:gap", *args[6:], "--save", str(save)])
+    assert other.exit_code == 2 and "holds games of another tournament" in flat(other.output)
