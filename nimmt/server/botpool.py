@@ -35,6 +35,7 @@ import os
 import pickle
 import random
 import signal
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -87,16 +88,25 @@ class PoolClosed(Exception):
     """The server is stopping: no more decisions."""
 
 
-def _worker_start() -> None:
+def _worker_start(server: int) -> None:
     """In each worker: a lower priority (a person's action comes first when the cores are busy),
     Ctrl+C is the server's to handle, and the compiled rollouts are loaded once."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_parent, args=(server,), daemon=True).start()
     with contextlib.suppress(Exception):
         from nimmt.bots.expert import _warm_up
 
         _warm_up()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A worker whose server died (kill -9: nobody closed the pool) ends within a second, never an orphan.
+    (The server's pid is given, not read here: the server may have died while this worker started.)"""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def _nothing() -> None:
@@ -181,7 +191,8 @@ class BotPool:
         if self._executor is None:
             # spawn: a fresh interpreter, never a fork of a process with threads and open sockets
             self._executor = concurrent.futures.ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start)
+                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start,
+                initargs=(os.getpid(),))
             for _ in range(self.workers):
                 self._executor.submit(_nothing)  # start them all now, while this decision waits
         return self._executor

@@ -218,3 +218,40 @@ def _sleep(seconds: float) -> None:
     import time
 
     time.sleep(seconds)
+
+
+def _children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as listing:
+        return [int(child) for child in listing.read().split()]
+
+
+def test_workers_end_when_the_server_is_killed(tmp_path: Path) -> None:
+    """kill -9 of nimmt serve (nobody closes the pool): its workers end too, never orphans."""
+    import os
+    import time
+
+    import httpx
+
+    from .live import LiveServer
+
+    with LiveServer(tmp_path / "nimmt.sqlite3") as server:
+        answer = httpx.post(f"{server.url}/api/tables", json={"name": "Ana", "seats": 2, "bots": ["expert"],
+                                                              "start": True}, timeout=60)
+        assert answer.status_code == 201
+        assert server.process is not None
+        workers: list[int] = []
+        for _ in range(400):  # the expert's first decision starts the workers
+            workers = [c for c in _children(server.process.pid)
+                       if b"multiprocessing" in Path(f"/proc/{c}/cmdline").read_bytes()]
+            if any(b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes() for c in workers):
+                break
+            time.sleep(0.05)
+        assert workers
+        server.kill()
+    for _ in range(200):
+        if not any(os.path.exists(f"/proc/{pid}") and b"multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes()
+                   for pid in workers):
+            break
+        time.sleep(0.05)
+    assert not [pid for pid in workers if os.path.exists(f"/proc/{pid}")
+                and b"multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes()]
