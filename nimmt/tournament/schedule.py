@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .seats import Seat
 
@@ -106,14 +106,9 @@ def schedule_field(
 ) -> list[MatchSpec]:
     """Every deal set at its own table drawn from the field (:func:`field_table`), with every
     rotation of the seats: ``entries`` index that deal set's table, the tested bot being entry 0."""
-    matches = []
+    matches: list[MatchSpec] = []
     for deal_set in range(deal_sets):
         table = field_table(tested, field, players, seed, deal_set)
-        for spec in schedule(table, 1, seed, time_budget=time_budget, rounds=rounds, budget_clock=budget_clock):
-            matches.append(
-                MatchSpec(
-                    seed=seed, deal_set=deal_set, rotation=spec.rotation, seats=spec.seats, entries=spec.entries,
-                    time_budget=time_budget, rounds=rounds, budget_clock=budget_clock,
-                )
-            )
+        matches.extend(replace(spec, deal_set=deal_set) for spec in schedule(
+            table, 1, seed, time_budget=time_budget, rounds=rounds, budget_clock=budget_clock))
     return matches
