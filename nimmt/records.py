@@ -45,6 +45,7 @@ from .core.cards import (
     MIN_PLAYERS,
     ROW_COUNT,
     TURNS_PER_ROUND,
+    is_int,
 )
 from .core.errors import CardNotInHand, DealError, RulesError, UnsupportedEdition
 from .core.game import KNOWN_UNSUPPORTED_EDITIONS
@@ -334,12 +335,8 @@ _CHOOSE_ROW = Phase.CHOOSE_ROW
 # -- reading -------------------------------------------------------------------------------------
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _card(value: object, what: Words, **where: Any) -> int:
-    if not _is_int(value):
+    if not is_int(value):
         raise RecordError("not_card", {"what": what, "value": _show(value)}, **where)
     if not LOWEST_CARD <= value <= HIGHEST_CARD:  # type: ignore[operator]
         raise RecordError("card_range", {"what": what, "value": value}, **where)
@@ -393,9 +390,9 @@ def _parse_rules(data: object) -> Rules:
         raise RecordError("rules_edition_type", {"kind": _kind(edition)})
     if end_above is None:
         end_above = 66
-    if not _is_int(end_above):
+    if not is_int(end_above):
         raise RecordError("rules_end_above_type", {"kind": _kind(end_above)})
-    if rounds is not None and not _is_int(rounds):
+    if rounds is not None and not is_int(rounds):
         raise RecordError("rules_rounds_type", {"kind": _kind(rounds)})
     try:
         return Rules(edition=edition, end_above=end_above, rounds=rounds)
@@ -500,7 +497,7 @@ def _parse_turn(data: object, r: int, t: int, n: int, names: list[str]) -> TurnR
             raise RecordError("rows_taken_player", {"value": _show(key), "last": n - 1}, round=r, turn=t)
         player = seats[key]
         where: dict[str, Any] = {"round": r, "turn": t, "player": player, "player_name": names[player]}
-        if not _is_int(row):
+        if not is_int(row):
             raise RecordError("row_type", {"kind": _kind(row)}, **where)
         if not 0 <= row < ROW_COUNT:
             raise RecordError("row_range", {"row": row}, **where)
@@ -585,7 +582,7 @@ def replay(record: GameRecord) -> Replay:
                 used.add(waiting)
             for p, _row in turn.rows_taken:
                 if p not in used:
-                    if not (_is_int(p) and 0 <= p < n):
+                    if not (is_int(p) and 0 <= p < n):
                         raise RecordError("rows_taken_stranger", {"value": repr(p)}, round=r, turn=t)
                     raise RecordError(
                         "rows_taken_fit", {"card": turn.cards[p]}, round=r, turn=t, player=p, player_name=names[p]
