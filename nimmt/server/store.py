@@ -13,7 +13,6 @@ applied when the store starts.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -167,10 +166,6 @@ class SqlStore:
             if row is None:
                 return None
             return GameRow(row.table_id, row.game, row.record, row.finished)
-
-    async def table_ids(self) -> Sequence[str]:
-        async with self._sessions() as session:
-            return list(await session.scalars(select(_Table.id)))
 
 
 def async_url(url: str) -> str:
