@@ -397,7 +397,24 @@ function nextState(run) {
   return new Promise((resolve) => { run.onState = () => { run.onState = null; resolve(); }; });
 }
 
+// Plays a reveal; whatever happens in it (an error included), it ends by showing the table as it
+// stands and opening the decisions: a broken animation never keeps a person from playing.
 async function play(run) {
+  try {
+    await steps(run);
+  } catch (error) {
+    console.error("the reveal stopped", error);
+  } finally {
+    if (run === showing && !run.done) {
+      run.done = true;
+      $("stage").hidden = true;
+      rowsShown = null;
+      redraw();
+    }
+  }
+}
+
+async function steps(run) {
   $("stage").hidden = false;
   drawStage(run, true);
   renderRows($("rows"), run.rows, bullheadsOf);
