@@ -326,3 +326,23 @@ def test_watchers_see_the_reveal_too(browser: Browser, server: LiveServer) -> No
     finally:
         for context in contexts:
             context.close()
+
+
+def test_the_coach_comes_up_over_the_rows_and_leaves_the_hand_free(browser: Browser, server: LiveServer) -> None:
+    context = _context(browser, "phone-small")
+    try:
+        page = context.new_page()
+        _play_now(server, page, 4)
+        page.get_by_role("button", name="Advice on your cards").click()
+        expect(page.locator("#advice-table tbody tr")).to_have_count(10)
+        advice = page.locator("#advice").bounding_box()
+        assert advice is not None and advice["y"] >= 0 and advice["y"] + advice["height"] <= 640
+        for box in page.locator("#hand button.card").evaluate_all(
+                "els => els.map((e) => { const r = e.getBoundingClientRect(); return [r.top, r.bottom]; })"):
+            assert box[0] >= advice["y"] + advice["height"] or box[1] <= advice["y"], "the advice hides the hand"
+        # Close: the advice goes, and the keyboard is back on the button that asked for it.
+        page.get_by_role("button", name="Close").click()
+        expect(page.locator("#advice")).to_be_hidden()
+        expect(page.get_by_role("button", name="Advice on your cards")).to_be_focused()
+    finally:
+        context.close()

@@ -733,6 +733,9 @@ function askAdvice() {
   const ref = send({ type: "advice" });
   if (!ref) return;
   adviceAsked = { ref, key };
+  const rows = !!state.legal.rows.length;
+  $("advice").classList.toggle("for-rows", rows);
+  $("advice").classList.toggle("for-cards", !rows);
   $("advice-cards").disabled = true;
   $("advice-rows").disabled = true;
   $("advice-table").replaceChildren();
@@ -1017,6 +1020,11 @@ $("host-bot").replaceChildren(...(page.bots || []).map((name) => el("option", { 
   has(`bot_${name}`) ? t(`bot_${name}`) : name)));
 $("start").addEventListener("click", () => send({ type: "start" }));
 $("advice-cards").addEventListener("click", askAdvice);
+$("advice-close").addEventListener("click", () => {
+  const asked = $(state && state.legal.rows.length ? "advice-rows" : "advice-cards");
+  hideAdvice();
+  asked.focus();  // back where the person asked
+});
 $("advice-rows").addEventListener("click", askAdvice);
 $("rematch").addEventListener("click", () => send({ type: "rematch" }));
 $("copy-invite").addEventListener("click", async () => {
