@@ -1,0 +1,535 @@
+"""A load test of ``nimmt serve``: simulated people at tables of four, over real WebSockets.
+
+    .venv/bin/python benchmarks/load.py --players 400 --seconds 60 [--think 2] [--ramp S] [--url URL]
+
+It starts a real ``nimmt serve`` on 127.0.0.1 (port 0, a fresh SQLite file in a temporary folder,
+no bots, **every per-client limit off**: the whole load comes from one address, which the limits of
+``nimmt/server/limits.py`` would refuse), or with ``--url http://127.0.0.1:PORT`` uses one already
+running (give ``--server-pid`` to measure its CPU). Then, spread evenly over the ramp, it creates
+tables of four people through the HTTP API (``POST /api/tables``, three ``POST .../join``, each
+giving a seat token), opens one WebSocket per person, says ``hello``, and the creator starts the
+table once all four are there. From then on each person acts whenever the table asks them (a random
+legal card from the state they were sent, or a row when asked; the host asks for a rematch when a
+game is over), ``--think`` seconds (default 2, jittered ±50 %) after they were asked, as a person
+would.
+
+For each ``play`` and ``choose_row`` it measures the time from sending it to having both its
+``ack`` and the sender's own ``state`` with a version at least the ack's (the person sees their
+move). It prints, over the steady part of the run (after the ramp): players held (connected at the
+end), actions per second, that latency's p50/p95/p99/max, errors by code (the server's codes, and
+``timeout``, ``closed``, ``connect_failed``, ``http_<status>`` seen by the generator), the server's
+CPU seconds per action (``/proc/<pid>/stat`` before and after) and the generator's own CPU: it runs
+on the same machine, in one asyncio event loop (one core at most), sharing the cores with the
+server.
+
+Bounded: at most 4,000 players and 600 s, every wait has a timeout (``--timeout``, default 30 s),
+and traffic goes to 127.0.0.1 only. ``--json`` adds the figures as one JSON line at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+MAX_PLAYERS = 4000
+MAX_SECONDS = 600.0
+SEATS = 4
+NO_LIMITS = ["--limit-tables", "0", "--limit-joins", "0", "--limit-sockets", "0", "--limit-messages", "0",
+             "--limit-connections", "0"]
+MEASURED = ("play", "choose_row")  # the actions whose latency is measured
+
+
+class Server:
+    """``nimmt serve`` on 127.0.0.1 in a child process, its output drained (and its tracebacks counted)."""
+
+    def __init__(self, db: str, extra: list[str], timeout: float, log: Path | None) -> None:
+        self.log = log.open("w") if log is not None else None
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.args = ["--host", "127.0.0.1", "--port", "0", "--db", db, "--bot-delay", "0", *NO_LIMITS, *extra]
+        self.process = subprocess.Popen([sys.executable, "-m", "nimmt", "serve", *self.args], env=env,
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines = 0
+        self.tracebacks = 0
+        self.samples: list[str] = []  # the first few lines after start, to show what went wrong
+        assert self.process.stdout is not None
+        self.url = ""
+        deadline = time.monotonic() + max(timeout, 60)  # a loaded machine may take long to import
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            found = re.search(r"open (http://\S+/) in your browser", line)
+            if found:
+                self.url = found.group(1).rstrip("/")
+                break
+        if not self.url:
+            self.stop()
+            raise SystemExit("nimmt serve did not start")
+        threading.Thread(target=self._drain, daemon=True).start()  # a full pipe would stall the server
+
+    def _drain(self) -> None:
+        assert self.process.stdout is not None
+        with contextlib.suppress(ValueError, OSError):
+            for line in self.process.stdout:
+                if line.startswith(("nimmt is ready", "games are kept")):
+                    continue
+                self.lines += 1
+                if self.log is not None:
+                    self.log.write(line)
+                self.tracebacks += line.startswith("Traceback")
+                if len(self.samples) < 5:
+                    self.samples.append(line.rstrip()[:200])
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        if self.log is not None:
+            self.log.close()
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU seconds of process ``pid`` so far (``/proc/<pid>/stat``), or None."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2:].split()  # after the command name, which may hold spaces
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime: fields 14, 15
+
+
+def percentile(sorted_values: list[float], share: float) -> float:
+    """The nearest-rank percentile of values already sorted (0 for none)."""
+    if not sorted_values:
+        return 0.0
+    rank = max(1, -(-round(share * len(sorted_values) * 1000) // 1000))  # ceil(share * n), without float noise
+    return sorted_values[min(len(sorted_values), rank) - 1]
+
+
+@dataclass
+class Pending:
+    ref: str
+    kind: str
+    sent: float
+    ack_version: int | None = None
+
+
+@dataclass
+class Stats:
+    window_start: float = float("inf")
+    window_end: float = float("inf")
+    latencies: list[float] = field(default_factory=list)  # seconds, of measured actions done in the window
+    kinds: Counter[str] = field(default_factory=Counter)  # actions done in the window, by kind
+    errors: Counter[str] = field(default_factory=Counter)  # the whole run
+    setup_latencies: list[float] = field(default_factory=list)  # a table: created, joined, greeted, started
+    connected: int = 0
+    peak: int = 0
+    tables_started: int = 0
+
+    def in_window(self, when: float) -> bool:
+        return self.window_start <= when < self.window_end
+
+
+class Person:
+    """One simulated person: one WebSocket, acting on the latest state they were sent."""
+
+    def __init__(self, run: Run, table_id: str, seat: int, token: str, rng: random.Random) -> None:
+        self.run = run
+        self.table_id = table_id
+        self.seat = seat
+        self.token = token
+        self.rng = rng
+        self.socket: ClientConnection | None = None
+        self.state: dict[str, Any] | None = None
+        self.version = -1  # the newest state's version
+        self.pending: Pending | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        self.refs = 0
+        self.greeted = asyncio.Event()
+        self.open = False
+
+    async def play(self) -> None:
+        stats = self.run.stats
+        try:
+            async with connect(f"{self.run.ws_url}/ws/{self.table_id}", open_timeout=self.run.timeout,
+                               close_timeout=2, max_size=2**20, compression=self.run.compression) as socket:
+                self.socket = socket
+                await socket.send(json.dumps({"type": "hello", "token": self.token}))
+                first = json.loads(await asyncio.wait_for(socket.recv(), self.run.timeout))
+                self.open = True
+                stats.connected += 1
+                stats.peak = max(stats.peak, stats.connected)
+                self.greeted.set()
+                self.handle(first)
+                async for raw in socket:
+                    self.handle(json.loads(raw))
+                if not self.run.stopping:  # the server closed the socket
+                    stats.errors[f"closed_{socket.close_code}"] += 1
+        except (ConnectionClosed, OSError, TimeoutError, InvalidHandshake) as error:
+            if not self.run.stopping:
+                code = "closed" if isinstance(error, ConnectionClosed) else (
+                    "timeout" if isinstance(error, TimeoutError) and not self.open else "connect_failed")
+                stats.errors[code] += 1
+        finally:
+            if self.open:
+                stats.connected -= 1
+            self.open = False
+            self.greeted.set()  # whoever waits for this person waits no more
+            if self.timer is not None:
+                self.timer.cancel()
+
+    def handle(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "state":
+            self.state = message
+            self.version = max(self.version, message["version"])
+            if self.pending is not None and self.pending.ack_version is not None \
+                    and self.version >= self.pending.ack_version:
+                self.done()
+        elif kind == "ack":
+            if self.pending is not None and message.get("ref") == self.pending.ref:
+                self.pending.ack_version = message["version"]
+                if self.version >= message["version"]:
+                    self.done()
+            return
+        elif kind == "error":
+            self.run.stats.errors[message.get("code", "?")] += 1
+            if self.pending is None or message.get("ref") != self.pending.ref:
+                return
+            self.pending = None
+        else:
+            return  # pong, advice: nothing to do
+        self.consider()
+
+    def done(self) -> None:
+        assert self.pending is not None
+        now = time.perf_counter()
+        stats = self.run.stats
+        if stats.in_window(now):
+            stats.kinds[self.pending.kind] += 1
+            if self.pending.kind in MEASURED:
+                stats.latencies.append(now - self.pending.sent)
+        self.pending = None
+
+    def consider(self) -> None:
+        """Asked for something (a card, a row, a rematch as the host)? Answer after thinking."""
+        if self.run.stopping or self.pending is not None or self.timer is not None or self.state is None:
+            return
+        if self._decision(self.state) is not None:
+            think = self.run.think * self.rng.uniform(0.5, 1.5)
+            self.timer = asyncio.get_running_loop().call_later(think, self.act)
+
+    def _decision(self, state: dict[str, Any]) -> dict[str, Any] | None:
+        legal = state.get("legal") or {}
+        if legal.get("rows"):
+            return {"type": "choose_row", "row": self.rng.choice(legal["rows"]), "version": state["version"]}
+        if legal.get("cards"):
+            return {"type": "play", "card": self.rng.choice(legal["cards"]), "version": state["version"]}
+        table = state.get("table") or {}
+        if table.get("status") == "over" and table.get("you") is not None and table.get("host") == table.get("you"):
+            return {"type": "rematch"}
+        return None
+
+    def act(self) -> None:
+        self.timer = None
+        if self.run.stopping or self.pending is not None or self.state is None or self.socket is None:
+            return
+        message = self._decision(self.state)  # on the latest state: what the person sees when they click
+        if message is None:
+            return
+        self.refs += 1
+        message["ref"] = str(self.refs)
+        self.pending = Pending(message["ref"], message["type"], time.perf_counter())
+        self.run.send(self.socket, json.dumps(message))
+
+    def start_table(self) -> None:
+        """The creator's ``start`` once everyone is there."""
+        if self.socket is not None and self.open:
+            self.refs += 1
+            self.pending = Pending(str(self.refs), "start", time.perf_counter())
+            self.run.send(self.socket, json.dumps({"type": "start", "ref": str(self.refs)}))
+
+
+class Run:
+    def __init__(self, args: argparse.Namespace, url: str, server_pid: int | None, server: Server | None) -> None:
+        self.server = server
+        self.url = url
+        self.ws_url = url.replace("http://", "ws://", 1)
+        self.server_pid = server_pid
+        self.players = args.players
+        self.seconds = args.seconds
+        self.ramp = args.ramp
+        self.think = args.think
+        self.timeout = args.timeout
+        self.compression: str | None = None if args.no_compression else "deflate"
+        self.rng = random.Random(args.seed)
+        self.stats = Stats()
+        self.people: list[Person] = []
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.stopping = False
+        self.figures: dict[str, Any] = {}
+
+    def spawn(self, coroutine: Any) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    def send(self, socket: ClientConnection, text: str) -> None:
+        async def sending() -> None:
+            with contextlib.suppress(ConnectionClosed):  # the reader counts a closed socket
+                await asyncio.wait_for(socket.send(text), self.timeout)
+        self.spawn(sending())
+
+    async def table(self, http: httpx.AsyncClient, index: int, gate: asyncio.Semaphore) -> None:
+        began = time.perf_counter()
+        async with gate:
+            tokens: list[tuple[int, str]] = []
+            answer = await http.post(f"{self.url}/api/tables", json={"name": f"P{index}-0", "seats": SEATS})
+            if answer.status_code != 201:
+                self.stats.errors[f"http_{answer.status_code}"] += 1
+                return
+            table_id = answer.json()["table_id"]
+            tokens.append((0, answer.json()["token"]))
+            for seat in range(1, SEATS):
+                answer = await http.post(f"{self.url}/api/tables/{table_id}/join", json={"name": f"P{index}-{seat}"})
+                if answer.status_code != 200 and answer.status_code != 201:
+                    self.stats.errors[f"http_{answer.status_code}"] += 1
+                    return
+                tokens.append((answer.json()["seat"], answer.json()["token"]))
+        people = [Person(self, table_id, seat, token, random.Random(self.rng.random())) for seat, token in tokens]
+        self.people.extend(people)
+        for person in people:
+            self.spawn(person.play())
+        waits = [asyncio.ensure_future(p.greeted.wait()) for p in people]
+        try:
+            await asyncio.wait(waits, timeout=self.timeout)
+        finally:
+            for wait in waits:
+                wait.cancel()
+        creator = next(p for p in people if p.seat == 0)
+        if all(p.open for p in people):
+            creator.start_table()
+            self.stats.tables_started += 1
+            self.stats.setup_latencies.append(time.perf_counter() - began)
+
+    async def watchdog(self) -> None:
+        """An action with no answer within the timeout counts as ``timeout``; the person goes on."""
+        while not self.stopping:
+            await asyncio.sleep(1.0)
+            now = time.perf_counter()
+            for person in self.people:
+                if person.pending is not None and now - person.pending.sent > self.timeout:
+                    self.stats.errors["timeout"] += 1
+                    person.pending = None
+                    person.consider()
+
+    async def main(self) -> None:
+        tables = self.players // SEATS
+        began = time.perf_counter()
+        self.stats.window_start = began + self.ramp
+        self.stats.window_end = began + self.seconds
+        self.spawn(self.watchdog())
+        gate = asyncio.Semaphore(16)  # tables being created at once, at most
+        limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
+        async with httpx.AsyncClient(timeout=self.timeout, limits=limits, trust_env=False) as http:
+            setups: list[asyncio.Task[Any]] = []
+            for index in range(tables):
+                delay = began + index * self.ramp / tables - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                if time.perf_counter() >= self.stats.window_end:
+                    break
+                setups.append(self.spawn(self._guarded(self.table(http, index, gate))))
+            await asyncio.sleep(max(0.0, self.stats.window_start - time.perf_counter()))
+            cpu_before = cpu_seconds(self.server_pid) if self.server_pid else None
+            own_before = resource.getrusage(resource.RUSAGE_SELF)
+            start = time.perf_counter()
+            await asyncio.sleep(max(0.0, self.stats.window_end - start))
+            end = time.perf_counter()
+            cpu_after = cpu_seconds(self.server_pid) if self.server_pid else None
+            own_after = resource.getrusage(resource.RUSAGE_SELF)
+            log = (self.server.lines, self.server.tracebacks) if self.server is not None else None
+            held = sum(1 for p in self.people if p.open)
+            in_flight = sum(1 for p in self.people if p.pending is not None)
+            self.stopping = True
+            for task in setups:
+                task.cancel()
+        await self._close()
+        window = end - start
+        actions = sum(self.stats.kinds[k] for k in MEASURED)
+        ms = sorted(x * 1000 for x in self.stats.latencies)
+        server_cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+        own_cpu = (own_after.ru_utime + own_after.ru_stime) - (own_before.ru_utime + own_before.ru_stime)
+        self.figures = {
+            "players": tables * SEATS, "tables": tables, "tables_started": self.stats.tables_started,
+            "players_held": held, "peak_connected": self.stats.peak, "window_seconds": round(window, 2),
+            "actions": actions, "actions_per_second": round(actions / window, 1) if window > 0 else 0.0,
+            "other_actions": {k: v for k, v in self.stats.kinds.items() if k not in MEASURED},
+            "latency_ms": {"p50": round(percentile(ms, 0.50), 1), "p95": round(percentile(ms, 0.95), 1),
+                           "p99": round(percentile(ms, 0.99), 1), "max": round(ms[-1], 1) if ms else 0.0},
+            "in_flight_at_end": in_flight,
+            "errors": dict(self.stats.errors.most_common()),
+            "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 2),
+            "server_cpu_ms_per_action": (round(server_cpu * 1000 / actions, 2)
+                                         if server_cpu is not None and actions else None),
+            "generator_cpu_seconds": round(own_cpu, 2),
+            "server_log_lines": None if log is None else log[0],
+            "server_tracebacks": None if log is None else log[1],
+            "setup_p50_ms": round(percentile(sorted(x * 1000 for x in self.stats.setup_latencies), 0.5), 1),
+        }
+
+    async def _guarded(self, coroutine: Any) -> None:
+        try:
+            await coroutine
+        except httpx.HTTPError as error:
+            if not self.stopping:
+                self.stats.errors[f"http_{type(error).__name__}"] += 1
+
+    async def _close(self) -> None:
+        async def close(person: Person) -> None:
+            if person.socket is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(person.socket.close(), 5)
+        await asyncio.gather(*(close(p) for p in self.people))
+        for task in list(self.tasks):
+            task.cancel()
+        await asyncio.wait_for(asyncio.gather(*self.tasks, return_exceptions=True), self.timeout)
+
+
+def _raise_open_files(players: int) -> None:
+    """Room for a socket per person here, and in a server started from here (it inherits the limit)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = min(hard, max(soft, players * 2 + 256)) if hard != resource.RLIM_INFINITY else max(soft, players * 2 + 256)
+    if wanted > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    if resource.getrlimit(resource.RLIMIT_NOFILE)[0] < players + 64:
+        raise SystemExit(f"too few open files allowed ({soft}) for {players} players: raise ulimit -n")
+
+
+def _loopback(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.scheme != "http" or parts.hostname != "127.0.0.1" or not parts.port:
+        raise SystemExit("--url must be http://127.0.0.1:PORT: this load test sends traffic to 127.0.0.1 only")
+    return f"http://127.0.0.1:{parts.port}"
+
+
+def report(figures: dict[str, Any], think: float) -> str:
+    lat = figures["latency_ms"]
+    errors = ", ".join(f"{code} {count}" for code, count in figures["errors"].items()) or "none"
+    other = ", ".join(f"{kind} {count}" for kind, count in figures["other_actions"].items())
+    cpu = figures["server_cpu_seconds"]
+    window = figures["window_seconds"]
+    lines = [
+        f"players held:      {figures['players_held']} of {figures['players']} connected at the end "
+        f"(peak {figures['peak_connected']}; {figures['tables_started']} of {figures['tables']} tables started, "
+        f"setup p50 {figures['setup_p50_ms']:.0f} ms)",
+        f"actions:           {figures['actions']} play/choose_row in {window:.1f} s = "
+        f"{figures['actions_per_second']:.1f} per second" + (f" (also {other})" if other else "")
+        + f"; think {think:g} s ±50 %",
+        f"latency:           p50 {lat['p50']:.1f} ms, p95 {lat['p95']:.1f} ms, p99 {lat['p99']:.1f} ms, "
+        f"max {lat['max']:.1f} ms (send -> ack and own state at that version); "
+        f"{figures['in_flight_at_end']} in flight at the end",
+        f"errors:            {errors}",
+        "server CPU:        " + ("n/a (give --server-pid)" if cpu is None else
+                                 f"{cpu:.1f} s in {window:.1f} s ({100 * cpu / window:.0f} % of one core) = "
+                                 f"{figures['server_cpu_ms_per_action'] or 0:.2f} ms per action"),
+        f"generator CPU:     {figures['generator_cpu_seconds']:.1f} s in {window:.1f} s "
+        f"({100 * figures['generator_cpu_seconds'] / window:.0f} % of one core; same machine)",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=100, help=f"people, in tables of four (at most {MAX_PLAYERS})")
+    parser.add_argument("--seconds", type=float, default=60.0, help="the whole run, ramp included (default 60)")
+    parser.add_argument("--ramp", type=float, help="seconds over which tables are created and started "
+                        "(default: a quarter of --seconds, at most 20); figures are of the time after it")
+    parser.add_argument("--think", type=float, default=2.0, help="seconds a person thinks before acting (±50 %%)")
+    parser.add_argument("--timeout", type=float, default=30.0, help="the longest wait for anything (default 30)")
+    parser.add_argument("--url", help="an already running nimmt serve, http://127.0.0.1:PORT (its limits must allow "
+                        "the load: --limit-* 0)")
+    parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, to measure its CPU")
+    parser.add_argument("--db", help="the started server's --db (default: a fresh SQLite file in a temporary folder)")
+    parser.add_argument("--serve-arg", action="append", default=[], metavar="ARG",
+                        help="one more option for the started nimmt serve (repeat it: --serve-arg=--hub ...)")
+    parser.add_argument("--server-log", type=Path, help="write what the started server prints to this file")
+    parser.add_argument("--no-compression", action="store_true",
+                        help="do not offer permessage-deflate (browsers offer it; so does this by default)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="end with the figures as one JSON line")
+    args = parser.parse_args(argv)
+    args.players -= args.players % SEATS
+    if not SEATS <= args.players <= MAX_PLAYERS or not 1 <= args.seconds <= MAX_SECONDS \
+            or not 0.01 <= args.think <= 60 or not 0.5 <= args.timeout <= 120:
+        parser.error(f"keep it bounded: {SEATS} to {MAX_PLAYERS} players, 1 to {MAX_SECONDS:g} s, "
+                     "think 0.01 to 60 s, timeout 0.5 to 120 s")
+    if args.ramp is None:
+        args.ramp = min(20.0, args.seconds / 4)
+    if not 0 <= args.ramp < args.seconds:
+        parser.error("--ramp must be shorter than --seconds")
+    _raise_open_files(args.players)
+    print(f"nimmt load test: {args.players} players ({args.players // SEATS} tables of {SEATS} people), "
+          f"think {args.think:g} s ±50 %, ramp {args.ramp:g} s, {args.seconds:g} s in all "
+          f"(figures over the last {args.seconds - args.ramp:g} s); {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.2f} before", flush=True)
+    server: Server | None = None
+    with tempfile.TemporaryDirectory(prefix="nimmt-load-") as folder:
+        if args.url:
+            url, pid = _loopback(args.url), args.server_pid
+            print(f"server: {url} (already running; its per-client limits are its own)", flush=True)
+        else:
+            db = args.db or str(Path(folder) / "load.sqlite3")
+            server = Server(db, list(args.serve_arg), args.timeout, args.server_log)
+            url, pid = server.url, server.pid
+            shown_db = re.sub(r"//([^:@/]+):[^@/]*@", r"//\1:***@", db)  # no password in the output
+            print(f"server: nimmt serve (pid {pid}) at {url}, --db {shown_db}, with every per-client limit off "
+                  f"({' '.join(NO_LIMITS)}): all the load comes from one address", flush=True)
+        run = Run(args, url, pid, server)
+        try:
+            asyncio.run(asyncio.wait_for(run.main(), args.seconds + 3 * args.timeout + 30))
+        finally:
+            if server is not None:
+                server.stop()
+    if not run.figures:
+        raise SystemExit("the run did not finish in time")
+    print(report(run.figures, args.think))
+    if server is not None:
+        print(f"server log:        {run.figures['server_log_lines']} lines, {run.figures['server_tracebacks']} "
+              f"tracebacks until the end of the run ({server.lines} lines, {server.tracebacks} tracebacks with "
+              "the shutdown)" + "".join(f"\n  | {line}" for line in server.samples))
+    if args.json:
+        print(json.dumps(run.figures, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()

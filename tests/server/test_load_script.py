@@ -1,0 +1,38 @@
+"""benchmarks/load.py, for real: 8 simulated people at two tables against a real ``nimmt serve`` for
+a few seconds; they act, every action is answered, and nothing fails."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from .live import LiveServer
+
+ROOT = Path(__file__).resolve().parents[2]
+NO_LIMITS = ["--limit-tables", "0", "--limit-joins", "0", "--limit-sockets", "0", "--limit-messages", "0",
+             "--limit-connections", "0"]
+
+
+def test_the_load_script_plays_and_reports(tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "load.sqlite3", args=NO_LIMITS) as server:
+        assert server.process is not None
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "benchmarks" / "load.py"), "--url", server.url,
+             "--server-pid", str(server.process.pid), "--players", "8", "--seconds", "5", "--ramp", "1",
+             "--think", "0.2", "--timeout", "20", "--json"],
+            capture_output=True, text=True, timeout=120, cwd=ROOT,
+        )
+        log = "".join(server.output)
+    assert done.returncode == 0, done.stdout + done.stderr
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["players"] == 8 and figures["tables_started"] == 2
+    assert figures["players_held"] == 8
+    assert figures["actions"] >= 8, figures  # four people a table, each asked every turn, a turn within ~0.5 s
+    assert figures["actions_per_second"] > 0
+    assert 0 < figures["latency_ms"]["p50"] <= figures["latency_ms"]["p99"] <= figures["latency_ms"]["max"]
+    assert figures["errors"] == {}, figures["errors"]
+    assert figures["server_cpu_seconds"] is not None and figures["server_cpu_ms_per_action"] > 0
+    assert "players held:" in done.stdout and "latency:" in done.stdout
+    assert "Traceback" not in log, log
