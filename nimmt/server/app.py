@@ -157,7 +157,8 @@ def create_app(
 
     @app.exception_handler(ActionError)
     async def _action_error(_request: Request, error: ActionError) -> JSONResponse:
-        status = {"unknown_table": 404, "seats_not_filled": 422}.get(error.code, 409)  # 422: play now, seats free
+        # 422: play now with seats free; 503: the store failed, nothing was changed (try again)
+        status = {"unknown_table": 404, "seats_not_filled": 422, "server_error": 503}.get(error.code, 409)
         return _error(status, error.code, error.message, **error.params)
 
     @app.exception_handler(RequestValidationError)

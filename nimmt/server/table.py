@@ -560,7 +560,10 @@ class TableService:
             "token_hash": _hash(token),
         }
         table_id = self.make_id()
-        await self.store.append(table_id, 0, entry)
+        try:
+            await self.store.append(table_id, 0, entry)
+        except Exception as error:
+            raise _store_failed(table_id, error) from None
         table = _table_from_create(table_id, entry)
         table.away_grace = self.away_grace
         self._tables[table_id] = table
@@ -685,6 +688,8 @@ class TableService:
             # Another process wrote this table: drop our copy; the next request reloads it.
             self._tables.pop(table.id, None)
             raise ActionError("conflict", "the table changed elsewhere: reload the page") from None
+        except Exception as error:  # the store failed (locked, gone): nothing was stored or applied
+            raise _store_failed(table.id, error) from None
         table.apply(entry, prepared)
         await self.hub.publish(table.update())
 
@@ -984,6 +989,12 @@ def _check_repeat(table: Table, seat: int, phase: Phase) -> None:
     if phase is Phase.CHOOSE_CARDS or decided_phase == Phase.CHOOSE_ROW.value:
         what = "a card" if phase is Phase.CHOOSE_CARDS else "a row"
         raise ActionError("already_chosen", f"seat {seat} has already chosen {what} this turn")
+
+
+def _store_failed(table_id: str, error: Exception) -> ActionError:
+    """A store that failed: one line in the log, and a refusal that says nothing was changed."""
+    logger.warning("storing on table %s failed: %s: %s", table_id, type(error).__name__, error)
+    return ActionError("server_error", "the server could not store this action: nothing was changed, try again")
 
 
 def advice_seed(table_id: str, game: int, seen: View, kind: str) -> str:

@@ -11,7 +11,7 @@ import pytest
 from nimmt.server.hub import LocalHub
 from nimmt.server.models import CreateTable, Play, Start, TableOptions
 from nimmt.server.store import GameRow, SqlStore
-from nimmt.server.table import TableService
+from nimmt.server.table import ActionError, TableService
 from tests.server.helpers import run
 
 
@@ -37,8 +37,9 @@ async def _scenario(path: Path) -> None:
         before = (table.version, table.recorder.state, table.recorder.record)
         card = table.recorder.state.hands[0][0]
         store.fail = True
-        with pytest.raises(OSError):
+        with pytest.raises(ActionError) as refused:
             await service.act(table, 0, Play(type="play", card=card, version=table.version))
+        assert refused.value.code == "server_error"
         assert (table.version, table.recorder.state, table.recorder.record) == before
         store.fail = False
         await service.act(table, 0, Play(type="play", card=card, version=table.version))
@@ -87,3 +88,32 @@ def test_over_the_socket_a_failed_store_is_a_clear_error(tmp_path: Path) -> None
             assert ana.sync()["view"]["my_card"] is None
             store.fail = False
             assert ana.send({"type": "play", "card": card, "version": state["version"]})["type"] == "ack"
+
+
+def test_over_http_a_failed_store_is_a_503_and_one_line_of_log(tmp_path: Path,
+                                                                  caplog: pytest.LogCaptureFixture) -> None:
+    """Creating or joining while the store fails (say SQLite is locked past its wait): 503
+    server_error, nothing created or taken, one line in the log and no traceback; then it works."""
+    import warnings
+
+    from nimmt.server.app import create_app
+
+    from .helpers import create_table
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    store = FlakyStore.sqlite(tmp_path / "nimmt.sqlite3")
+    with TestClient(create_app(store=store, bot_delay=0)) as client:
+        table = create_table(client, seats=3, rounds=1)
+        store.fail = True
+        joined = client.post(f"/api/tables/{table['table_id']}/join", json={"name": "Bruno"})
+        created = client.post("/api/tables", json={"name": "Carla", "seats": 2})
+        for answer in (joined, created):
+            assert answer.status_code == 503 and answer.json()["code"] == "server_error"
+        assert "storing on table" in caplog.text and "Traceback" not in caplog.text
+        assert all(record.exc_info is None for record in caplog.records)
+        store.fail = False
+        again = client.post(f"/api/tables/{table['table_id']}/join", json={"name": "Bruno"})
+        assert again.status_code == 201 and again.json()["seat"] == 1
