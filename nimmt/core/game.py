@@ -5,6 +5,14 @@ A game is a :class:`GameState`. :func:`apply` takes a state and an action and re
 starts when a :class:`Deal` is applied, and :func:`deal_cards` makes one from an injected random
 source. Nothing here reads a clock, a file or a global random generator.
 
+Reading order: the values (:class:`Rules`, :class:`Deal`, the actions, the events,
+:class:`GameState`, :class:`Step`), then :func:`apply`, which first asks :func:`_refuse` for the
+error of an action the game does not allow now (every refusal is there), then runs one rule:
+:func:`_start_round`, :func:`_play_card` and :func:`_reveal`, :func:`_place_cards` (with
+:func:`_add_to_row` and :func:`_take_row` for the sixth card), :func:`_choose_row` for a card below
+every row, :func:`_end_turn`, :func:`_end_round` and :func:`_end_game`. The fast paths are elsewhere
+(:mod:`nimmt.core.fast`, :mod:`nimmt.batch`) and are tested against this module.
+
 >>> state = new_game(2)
 >>> deal = Deal(rows=(10, 20, 30, 40),
 ...             hands=((1, 2, 3, 4, 5, 6, 7, 8, 9, 11), (21, 22, 23, 24, 25, 26, 27, 28, 29, 31)))
@@ -24,12 +32,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, cast
+from typing import TypeVar
 
 from .cards import (
-    BULLHEADS,
     DECK,
     HAND_SIZE,
     HIGHEST_CARD,
@@ -39,6 +46,7 @@ from .cards import (
     ROW_COUNT,
     ROW_LIMIT,
     TURNS_PER_ROUND,
+    row_bullheads,
 )
 from .cards import is_int as _is_int
 from .errors import (
@@ -118,8 +126,6 @@ class Deal:
 
     def check(self, players: int) -> None:
         """Raise :class:`DealError` unless this deal fits a table of ``players``."""
-        if self._is_plainly_good(players):
-            return
         # A deal may come from outside (a record, a client): check shapes before len().
         if not isinstance(self.rows, tuple | list):
             raise DealError(f"the rows of a deal must be a list of {ROW_COUNT} cards, not {self.rows!r}")
@@ -145,31 +151,11 @@ class Deal:
                     raise DealError(f"card {card} is dealt twice ({where})")
                 seen.add(card)
 
-    def _is_plainly_good(self, players: int) -> bool:
-        """A quick test passed by every good deal made of tuples of plain ints (all of them, in
-        practice); False sends the deal through :meth:`check`'s card-by-card test and its messages."""
-        rows, hands = self.rows, self.hands
-        if type(rows) is not tuple or type(hands) is not tuple:
-            return False
-        if len(rows) != ROW_COUNT or len(hands) != players:
-            return False
-        cards = list(rows)
-        for hand in hands:
-            if type(hand) is not tuple or len(hand) != HAND_SIZE:
-                return False
-            cards += hand
-        return (
-            set(map(type, cards)) == {int}
-            and len(set(cards)) == len(cards)
-            and min(cards) >= LOWEST_CARD
-            and max(cards) <= HIGHEST_CARD
-        )
-
 
 def deal_cards(players: int, rng: random.Random) -> Deal:
     """Shuffle the 104 cards with ``rng``, deal ten to each player, then lay four face up.
 
-    The shuffle is ``rng.shuffle``'s, draw for draw (a seed gives the same deals as ever):
+    A seed gives the same deals as ever:
 
     >>> rng, reference = random.Random(7), random.Random(7)
     >>> cards = list(DECK)
@@ -182,39 +168,12 @@ def deal_cards(players: int, rng: random.Random) -> Deal:
     """
     _check_player_count(players)
     cards = list(DECK)
-    _shuffle(cards, rng)
+    rng.shuffle(cards)
     hands = tuple(
         tuple(sorted(cards[p * HAND_SIZE : (p + 1) * HAND_SIZE])) for p in range(players)
     )
     start = players * HAND_SIZE
     return Deal(rows=tuple(cards[start : start + ROW_COUNT]), hands=hands)
-
-
-_SHUFFLE = random.Random.shuffle
-_RANDBELOW = getattr(random.Random, "_randbelow_with_getrandbits", None)
-_BITS = tuple(n.bit_length() for n in range(len(DECK) + 1))
-
-
-def _shuffle(cards: list[int], rng: random.Random) -> None:
-    """``rng.shuffle(cards)``: the same swaps from the same random bits, without a method call per
-    card. Any generator whose shuffle works otherwise (another ``shuffle``, or draws that do not
-    come from ``getrandbits``) shuffles for itself."""
-    if (
-        _RANDBELOW is None
-        or getattr(getattr(rng, "shuffle", None), "__func__", None) is not _SHUFFLE
-        or getattr(getattr(rng, "_randbelow", None), "__func__", None) is not _RANDBELOW
-    ):
-        rng.shuffle(cards)
-        return
-    getrandbits = rng.getrandbits
-    bits = _BITS
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1  # as Random._randbelow_with_getrandbits(n): k bits, drawn again until below n
-        k = bits[n]
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,156 +289,28 @@ class GameState:
     @property
     def waiting_for(self) -> tuple[int, ...]:
         """The players whose action the game needs now (empty while it waits for a deal)."""
-        phase = self.phase
-        if phase is _CHOOSE_CARDS:
+        if self.phase is Phase.CHOOSE_CARDS:
             return tuple([p for p, card in enumerate(self.chosen) if card is None])
-        if phase is _CHOOSE_ROW:
+        if self.phase is Phase.CHOOSE_ROW:
             return (self.revealed[self.resolved][1],)
         return ()
 
     @property
     def row_choice_card(self) -> int | None:
         """The card waiting for its player's row choice, if any."""
-        if self.phase is _CHOOSE_ROW:
+        if self.phase is Phase.CHOOSE_ROW:
             return self.revealed[self.resolved][0]
         return None
 
     @property
     def is_over(self) -> bool:
-        return self.phase is _OVER
+        return self.phase is Phase.OVER
 
 
 @dataclass(frozen=True, slots=True)
 class Step:
     state: GameState
     events: tuple[Event, ...] = field(default=())
-
-
-_DEAL = Phase.DEAL
-_CHOOSE_CARDS = Phase.CHOOSE_CARDS
-_CHOOSE_ROW = Phase.CHOOSE_ROW
-_OVER = Phase.OVER
-
-# Private constructors for the values apply() makes at every step. The dataclass __init__ of a
-# frozen class sets each field through object.__setattr__ (dataclasses.replace is slower still),
-# which is most of what a step costs. Instead, each value is filled in as a "draft": an instance of
-# a plain class with exactly the same slots, then turned into the frozen class by setting its
-# __class__ (allowed because the two layouts are the same). The result is an ordinary, frozen
-# instance with the same fields as the public constructor would give. Only the core calls these,
-# with values it has already checked.
-_new = object.__new__
-
-
-def _draft_class(cls: type) -> Any:
-    """A plain class with the slots of the frozen dataclass ``cls``, to fill in a new value.
-
-    >>> draft = _new(_draft_class(TurnEnded))
-    >>> draft.turn = 3
-    >>> draft.__class__ = TurnEnded
-    >>> draft == TurnEnded(3), draft
-    (True, TurnEnded(turn=3))
-    >>> draft.turn = 4
-    Traceback (most recent call last):
-    dataclasses.FrozenInstanceError: cannot assign to field 'turn'
-    """
-    return type(f"{cls.__name__}Draft", (), {"__slots__": vars(cls)["__slots__"], "__module__": __name__})
-
-
-_STATE_DRAFT = _draft_class(GameState)
-_STEP_DRAFT = _draft_class(Step)
-_CARDS_REVEALED_DRAFT = _draft_class(CardsRevealed)
-_ROW_CHOICE_NEEDED_DRAFT = _draft_class(RowChoiceNeeded)
-_CARD_PLACED_DRAFT = _draft_class(CardPlaced)
-_ROW_TAKEN_DRAFT = _draft_class(RowTaken)
-_BULLHEADS_OF = BULLHEADS.__getitem__
-
-
-def _state(
-    rules: Rules,
-    players: int,
-    phase: Phase,
-    round: int,
-    turn: int,
-    rows: tuple[tuple[int, ...], ...],
-    hands: tuple[tuple[int, ...], ...],
-    chosen: tuple[int | None, ...],
-    revealed: tuple[tuple[int, int], ...],
-    resolved: int,
-    played: tuple[tuple[int, ...], ...],
-    taken: tuple[tuple[int, ...], ...],
-    penalties: tuple[int, ...],
-    totals: tuple[int, ...],
-    history: tuple[tuple[int, ...], ...],
-    winners: tuple[int, ...],
-) -> GameState:
-    """``GameState(...)`` with every field given in order, made faster.
-
-    >>> state = new_game(3)
-    >>> _state(*(getattr(state, name) for name in GameState.__slots__)) == state
-    True
-    """
-    draft = _new(_STATE_DRAFT)
-    draft.rules = rules
-    draft.players = players
-    draft.phase = phase
-    draft.round = round
-    draft.turn = turn
-    draft.rows = rows
-    draft.hands = hands
-    draft.chosen = chosen
-    draft.revealed = revealed
-    draft.resolved = resolved
-    draft.played = played
-    draft.taken = taken
-    draft.penalties = penalties
-    draft.totals = totals
-    draft.history = history
-    draft.winners = winners
-    draft.__class__ = GameState
-    state: GameState = draft
-    return state
-
-
-def _step(state: GameState, events: tuple[Event, ...]) -> Step:
-    """``Step(state, events)``, made faster."""
-    draft = _new(_STEP_DRAFT)
-    draft.state = state
-    draft.events = events
-    draft.__class__ = Step
-    step: Step = draft
-    return step
-
-
-def _cards_revealed(cards: tuple[int, ...]) -> CardsRevealed:
-    draft = _new(_CARDS_REVEALED_DRAFT)
-    draft.cards = cards
-    draft.__class__ = CardsRevealed
-    event: CardsRevealed = draft
-    return event
-
-
-def _row_choice_needed(player: int, card: int) -> RowChoiceNeeded:
-    draft = _new(_ROW_CHOICE_NEEDED_DRAFT)
-    draft.player = player
-    draft.card = card
-    draft.__class__ = RowChoiceNeeded
-    event: RowChoiceNeeded = draft
-    return event
-
-
-def _card_placed(player: int, card: int, row: int) -> CardPlaced:
-    draft = _new(_CARD_PLACED_DRAFT)
-    draft.player = player
-    draft.card = card
-    draft.row = row
-    draft.__class__ = CardPlaced
-    event: CardPlaced = draft
-    return event
-
-
-# Events that depend on the player or the turn alone, made once (events are immutable values).
-_CARD_CHOSEN: tuple[tuple[Event, ...], ...] = tuple((CardChosen(p),) for p in range(MAX_PLAYERS))
-_TURN_ENDED: tuple[TurnEnded, ...] = tuple(TurnEnded(t) for t in range(TURNS_PER_ROUND + 1))
 
 
 def _check_player_count(players: int) -> None:
@@ -511,14 +342,16 @@ def target_row(rows: Sequence[Sequence[int]], card: int) -> int | None:
 
 
 def apply(state: GameState, action: Action) -> Step:
-    """Apply one action; raise an :class:`~nimmt.core.errors.IllegalAction` (state untouched) if wrong."""
-    if isinstance(action, PlayCard):
-        return _play_card(state, action)
-    if isinstance(action, ChooseRow):
-        return _choose_row(state, action)
+    """Apply one action; raise an :class:`~nimmt.core.errors.IllegalAction` (state untouched) if wrong.
+
+    A deal that does not fit the table raises :class:`~nimmt.core.errors.DealError` instead.
+    """
+    _refuse(state, action)
     if isinstance(action, Deal):
         return _start_round(state, action)
-    raise NotWaitingForThat(f"{action!r} is not an action of this game")
+    if isinstance(action, PlayCard):
+        return _play_card(state, action.player, action.card)
+    return _choose_row(state, action.player, action.row)
 
 
 def apply_all(state: GameState, actions: Iterable[Action]) -> GameState:
@@ -528,56 +361,63 @@ def apply_all(state: GameState, actions: Iterable[Action]) -> GameState:
     return state
 
 
-def _check_player(state: GameState, player: object) -> int:
-    if not _is_int(player) or not 0 <= player < state.players:  # type: ignore[operator]
-        raise UnknownPlayer(
-            f"there is no player {player!r} at this table (players are 0 to {state.players - 1})"
-        )
-    return player  # type: ignore[return-value]
+def legal_actions(state: GameState, player: int) -> tuple[PlayCard | ChooseRow, ...]:
+    """What ``player`` may do now; empty when the game waits for somebody else or for a deal."""
+    _check_player(state, player)
+    if state.phase is Phase.CHOOSE_CARDS and state.chosen[player] is None:
+        return tuple([PlayCard(player, card) for card in state.hands[player]])
+    if state.phase is Phase.CHOOSE_ROW and state.waiting_for == (player,):
+        return tuple([ChooseRow(player, row) for row in range(ROW_COUNT)])
+    return ()
 
 
-def _start_round(state: GameState, deal: Deal) -> Step:
-    phase = state.phase
-    if phase is _OVER:
+# The refusals: every action that apply() does not allow is stopped here, before any rule runs.
+
+
+def _refuse(state: GameState, action: object) -> None:
+    """Raise the error for an action that the game does not allow now; return if it does.
+
+    The checks run in this order, and the first that fails decides the error.
+
+    >>> state = new_game(2)
+    >>> _refuse(state, PlayCard(player=0, card=5))
+    Traceback (most recent call last):
+    nimmt.core.errors.NotWaitingForThat: no round is in progress: the cards have not been dealt yet
+    >>> _refuse(state, PlayCard(player=2, card=5))
+    Traceback (most recent call last):
+    nimmt.core.errors.UnknownPlayer: there is no player 2 at this table (players are 0 to 1)
+    >>> _refuse(state, "deal")
+    Traceback (most recent call last):
+    nimmt.core.errors.NotWaitingForThat: 'deal' is not an action of this game
+    """
+    if isinstance(action, PlayCard):
+        _refuse_card(state, action)
+    elif isinstance(action, ChooseRow):
+        _refuse_row(state, action)
+    elif isinstance(action, Deal):
+        _refuse_deal(state, action)
+    else:
+        raise NotWaitingForThat(f"{action!r} is not an action of this game")
+
+
+def _refuse_deal(state: GameState, deal: Deal) -> None:
+    if state.phase is Phase.OVER:
         raise GameOver("the game is over: no more rounds are dealt")
-    if phase is not _DEAL:
+    if state.phase is not Phase.DEAL:
         raise NotWaitingForThat(f"round {state.round} is still being played: it cannot be dealt again")
-    n = state.players
-    deal.check(n)
-    round_number = state.round + 1
-    new = _state(
-        state.rules,
-        n,
-        _CHOOSE_CARDS,
-        round_number,
-        0,
-        tuple([(card,) for card in deal.rows]),
-        tuple([tuple(sorted(hand)) for hand in deal.hands]),
-        (None,) * n,
-        (),
-        0,
-        (),
-        ((),) * n,
-        (0,) * n,
-        state.totals,
-        state.history,
-        state.winners,
-    )
-    return _step(new, (RoundStarted(round_number, tuple(deal.rows)),))
+    deal.check(state.players)
 
 
 def _refuse_card(state: GameState, action: PlayCard) -> None:
-    """Raise the error for a card that cannot be played now; return if it can be after all."""
-    if state.phase is _OVER:
+    if state.phase is Phase.OVER:
         raise GameOver("the game is over: no more cards can be played")
     player = _check_player(state, action.player)
-    if state.phase is _DEAL:
+    if state.phase is Phase.DEAL:
         raise NotWaitingForThat("no round is in progress: the cards have not been dealt yet")
-    if state.phase is _CHOOSE_ROW:
-        waiting = state.waiting_for[0]
+    if state.phase is Phase.CHOOSE_ROW:
         raise NotWaitingForThat(
-            f"player {player} cannot play a card now: the table is waiting for player {waiting} "
-            f"to choose a row for card {state.row_choice_card}"
+            f"player {player} cannot play a card now: the table is waiting for player "
+            f"{state.waiting_for[0]} to choose a row for card {state.row_choice_card}"
         )
     if state.chosen[player] is not None:
         raise AlreadyPlayed(f"player {player} has already chosen a card this turn")
@@ -586,83 +426,11 @@ def _refuse_card(state: GameState, action: PlayCard) -> None:
         raise CardNotInHand(f"player {player} does not hold card {card!r}")
 
 
-def _play_card(state: GameState, action: PlayCard) -> Step:
-    player = action.player
-    card = action.card
-    chosen = state.chosen
-    # The usual case is tested in one go; anything else gets the full checks, in their order.
-    if not (
-        state.phase is _CHOOSE_CARDS
-        and type(player) is int
-        and 0 <= player < state.players
-        and chosen[player] is None
-        and type(card) is int
-        and card in state.hands[player]
-    ):
-        _refuse_card(state, action)
-    picks = list(chosen)
-    picks[player] = card
-    if None in picks:
-        # Most actions end here: only the choices change.
-        events = _CARD_CHOSEN[player] if type(player) is int else (CardChosen(player),)
-        return _step(
-            _state(
-                state.rules, state.players, state.phase, state.round, state.turn, state.rows, state.hands,
-                tuple(picks), state.revealed, state.resolved, state.played, state.taken, state.penalties,
-                state.totals, state.history, state.winners,
-            ),
-            events,
-        )
-    # Everybody has chosen: reveal together, take the cards out of the hands, resolve lowest first.
-    cards: tuple[int, ...] = tuple(picks)  # type: ignore[arg-type]  # no None is left
-    hands = []
-    for hand, mine in zip(state.hands, cards, strict=True):
-        at = hand.index(mine)  # a hand holds each card once
-        hands.append(hand[:at] + hand[at + 1 :])
-    revealed = tuple(sorted(zip(cards, range(len(cards)), strict=True)))
-    return _resolve(
-        state, tuple(hands), cards, revealed, 0, list(state.rows), state.taken, state.penalties,
-        [
-            _CARD_CHOSEN[player][0] if type(player) is int else CardChosen(player),
-            _cards_revealed(cards),
-        ],
-    )
-
-
-def _choose_row(state: GameState, action: ChooseRow) -> Step:
-    player = action.player
-    row = action.row
-    resolved = state.resolved
-    # The usual case is tested in one go; anything else gets the full checks, in their order.
-    if (
-        state.phase is _CHOOSE_ROW
-        and type(player) is int
-        and type(row) is int
-        and 0 <= row < ROW_COUNT
-        and state.revealed[resolved][1] == player
-        and 0 <= player < state.players
-    ):
-        card = state.revealed[resolved][0]
-    else:
-        card, player, row = _refuse_row(state, action)
-    rows = list(state.rows)
-    events: list[Event] = []
-    taken, penalties = _take(
-        rows, state.taken, state.penalties, events, player, row, card, chosen=True
-    )
-    return _resolve(
-        state, state.hands, state.chosen, state.revealed, resolved + 1, rows, taken,
-        penalties, events,
-    )
-
-
-def _refuse_row(state: GameState, action: ChooseRow) -> tuple[int, int, int]:
-    """Raise the error for a row choice that is wrong now; if it is right after all, return the
-    waiting card, the player and the row."""
-    if state.phase is _OVER:
+def _refuse_row(state: GameState, action: ChooseRow) -> None:
+    if state.phase is Phase.OVER:
         raise GameOver("the game is over: no row can be chosen")
     player = _check_player(state, action.player)
-    if state.phase is not _CHOOSE_ROW:
+    if state.phase is not Phase.CHOOSE_ROW:
         raise NotWaitingForThat(
             f"player {player} cannot choose a row now: no card is waiting for a row choice"
         )
@@ -675,130 +443,249 @@ def _refuse_row(state: GameState, action: ChooseRow) -> tuple[int, int, int]:
     row = action.row
     if not _is_int(row) or not 0 <= row < ROW_COUNT:
         raise RowOutOfRange(f"row {row!r} does not exist: rows are numbered 0 to {ROW_COUNT - 1}")
-    return card, player, row
 
 
-def _take(
+def _check_player(state: GameState, player: object) -> int:
+    if not _is_int(player) or not 0 <= player < state.players:  # type: ignore[operator]
+        raise UnknownPlayer(
+            f"there is no player {player!r} at this table (players are 0 to {state.players - 1})"
+        )
+    return player  # type: ignore[return-value]
+
+
+# The rules, one function each, called only with actions that _refuse() let through. Each returns
+# the Step it makes (the new state and the events, in order), except the two that place one card:
+# they work on the lists of rows, cards taken and penalties of the turn being placed, and return
+# their events.
+
+
+def _start_round(state: GameState, deal: Deal) -> Step:
+    """A round starts: each deal card starts a row, the hands are sorted, nothing is played yet.
+
+    >>> deal = Deal(rows=(10, 20, 30, 40), hands=(tuple(range(50, 60)), tuple(range(60, 70))))
+    >>> step = _start_round(new_game(2), deal)
+    >>> step.state.rows, step.state.phase
+    (((10,), (20,), (30,), (40,)), <Phase.CHOOSE_CARDS: 'choose_cards'>)
+    >>> step.events
+    (RoundStarted(round=1, rows=(10, 20, 30, 40)),)
+    """
+    n = state.players
+    round_number = state.round + 1
+    new = replace(
+        state,
+        phase=Phase.CHOOSE_CARDS,
+        round=round_number,
+        turn=0,
+        rows=tuple((card,) for card in deal.rows),
+        hands=tuple(tuple(sorted(hand)) for hand in deal.hands),
+        chosen=(None,) * n,
+        revealed=(),
+        resolved=0,
+        played=(),
+        taken=((),) * n,
+        penalties=(0,) * n,
+    )
+    return Step(new, (RoundStarted(round_number, tuple(deal.rows)),))
+
+
+def _play_card(state: GameState, player: int, card: int) -> Step:
+    """A player picks a card in secret; the last pick of the turn reveals them all.
+
+    >>> state = replace(new_game(2), phase=Phase.CHOOSE_CARDS, chosen=(None, None))
+    >>> step = _play_card(state, player=1, card=21)
+    >>> step.state.chosen, step.events
+    ((None, 21), (CardChosen(player=1),))
+    """
+    chosen = _replaced(state.chosen, player, card)
+    if None in chosen:
+        return Step(replace(state, chosen=chosen), (CardChosen(player),))
+    cards = tuple([card for card in chosen if card is not None])
+    return _reveal(state, cards, [CardChosen(player)])
+
+
+def _reveal(state: GameState, cards: tuple[int, ...], events: list[Event]) -> Step:
+    """Everybody has chosen ``cards`` (in player order): they are shown together and leave the
+    hands, then they are placed, lowest first.
+
+    >>> state = GameState(Rules(), 2, rows=((10,), (20,), (30,), (40,)), hands=((5, 12), (21, 22)),
+    ...                   taken=((), ()), penalties=(0, 0))
+    >>> step = _reveal(state, (12, 21), [])
+    >>> step.events[:3]
+    (CardsRevealed(cards=(12, 21)), CardPlaced(player=0, card=12, row=0), CardPlaced(player=1, card=21, row=1))
+    >>> step.state.hands, step.state.rows
+    (((5,), (22,)), ((10, 12), (20, 21), (30,), (40,)))
+    """
+    events.append(CardsRevealed(cards))
+    revealed = replace(
+        state,
+        hands=tuple([
+            tuple([card for card in hand if card != mine])
+            for hand, mine in zip(state.hands, cards, strict=True)
+        ]),
+        chosen=cards,
+        revealed=tuple(sorted([(card, player) for player, card in enumerate(cards)])),
+        resolved=0,
+    )
+    return _place_cards(revealed, events)
+
+
+def _place_cards(state: GameState, events: list[Event]) -> Step:
+    """Place the revealed cards from ``state.resolved`` on, lowest first, each on its row
+    (:func:`target_row`), until one is below every row or all are placed (the turn ends).
+
+    A card below every row stops the turn: the game waits for its player to choose a row to take
+    (:func:`_choose_row`), and the cards above it wait too.
+    """
+    rows, taken, penalties = list(state.rows), list(state.taken), list(state.penalties)
+    for index in range(state.resolved, len(state.revealed)):
+        card, player = state.revealed[index]
+        row = target_row(rows, card)
+        if row is None:
+            events.append(RowChoiceNeeded(player, card))
+            waiting = replace(
+                state,
+                phase=Phase.CHOOSE_ROW,
+                rows=tuple(rows),
+                taken=tuple(taken),
+                penalties=tuple(penalties),
+                resolved=index,
+            )
+            return Step(waiting, tuple(events))
+        if len(rows[row]) >= ROW_LIMIT:
+            events += _take_row(rows, taken, penalties, player, card, row, chosen=False)
+        else:
+            events.append(_add_to_row(rows, player, card, row))
+    return _end_turn(state, tuple(rows), tuple(taken), tuple(penalties), events)
+
+
+def _add_to_row(rows: list[tuple[int, ...]], player: int, card: int, row: int) -> CardPlaced:
+    """The card goes at the end of its row.
+
+    >>> rows = [(10,), (20,), (30,), (40,)]
+    >>> _add_to_row(rows, player=1, card=21, row=1)
+    CardPlaced(player=1, card=21, row=1)
+    >>> rows
+    [(10,), (20, 21), (30,), (40,)]
+    """
+    rows[row] += (card,)
+    return CardPlaced(player, card, row)
+
+
+def _take_row(
     rows: list[tuple[int, ...]],
-    taken: tuple[tuple[int, ...], ...],
-    penalties: tuple[int, ...],
-    events: list[Event],
+    taken: list[tuple[int, ...]],
+    penalties: list[int],
     player: int,
-    row: int,
     card: int,
+    row: int,
     *,
     chosen: bool,
-) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """``player`` takes ``row`` and ``card`` starts it again; returns the new taken and penalties."""
+) -> tuple[RowTaken, CardPlaced]:
+    """The player takes the row's cards and their bullheads, and the card starts the row again.
+
+    This is the sixth card (``chosen=False``: its row already holds five cards) and the row chosen
+    for a card below every row (``chosen=True``).
+
+    >>> rows, taken, penalties = [(10,), (20, 21, 22, 23, 24), (30,), (40,)], [(), ()], [0, 0]
+    >>> for event in _take_row(rows, taken, penalties, player=0, card=25, row=1, chosen=False):
+    ...     print(event)
+    RowTaken(player=0, row=1, cards=(20, 21, 22, 23, 24), bullheads=11, chosen=False)
+    CardPlaced(player=0, card=25, row=1)
+    >>> rows, taken, penalties
+    ([(10,), (25,), (30,), (40,)], [(20, 21, 22, 23, 24), ()], [11, 0])
+    """
     cards = rows[row]
-    heads = sum(map(_BULLHEADS_OF, cards))
+    heads = row_bullheads(cards)
     rows[row] = (card,)
-    taking = _new(_ROW_TAKEN_DRAFT)
-    taking.player = player
-    taking.row = row
-    taking.cards = cards
-    taking.bullheads = heads
-    taking.chosen = chosen
-    taking.__class__ = RowTaken
-    events.append(taking)
-    events.append(_card_placed(player, card, row))
-    after = player + 1
-    return (
-        (*taken[:player], taken[player] + cards, *taken[after:]),
-        (*penalties[:player], penalties[player] + heads, *penalties[after:]),
+    taken[player] += cards
+    penalties[player] += heads
+    return RowTaken(player, row, cards, heads, chosen), CardPlaced(player, card, row)
+
+
+def _choose_row(state: GameState, player: int, row: int) -> Step:
+    """The player whose card was below every row takes the chosen row; the card starts it again,
+    and the cards above it are placed.
+
+    >>> state = GameState(Rules(), 2, phase=Phase.CHOOSE_ROW, rows=((10,), (20,), (30,), (40,)),
+    ...                   chosen=(1, 21), revealed=((1, 0), (21, 1)), taken=((), ()), penalties=(0, 0))
+    >>> step = _choose_row(state, player=0, row=3)
+    >>> step.state.rows, step.state.penalties
+    (((10,), (20, 21), (30,), (1,)), (3, 0))
+    """
+    card = state.revealed[state.resolved][0]
+    rows, taken, penalties = list(state.rows), list(state.taken), list(state.penalties)
+    events: list[Event] = [*_take_row(rows, taken, penalties, player, card, row, chosen=True)]
+    chosen = replace(
+        state,
+        rows=tuple(rows),
+        taken=tuple(taken),
+        penalties=tuple(penalties),
+        resolved=state.resolved + 1,
     )
-
-
-def _resolve(
-    state: GameState,
-    hands: tuple[tuple[int, ...], ...],
-    chosen: tuple[int | None, ...],
-    revealed: tuple[tuple[int, int], ...],
-    index: int,
-    rows: list[tuple[int, ...]],
-    taken: tuple[tuple[int, ...], ...],
-    penalties: tuple[int, ...],
-    events: list[Event],
-) -> Step:
-    """Place revealed cards in order from ``index`` until one needs its player's row choice or the
-    turn ends. ``state`` gives the fields that this turn does not change."""
-    count = len(revealed)
-    ends = [cards[-1] for cards in rows]
-    while index < count:
-        card, player = revealed[index]
-        row = -1  # target_row(), inline: this is the innermost loop of the engine
-        best_end = 0
-        for r, end in enumerate(ends):
-            if best_end < end < card:
-                row = r
-                best_end = end
-        if row < 0:
-            events.append(_row_choice_needed(player, card))
-            waiting = _state(
-                state.rules, state.players, _CHOOSE_ROW, state.round, state.turn, tuple(rows),
-                hands, chosen, revealed, index, state.played, taken, penalties, state.totals,
-                state.history, state.winners,
-            )
-            return _step(waiting, tuple(events))
-        cards = rows[row]
-        if len(cards) >= ROW_LIMIT:
-            taken, penalties = _take(rows, taken, penalties, events, player, row, card, chosen=False)
-        else:
-            rows[row] = cards + (card,)  # noqa: RUF005  (half the time of (*cards, card))
-            placed = _new(_CARD_PLACED_DRAFT)  # _card_placed(), inline
-            placed.player = player
-            placed.card = card
-            placed.row = row
-            placed.__class__ = CardPlaced
-            events.append(placed)
-        ends[row] = card
-        index += 1
-    return _end_turn(state, hands, chosen, tuple(rows), taken, penalties, events)
+    return _place_cards(chosen, events)
 
 
 def _end_turn(
     state: GameState,
-    hands: tuple[tuple[int, ...], ...],
-    chosen: tuple[int | None, ...],
     rows: tuple[tuple[int, ...], ...],
     taken: tuple[tuple[int, ...], ...],
     penalties: tuple[int, ...],
     events: list[Event],
 ) -> Step:
-    n = state.players
-    cards = tuple([c for c in chosen if c is not None]) if None in chosen else chosen
-    played = (*state.played, cast("tuple[int, ...]", cards))
+    """Every revealed card is placed, which left these rows, cards taken and penalties: the next
+    turn starts, or the round ends after the tenth."""
     turn = state.turn + 1
-    events.append(_TURN_ENDED[turn] if type(turn) is int and 0 < turn <= TURNS_PER_ROUND else TurnEnded(turn))
-    nobody = (None,) * n
-    if turn < TURNS_PER_ROUND:
-        nxt = _state(
-            state.rules, n, _CHOOSE_CARDS, state.round, turn, rows, hands, nobody, (), 0, played,
-            taken, penalties, state.totals, state.history, state.winners,
-        )
-        return _step(nxt, tuple(events))
-    totals = tuple(t + p for t, p in zip(state.totals, penalties, strict=True))
-    history = (*state.history, penalties)
-    events.append(RoundEnded(state.round, penalties, totals))
-    phase = _DEAL
-    winners = state.winners
-    if state.rules.game_is_over(totals, len(history)):
-        low = min(totals)
-        winners = tuple(p for p, t in enumerate(totals) if t == low)
-        events.append(GameEnded(totals, winners))
-        phase = _OVER
-    nxt = _state(
-        state.rules, n, phase, state.round, turn, rows, hands, nobody, (), 0, played, taken,
-        penalties, totals, history, winners,
+    new = replace(
+        state,
+        phase=Phase.CHOOSE_CARDS,
+        turn=turn,
+        rows=rows,
+        taken=taken,
+        penalties=penalties,
+        chosen=(None,) * state.players,
+        revealed=(),
+        resolved=0,
+        played=(*state.played, tuple([card for card in state.chosen if card is not None])),
     )
-    return _step(nxt, tuple(events))
+    events.append(TurnEnded(turn))
+    if turn < TURNS_PER_ROUND:
+        return Step(new, tuple(events))
+    return _end_round(new, events)
 
 
-def legal_actions(state: GameState, player: int) -> tuple[PlayCard | ChooseRow, ...]:
-    """What ``player`` may do now; empty when the game waits for somebody else or for a deal."""
-    _check_player(state, player)
-    if state.phase is _CHOOSE_CARDS and state.chosen[player] is None:
-        return tuple([PlayCard(player, card) for card in state.hands[player]])
-    if state.phase is _CHOOSE_ROW and state.revealed[state.resolved][1] == player:
-        return tuple([ChooseRow(player, row) for row in range(ROW_COUNT)])
-    return ()
+def _end_round(state: GameState, events: list[Event]) -> Step:
+    """The round's penalties join the totals; the game ends if the rules say so, else the next round
+    waits for its deal.
+
+    >>> state = GameState(Rules(), 2, penalties=(70, 3), totals=(0, 1))
+    >>> step = _end_round(state, [])
+    >>> step.state.totals, step.state.history, step.state.winners
+    ((70, 4), ((70, 3),), (1,))
+    """
+    totals = tuple(total + penalty for total, penalty in zip(state.totals, state.penalties, strict=True))
+    history = (*state.history, state.penalties)
+    new = replace(state, phase=Phase.DEAL, totals=totals, history=history)
+    events.append(RoundEnded(state.round, state.penalties, totals))
+    if state.rules.game_is_over(totals, len(history)):
+        return _end_game(new, events)
+    return Step(new, tuple(events))
+
+
+def _end_game(state: GameState, events: list[Event]) -> Step:
+    """The game is over: the players with the lowest total win."""
+    low = min(state.totals)
+    winners = tuple(player for player, total in enumerate(state.totals) if total == low)
+    events.append(GameEnded(state.totals, winners))
+    return Step(replace(state, phase=Phase.OVER, winners=winners), tuple(events))
+
+
+T = TypeVar("T")
+
+
+def _replaced(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """``values`` with the one at ``index`` replaced.
+
+    >>> _replaced((1, 2, 3), 1, 9)
+    (1, 9, 3)
+    """
+    return (*values[:index], value, *values[index + 1 :])

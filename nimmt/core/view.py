@@ -5,18 +5,25 @@ a :class:`~nimmt.core.game.GameState`. A view holds the player's own hand, the r
 chosen this turn (not what), the cards once revealed, what each player took, penalties and
 totals. It never holds another player's hand, a card chosen but not revealed, or the cards that
 were not dealt.
+
+>>> from nimmt.core.game import Deal, apply, new_game
+>>> deal = Deal(rows=(10, 20, 30, 40),
+...             hands=((1, 2, 3, 4, 5, 6, 7, 8, 9, 11), (21, 22, 23, 24, 25, 26, 27, 28, 29, 31)))
+>>> state = apply(apply(new_game(2), deal).state, PlayCard(player=1, card=21)).state
+>>> mine, theirs = view(state, 1), view(state, 0)
+>>> mine.my_card, mine.hand
+(21, (21, 22, 23, 24, 25, 26, 27, 28, 29, 31))
+>>> theirs.my_card, theirs.has_chosen, theirs.waiting_for, 21 in theirs.unseen_cards()
+(None, (False, True), (0,), True)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import BULLHEADS, DECK, ROW_COUNT
+from .cards import BULLHEADS, DECK, ROW_COUNT, is_int
 from .errors import UnknownPlayer
-from .game import ChooseRow, GameState, Phase, PlayCard, Rules, _draft_class, _new, target_row
-
-_CHOOSE_CARDS = Phase.CHOOSE_CARDS
-_CHOOSE_ROW = Phase.CHOOSE_ROW
+from .game import ChooseRow, GameState, Phase, PlayCard, Rules, target_row
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,11 +52,11 @@ class View:
 
     @property
     def must_choose_row(self) -> bool:
-        return self.phase is _CHOOSE_ROW and self.waiting_for == (self.player,)
+        return self.phase is Phase.CHOOSE_ROW and self.waiting_for == (self.player,)
 
     @property
     def must_play_card(self) -> bool:
-        return self.phase is _CHOOSE_CARDS and self.player in self.waiting_for
+        return self.phase is Phase.CHOOSE_CARDS and self.player in self.waiting_for
 
     def legal_actions(self) -> tuple[PlayCard | ChooseRow, ...]:
         """Same answer as :func:`nimmt.core.game.legal_actions` for this player."""
@@ -83,61 +90,32 @@ class View:
         return tuple(c for c in DECK if c not in seen)
 
 
-# view() runs once per action in every layer above the core: it fills in a draft of the View (see
-# game._state) and computes each derived field once. Which players are still choosing depends only
-# on who has chosen: kept here, at most 2**players tuples per table size.
-_VIEW_DRAFT = _draft_class(View)
-_WAITING_FOR: dict[tuple[bool, ...], tuple[int, ...]] = {}
-
-
 def view(state: GameState, player: int | None) -> View:
     """The game as ``player`` sees it; ``None`` gives the public view for spectators."""
     n = state.players
-    if player is not None and not (type(player) is int and 0 <= player < n) and not (
-        isinstance(player, int) and not isinstance(player, bool) and 0 <= player < n
-    ):
+    if player is not None and not (is_int(player) and 0 <= player < n):
         raise UnknownPlayer(f"there is no player {player!r} at this table")
-    phase = state.phase
-    chosen = state.chosen
-    revealed = state.revealed
-    hands = state.hands
-    draft = _new(_VIEW_DRAFT)
-    draft.player = player
-    draft.players = n
-    draft.rules = state.rules
-    draft.phase = phase
-    draft.round = state.round
-    draft.turn = state.turn
-    draft.rows = state.rows
-    if player is None:
-        draft.hand = ()
-        draft.my_card = None
-    else:
-        draft.hand = hands[player] if hands else ()
-        draft.my_card = chosen[player] if chosen and not revealed else None
-    has_chosen = tuple([c is not None for c in chosen])
-    draft.has_chosen = has_chosen or (False,) * n
-    draft.revealed = revealed
-    draft.resolved = state.resolved
-    draft.row_choice_card = None
-    if phase is _CHOOSE_CARDS:
-        waiting_for = _WAITING_FOR.get(has_chosen)
-        if waiting_for is None:
-            waiting_for = tuple([p for p, done in enumerate(has_chosen) if not done])
-            _WAITING_FOR[has_chosen] = waiting_for
-        draft.waiting_for = waiting_for
-    elif phase is _CHOOSE_ROW:
-        draft.row_choice_card, waiting = revealed[state.resolved]
-        draft.waiting_for = (waiting,)
-    else:
-        draft.waiting_for = ()
-    draft.played = state.played
-    draft.taken = state.taken
-    draft.penalties = state.penalties
-    draft.totals = state.totals
-    draft.history = state.history
-    draft.winners = state.winners
-    draft.hand_sizes = tuple(map(len, hands)) or (0,) * n
-    draft.__class__ = View
-    result: View = draft
-    return result
+    return View(
+        player=player,
+        players=n,
+        rules=state.rules,
+        phase=state.phase,
+        round=state.round,
+        turn=state.turn,
+        rows=state.rows,
+        hand=state.hands[player] if player is not None and state.hands else (),
+        # Before the reveal only: afterwards the card is in ``revealed`` for everybody.
+        my_card=state.chosen[player] if player is not None and state.chosen and not state.revealed else None,
+        has_chosen=tuple([card is not None for card in state.chosen]) or (False,) * n,
+        revealed=state.revealed,
+        resolved=state.resolved,
+        waiting_for=state.waiting_for,
+        row_choice_card=state.row_choice_card,
+        played=state.played,
+        taken=state.taken,
+        penalties=state.penalties,
+        totals=state.totals,
+        history=state.history,
+        winners=state.winners,
+        hand_sizes=tuple(map(len, state.hands)) or (0,) * n,
+    )
