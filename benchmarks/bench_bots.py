@@ -27,7 +27,6 @@ import io
 import json
 import os
 import random
-import re
 import statistics
 import subprocess
 import sys
@@ -41,6 +40,8 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+
+from nimmt.cli.serve import ready_url
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -75,14 +76,7 @@ class Server:
         assert self.process.stdout is not None
         self.url = ""
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            line = self.process.stdout.readline()
-            if not line:
-                break
-            found = re.search(r"open (http://\S+/) in your browser", line)
-            if found:
-                self.url = found.group(1).rstrip("/")
-                break
+        self.url = ready_url(self.process.stdout, deadline)
         if not self.url:
             self.stop()
             raise SystemExit("nimmt serve did not start")

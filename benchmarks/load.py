@@ -51,6 +51,8 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from nimmt.cli.serve import ready_url
+
 MAX_PLAYERS = 4000
 MAX_SECONDS = 600.0
 SEATS = 4
@@ -74,14 +76,7 @@ class Server:
         assert self.process.stdout is not None
         self.url = ""
         deadline = time.monotonic() + max(timeout, 60)  # a loaded machine may take long to import
-        while time.monotonic() < deadline:
-            line = self.process.stdout.readline()
-            if not line:
-                break
-            found = re.search(r"open (http://\S+/) in your browser", line)
-            if found:
-                self.url = found.group(1).rstrip("/")
-                break
+        self.url = ready_url(self.process.stdout, deadline)
         if not self.url:
             self.stop()
             raise SystemExit("nimmt serve did not start")

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import sys
+import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -17,6 +19,21 @@ if TYPE_CHECKING:
     from nimmt.server.store import SqlStore
 
 DEFAULT_LIMITS = Limits()
+# The line that says the server listens: people read it, and so do programs that start a server.
+_READY = re.compile(r"nimmt is ready: open (http://\S+)/ in your browser")
+
+
+def ready_url(output: IO[str], deadline: float) -> str:
+    """The address a ``nimmt serve`` started as a child process says it listens at, read from its
+    ``output`` up to that line; "" if the output ends, or ``time.monotonic()`` passes ``deadline``, first."""
+    while time.monotonic() < deadline:
+        line = output.readline()
+        if not line:
+            break
+        found = _READY.search(line)
+        if found:
+            return found.group(1)
+    return ""
 
 def default_database() -> Path:
     """``$XDG_DATA_HOME/nimmt/nimmt.sqlite3`` (or ``~/.local/share/...``), else ``./nimmt.sqlite3``."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -16,6 +15,8 @@ from types import TracebackType
 from typing import IO
 
 import httpx
+
+from nimmt.cli.serve import ready_url
 
 
 class LiveServer:
@@ -42,14 +43,7 @@ class LiveServer:
         )
         assert self.process.stdout is not None
         deadline = time.monotonic() + 90  # a loaded machine may take long to import and bind
-        while time.monotonic() < deadline:
-            line = self.process.stdout.readline()
-            if not line:
-                break
-            found = re.search(r"open (http://\S+/) in your browser", line)
-            if found:
-                self.url = found.group(1).rstrip("/")
-                break
+        self.url = ready_url(self.process.stdout, deadline)
         if not self.url:
             self.stop()
             raise AssertionError("nimmt serve did not say where it listens")
