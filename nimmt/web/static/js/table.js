@@ -372,13 +372,19 @@ function follow(message, previous) {
   play(showing);
 }
 
+// A newer state ends the reveal playing: it stops where it is and the table shows as it stands.
 function finish() {
   if (!showing) return;
   const run = showing;
   run.skipped = true;
-  run.done = true;
+  close(run);
   if (run.cut) run.cut();
   if (run.onState) run.onState();
+}
+
+// The reveal is over: its stage goes and the rows are drawn again from the table as it stands.
+function close(run) {
+  run.done = true;
   $("stage").hidden = true;
   rowsShown = null;
 }
@@ -406,14 +412,13 @@ async function play(run) {
     console.error("the reveal stopped", error);
   } finally {
     if (run === showing && !run.done) {
-      run.done = true;
-      $("stage").hidden = true;
-      rowsShown = null;
+      close(run);
       redraw();
     }
   }
 }
 
+// The flip, each card to its row, a row choice awaited, the round's end; play() then closes the reveal.
 async function steps(run) {
   $("stage").hidden = false;
   drawStage(run, true);
@@ -444,11 +449,6 @@ async function steps(run) {
     redraw();
     await pause(run, 3200);
   }
-  if (run !== showing || run.done) return;
-  run.done = true;
-  $("stage").hidden = true;
-  rowsShown = null;
-  redraw();
 }
 
 async function place(run, placement) {
