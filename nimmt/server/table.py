@@ -250,7 +250,7 @@ class Table:
             "history_shown": _countdown_history(seen.history, threshold) if self.options.countdown
             else [list(h) for h in seen.history],
             # Why the game ended after its last complete round, or why it goes on (None before one).
-            "ending": _ending_json(ending(self.rules, _totals_after(seen.history), len(seen.history)))
+            "ending": _ending_json(ending(self.rules, seen.totals, len(seen.history)))
             if seen.history else None,
         }
         return message
@@ -416,10 +416,6 @@ class Table:
                 self.reveal["waiting"] = {"player": event.player, "card": event.card}
             out.append(_event_json(event))
         self.events = out
-
-
-def _totals_after(history: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
-    return tuple(sum(column) for column in zip(*history, strict=True))
 
 
 def _ending_json(end: Ending) -> dict[str, Any]:
