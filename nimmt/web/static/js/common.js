@@ -106,8 +106,7 @@ export function renderRows(list, rows, bullheads, options = {}) {
   rows.forEach((row, index) => {
     const total = row.reduce((sum, card) => sum + bullheads(card), 0);
     const cards = el("span", { class: "row-cards" },
-      row.map((card) => el("span", { class: `card heads-bg-${bullheads(card)}`, "data-card": card, title: cardLabel(card, bullheads(card)) },
-        cardFace(card, bullheads(card)))),
+      row.map((card) => Object.assign(cardElement(card, bullheads(card)), { title: cardLabel(card, bullheads(card)) })),
       Array.from({ length: Math.max(0, 5 - row.length) }, () => el("span", { class: "slot", "aria-hidden": "true" })));
     const summary = el("span", { class: "row-summary" },
       el("span", { class: "row-title" }, rowName(index)),
