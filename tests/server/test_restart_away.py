@@ -14,7 +14,7 @@ import httpx
 from nimmt.records import loads, score
 
 from .live import LiveServer
-from .test_restart import Seat
+from .test_restart import Seat, play_on
 
 GRACE = 1.0
 
@@ -86,7 +86,6 @@ def test_replaced_and_given_back_seats_survive_restarts(tmp_path: Path) -> None:
         deadline = time.monotonic() + 120
         while ana.sync()["table"]["status"] != "over":
             assert time.monotonic() < deadline, "the game did not end after the restart"
-            bruno.act(rng)
-            ana.act(rng)
+            play_on(rng, bruno, ana)
         record = loads(httpx.get(f"{server.url}/api/tables/{table_id}/games/1/record").content)
         assert score(record).finished and len(record.rounds[0].turns) == 10

@@ -24,7 +24,7 @@ from nimmt.server.store import SqlStore
 from .helpers import run
 from .live import LiveServer
 from .services import Services
-from .test_restart import Seat
+from .test_restart import Seat, play_on
 
 
 def _stored(url: str, table_id: str) -> tuple[list[dict[str, Any]] | None, bool | None]:
@@ -56,8 +56,7 @@ def test_a_game_on_postgresql_and_redis(services: Services, postgres_url: str) -
             deadline = time.monotonic() + 120
             while ana.sync()["table"]["status"] != "over":
                 assert time.monotonic() < deadline, "the game did not end"
-                ana.act(rng)
-                bruno.act(rng)
+                play_on(rng, ana, bruno)
             final = ana.state
             record = loads(httpx.get(f"{server.url}/api/tables/{table_id}/games/1/record").content)
             assert score(record).finished and list(score(record).totals) == final["view"]["totals"]
