@@ -13,12 +13,10 @@ import hashlib
 import io
 import json
 import logging
-import math
 import mimetypes
 import random
 import re
-import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -29,7 +27,6 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from nimmt import __version__
@@ -39,24 +36,20 @@ from nimmt.i18n import LANGUAGES
 from nimmt.records import RecordError, loads
 from nimmt.scoresheet import ScoreSheet, ScoreSheetError
 
+from .connection import Connection
 from .hub import Hub, LocalHub
-from .limits import RATE_LIMITED_CLOSE, ClientLimits, Limits, LimitsMiddleware, client_key
+from .limits import ClientLimits, Limits, LimitsMiddleware, client_key
 from .metrics import CONTENT_TYPE_LATEST, Metrics
 from .models import (
-    MAX_MESSAGE_BYTES,
     TABLE_ID_PATTERN,
-    AskAdvice,
     BotInfo,
     CreateTable,
-    Hello,
     JoinTable,
-    Ping,
     ScoreSheetNew,
     ScoreSheetRound,
     ScoreSheetUndo,
     SeatToken,
     TableInfo,
-    client_message,
 )
 from .pages import LANG_COOKIE, choose_language, render
 from .replay import frames
@@ -65,8 +58,6 @@ from .table import ActionError, Table, TableService
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_RECORD_UPLOAD = 2 * 1024 * 1024
-HELLO_TIMEOUT = 30.0
-PONG_WAIT = 5.0  # longest a pong waits for the updates published before it
 _TABLE_ID = re.compile(TABLE_ID_PATTERN)
 logger = logging.getLogger("nimmt.server")
 
@@ -388,7 +379,7 @@ def create_app(
                                                       table=table_id).to_message())
                 await websocket.close(code=4404)
             return
-        connection = _Connection(websocket, service(), the_hub, table)
+        connection = Connection(websocket, service(), the_hub, table)
         connection.client = client_key(websocket.scope)
         connection.message_wait = client_limits.message
         connection.metrics = metrics
@@ -401,205 +392,6 @@ def create_app(
             service().closed(table)
 
     return app
-
-
-class _Connection:
-    """One open WebSocket: a hello, then actions in and the person's own updates out."""
-
-    def __init__(self, websocket: WebSocket, service: TableService, hub: Hub, table: Table) -> None:
-        self.websocket = websocket
-        self.service = service
-        self.hub = hub
-        self.table = table
-        self.seat: int | None = None
-        self.send_lock = asyncio.Lock()
-        self.questions: set[asyncio.Task[None]] = set()  # the coach's answers still being worked out
-        self.subscription: Any = None
-        self.client = "unknown"  # the client's address, for its limits and the log
-        self.message_wait: Callable[[str], float] = lambda _client: 0.0  # its message limit: seconds to wait
-        self.closed = False  # the client left (or was sent away): nothing more is sent
-        self.metrics: Metrics | None = None
-
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send a message; WebSocketDisconnect when the client has gone, however it went."""
-        async with self.send_lock:
-            if self.closed:
-                raise WebSocketDisconnect(code=1006)
-            try:
-                await self.websocket.send_json(message)
-            except WebSocketDisconnect:
-                self.closed = True
-                logger.info("table %s: %s left while a message was being sent to it", self.table.id, self.client)
-                raise
-
-    async def close(self, code: int) -> None:
-        async with self.send_lock:
-            if not self.closed:
-                self.closed = True
-                with contextlib.suppress(WebSocketDisconnect):
-                    await self.websocket.close(code=code)
-
-    async def receive(self) -> str | None:
-        """The next text message, or None when the connection has closed."""
-        while True:
-            message = await self.websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                return None
-            wait = self.message_wait(self.client)
-            if wait > 0:
-                seconds = max(1, math.ceil(wait))
-                logger.warning("table %s: %s sends too many messages: sent away", self.table.id, self.client)
-                await self.send(ActionError("rate_limited", f"too many messages: try again in {seconds} s",
-                                            retry_after=seconds).to_message())
-                await self.close(RATE_LIMITED_CLOSE)
-                return None
-            if message.get("text") is not None:
-                return str(message["text"])
-            await self.send(ActionError("bad_message", "messages are JSON text, not binary").to_message())
-
-    async def run(self) -> None:
-        with contextlib.suppress(WebSocketDisconnect):
-            hello = await self._hello()
-            if hello is None:
-                return
-            async with self.hub.subscribe(self.table.id) as subscription:
-                self.subscription = subscription
-                await self.service.arrive(self.table, self.seat)
-                try:
-                    await self.send(self.table.message_for(self.seat))
-                    writer = asyncio.create_task(self._write(subscription))
-                    try:
-                        await self._read()
-                    finally:
-                        writer.cancel()
-                        # Wait for the writer to stop without swallowing a cancellation of our own.
-                        await asyncio.wait([writer])
-                finally:
-                    await self.service.leave(self.table, self.seat)
-
-    async def _hello(self) -> Hello | None:
-        while True:
-            try:
-                raw = await asyncio.wait_for(self.receive(), HELLO_TIMEOUT)
-            except TimeoutError:
-                await self.close(4408)
-                return None
-            if raw is None:
-                return None
-            parsed = await self._parse(raw)
-            if parsed is None:
-                continue
-            if not isinstance(parsed, Hello):
-                await self.send(ActionError("hello_first", "say hello first: {\"type\": \"hello\", \"token\": ...}")
-                                .to_message(getattr(parsed, "ref", None)))
-                continue
-            if parsed.token:
-                seat = self.table.seat_of(parsed.token)
-                if seat is None:
-                    await self.send(ActionError("bad_token", "this token belongs to no seat of this table")
-                                    .to_message())
-                    continue
-                self.seat = seat
-            return parsed
-
-    async def _parse(self, raw: str) -> Any:
-        if len(raw.encode("utf-8")) > MAX_MESSAGE_BYTES:
-            await self.send(ActionError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes",
-                                        limit=MAX_MESSAGE_BYTES).to_message())
-            return None
-        try:
-            data = json.loads(raw)
-        except (json.JSONDecodeError, RecursionError):
-            await self.send(ActionError("bad_json", "the message is not valid JSON").to_message())
-            return None
-        if "\\" in raw and not _unicode(data):  # only an escape (\ud800) can hold a lone surrogate
-            await self.send(ActionError("bad_message", "the message has text that is not valid Unicode "
-                                        "(a lone surrogate)").to_message())
-            return None
-        try:
-            return client_message.validate_python(data, strict=True)
-        except ValidationError as error:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in item['loc'] if not isinstance(p, int)) or 'message'}: {item['msg']}"
-                for item in error.errors()[:3]
-            )
-            ref = data.get("ref") if isinstance(data, dict) and isinstance(data.get("ref"), str) else None
-            await self.send(ActionError("bad_message", f"the message is not understood: {problems}")
-                            .to_message(ref[:64] if ref else None))
-            return None
-
-    async def _read(self) -> None:
-        while True:
-            raw = await self.receive()
-            if raw is None:
-                return
-            message = await self._parse(raw)
-            if message is None:
-                continue
-            if isinstance(message, Ping):
-                # The protocol promises the pong after every update already published: let the
-                # writer send them first (bounded, in case the connection is failing).
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.subscription.drained(), PONG_WAIT)
-                await self.send({"type": "pong"})
-                continue
-            if isinstance(message, Hello):
-                await self.send(ActionError("already_greeted", "hello comes once per connection").to_message())
-                continue
-            if isinstance(message, AskAdvice):
-                # Answered on its own, so the person can go on playing while the coach works.
-                question = asyncio.create_task(self._advise(message))
-                self.questions.add(question)
-                question.add_done_callback(self.questions.discard)
-                continue
-            began = time.perf_counter()
-            try:
-                version = await self.service.act(self.table, self.seat, message)
-            except ActionError as error:
-                await self.send(error.to_message(message.ref))
-                self._measure(message.type, error.code, began)
-                continue
-            except Exception:  # the store failed: nothing was applied; say so and stay open
-                logger.exception("action on table %s failed", self.table.id)
-                await self.send(ActionError("server_error", "the server could not store this action: "
-                                            "nothing was changed, try again").to_message(message.ref))
-                self._measure(message.type, "server_error", began)
-                continue
-            ack: dict[str, Any] = {"type": "ack", "version": version}
-            if message.ref is not None:
-                ack["ref"] = message.ref
-            await self.send(ack)
-            self._measure(message.type, "ok", began)
-
-    def _measure(self, kind: str, outcome: str, began: float) -> None:
-        if self.metrics is not None:
-            self.metrics.action(kind, outcome, time.perf_counter() - began)
-
-    async def _advise(self, message: AskAdvice) -> None:
-        """The coach's answer, to this connection only (never published, never stored)."""
-        try:
-            answer = await self.service.advise(self.table, self.seat)
-        except ActionError as error:
-            answer = error.to_message(message.ref)
-        except Exception:
-            logger.exception("the coach failed on table %s", self.table.id)
-            answer = ActionError("advice_failed", "the coach could not work out its advice: try again") \
-                .to_message(message.ref)
-        else:
-            if message.ref is not None:
-                answer["ref"] = message.ref
-        with contextlib.suppress(Exception):  # the person may have left meanwhile
-            await self.send(answer)
-
-    async def _write(self, subscription: Any) -> None:
-        while True:
-            update = await subscription.get()
-            try:
-                await self.send(update.for_audience(self.seat))
-            except WebSocketDisconnect:
-                return  # the client left: the reader hears it and ends the connection
-            finally:
-                subscription.done()
 
 
 HEALTH_WAIT = 5.0  # seconds the store has to answer a health check
@@ -623,15 +415,6 @@ def invite_svg(link: str) -> str:
               title=link, svgclass=None, lineclass=None)
     size = code.symbol_size(scale=4)[0]
     return out.getvalue().decode("utf-8").replace("<svg ", f'<svg width="{size}" height="{size}" ', 1)
-
-
-def _unicode(data: Any) -> bool:
-    """Whether every text in a decoded JSON value is valid Unicode (no lone surrogate)."""
-    try:
-        json.dumps(data, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _load_sheet(data: dict[str, Any]) -> ScoreSheet:

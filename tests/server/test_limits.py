@@ -23,7 +23,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from nimmt.server.app import MAX_BODY_BYTES, MAX_RECORD_UPLOAD, _Connection, create_app
+from nimmt.server.app import MAX_BODY_BYTES, MAX_RECORD_UPLOAD, create_app
+from nimmt.server.connection import Connection
 from nimmt.server.limits import RATE_LIMITED_CLOSE, Limits, RateLimiter
 
 from .helpers import Person, create_table, join, run
@@ -358,7 +359,7 @@ def test_a_connection_whose_client_left_stops_quietly() -> None:
         nonlocal gone
         websocket = WebSocket({"type": "websocket", "path": "/ws/t", "headers": []}, receive, send)
         await websocket.accept()
-        connection = _Connection(websocket, cast(Any, None), cast(Any, None), cast(Any, SimpleNamespace(id="t")))
+        connection = Connection(websocket, cast(Any, None), cast(Any, None), cast(Any, SimpleNamespace(id="t")))
         await connection.send({"type": "pong"})
         gone = True
         for _ in range(2):
