@@ -162,7 +162,9 @@ def create_app(
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, error: StarletteHTTPException) -> Response:
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
-        return _error(error.status_code, code, str(error.detail))
+        response = _error(error.status_code, code, str(error.detail))
+        response.headers.update(error.headers or {})  # a 405's Allow: the methods the path has
+        return response
 
     # Bodies counted while they stream, per-client rates, open connections: nimmt/server/limits.py
     client_limits = ClientLimits(limits or Limits())
