@@ -2,33 +2,62 @@
 
 A table is an append-only journal of accepted entries (table id, sequence number, entry JSON).
 The journal is the truth: a table is rebuilt by replaying it through the rules core. Beside it,
-each game's ``nimmt/1`` record is kept up to date in the same transaction, so a finished game can
-be downloaded without a replay. Only :class:`Store` is used by the rest of the server.
+each game's ``nimmt/1`` record is kept, written in the same transaction as the entry it comes
+with, so a finished game can be downloaded without a replay. Only :class:`Store` is used by the
+rest of the server.
 
 :class:`SqlStore` runs on SQLite (aiosqlite, the default) and on PostgreSQL (asyncpg) from the same
 code; its schema is made and changed by the Alembic migrations in :mod:`nimmt.server.migrations`,
-applied when the store starts.
+applied when the store starts. Its appends are committed in groups: one writer task gathers the
+appends that arrive while a transaction is being written and writes them all in the next one (one
+fsync for many actions), and each caller returns once its own entry is committed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-from dataclasses import dataclass
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, Text, UniqueConstraint, event, select
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    CompoundSelect,
+    ForeignKey,
+    Integer,
+    MetaData,
+    Select,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    event,
+    select,
+    union_all,
+)
+from sqlalchemy.dialects.postgresql import Insert as PgInsert
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 # Sequence and game numbers are 32-bit columns on PostgreSQL: a number outside them is no entry.
 _LARGEST = 2**31 - 1
+_ID_LENGTH = 64  # the table id's column
 
 
 class StoreConflict(Exception):
     """Somebody else wrote this sequence number first: the caller's copy of the table is stale."""
+
+
+class StoreClosed(RuntimeError):
+    """The store was closed before this entry could be stored."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +78,7 @@ class Store(Protocol):
     async def append(
         self, table_id: str, seq: int, entry: dict[str, Any], game: GameRow | None = None
     ) -> None:
-        """Store one accepted entry (and the game's record as it now stands) atomically.
+        """Store one accepted entry (and the game's record as it now stands, when given) atomically.
 
         ``seq`` is 0 for the entry that creates the table; each later entry takes the next
         number. Raises :class:`StoreConflict` if ``seq`` is already taken.
@@ -64,46 +93,81 @@ class Store(Protocol):
     async def game(self, table_id: str, game: int) -> GameRow | None: ...
 
 
-class _Base(DeclarativeBase):
-    pass
+# The schema at the newest migration (the contract test compares them), used through SQLAlchemy
+# Core: no ORM objects, sessions or flushes on the way of an action.
+SCHEMA = MetaData()
+_TABLES = Table(
+    "tables", SCHEMA,
+    Column("id", String(_ID_LENGTH), primary_key=True),
+    Column("created_seq", Integer, nullable=False),
+)
+_JOURNAL = Table(
+    "journal", SCHEMA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", ForeignKey("tables.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("entry", Text, nullable=False),
+    UniqueConstraint("table_id", "seq"),  # its index also serves every look-up by table
+)
+_GAMES = Table(
+    "games", SCHEMA,
+    Column("table_id", ForeignKey("tables.id"), primary_key=True),
+    Column("game", Integer, primary_key=True),
+    Column("record", JSON, nullable=False),
+    Column("finished", Boolean, nullable=False),
+)
 
 
-class _Table(_Base):
-    __tablename__ = "tables"
-    id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    created_seq: Mapped[int] = mapped_column(Integer, default=0)
+class _Encoded(str):
+    """A record already turned into JSON text by its caller (see :func:`_json_text`)."""
+
+    __slots__ = ()
 
 
-class _Entry(_Base):
-    __tablename__ = "journal"
-    __table_args__ = (UniqueConstraint("table_id", "seq"),)
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
-    seq: Mapped[int] = mapped_column(Integer)
-    entry: Mapped[str] = mapped_column(Text)
+def _json_text(value: Any) -> str:
+    # The engine's JSON serializer: a record arrives encoded (and checked) by the caller of append,
+    # so that a record that cannot be stored fails its own append, never the group it is written in.
+    return value if isinstance(value, _Encoded) else json.dumps(value)
 
 
-class _Game(_Base):
-    __tablename__ = "games"
-    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
-    game: Mapped[int] = mapped_column(Integer, primary_key=True)
-    record: Mapped[dict[str, Any]] = mapped_column(JSON)
-    finished: Mapped[bool] = mapped_column(default=False)
+@dataclass(slots=True)
+class _Pending:
+    """One append: checked and encoded, waiting for the transaction that writes it."""
+
+    table_id: str
+    seq: int
+    entry: str  # JSON
+    game: int | None
+    record: _Encoded | None
+    finished: bool
+    stored: asyncio.Future[bool] | None = field(default=None)  # True: stored; False: a conflict
 
 
 class SqlStore:
     """:class:`Store` on SQLAlchemy's asyncio engine: ``sqlite+aiosqlite:///file`` or
-    ``postgresql+asyncpg://user:password@host/database``."""
+    ``postgresql+asyncpg://user:password@host/database``.
 
-    def __init__(self, url: str) -> None:
+    With ``group=False`` each append writes its own transaction as it comes (the way before group
+    commit, kept to measure against: ``benchmarks/bench_store.py``).
+    """
+
+    BATCH = 256  # at most this many entries in one transaction
+    CLOSE_GRACE = 10.0  # seconds close() lets the writer finish what is pending
+
+    def __init__(self, url: str, *, group: bool = True) -> None:
         self.url = url = async_url(url)
         self.dialect = make_url(url).get_backend_name()
+        self.group = group
         if self.dialect == "sqlite":
-            self._engine: AsyncEngine = create_async_engine(url)
+            self._engine: AsyncEngine = create_async_engine(url, json_serializer=_json_text)
             event.listen(self._engine.sync_engine, "connect", _sqlite_pragmas)
         else:  # a server: a connection it closed (a restart) is noticed before it is used
-            self._engine = create_async_engine(url, pool_pre_ping=True)
-        self._sessions = async_sessionmaker(self._engine, expire_on_commit=False)
+            self._engine = create_async_engine(url, pool_pre_ping=True, json_serializer=_json_text)
+        self._waiting: deque[_Pending] = deque()
+        self._writing: list[_Pending] = []
+        self._wake = asyncio.Event()  # made anew with each writer: an event belongs to one event loop
+        self._writer: asyncio.Task[None] | None = None
+        self._closing = False
 
     @property
     def shown_url(self) -> str:
@@ -111,8 +175,8 @@ class SqlStore:
         return make_url(self.url).render_as_string(hide_password=True)
 
     @classmethod
-    def sqlite(cls, path: str | Path) -> SqlStore:
-        return cls(f"sqlite+aiosqlite:///{Path(path)}")
+    def sqlite(cls, path: str | Path, *, group: bool = True) -> SqlStore:
+        return cls(f"sqlite+aiosqlite:///{Path(path)}", group=group)
 
     async def start(self) -> None:
         """Bring the schema to the newest migration (a new database gets every table)."""
@@ -120,52 +184,195 @@ class SqlStore:
 
         async with self._engine.begin() as connection:
             await connection.run_sync(migrations.upgrade)
+        self._closing = False  # a closed store may be started again (an app's second lifespan)
 
     async def close(self) -> None:
+        """Write what is pending (for at most :attr:`CLOSE_GRACE` seconds), refuse what comes after,
+        and let the database go. An append the writer could not finish raises :class:`StoreClosed`."""
+        self._closing = True
+        writer, self._writer = self._writer, None
+        if writer is not None and not writer.done():
+            self._wake.set()
+            _, late = await asyncio.wait({writer}, timeout=self.CLOSE_GRACE)
+            if late:  # the database hangs: its callers hear it now, not when the driver gives up
+                closed = StoreClosed("the store closed before this entry was known to be stored")
+                for pending in [*self._writing, *self._waiting]:
+                    if pending.stored is not None and not pending.stored.done():
+                        pending.stored.set_exception(closed)
+                writer.cancel()
+                # PostgreSQL's query is cancelled at once; SQLite's ends within its busy timeout.
+                await asyncio.wait({writer})
+        self._writing, self._waiting = [], deque()
         await self._engine.dispose()
 
     async def append(
         self, table_id: str, seq: int, entry: dict[str, Any], game: GameRow | None = None
     ) -> None:
-        try:
-            async with self._sessions.begin() as session:
-                if seq == 0:
-                    session.add(_Table(id=table_id))
-                    await session.flush()
-                session.add(_Entry(table_id=table_id, seq=seq, entry=json.dumps(entry)))
-                if game is not None:
-                    row = await session.get(_Game, (game.table_id, game.game))
-                    if row is None:
-                        session.add(
-                            _Game(table_id=table_id, game=game.game, record=game.record, finished=game.finished)
-                        )
-                    else:
-                        row.record = game.record
-                        row.finished = game.finished
-        except IntegrityError:
-            raise StoreConflict(f"entry {seq} of table {table_id} is already stored") from None
+        pending = _pending(table_id, seq, entry, game)
+        if self._closing:
+            raise StoreClosed(f"the store is closed: entry {seq} of table {table_id} was not stored")
+        if self.group:
+            loop = asyncio.get_running_loop()
+            if self._writer is None or self._writer.done() or self._writer.get_loop() is not loop:
+                if self._writer is not None and self._writer.get_loop() is not loop:
+                    self._waiting.clear()  # their callers' event loop is gone (a test's second app run)
+                self._wake = asyncio.Event()
+                self._writer = loop.create_task(self._write_groups(), name="nimmt store writer")
+            pending.stored = loop.create_future()
+            self._waiting.append(pending)
+            self._wake.set()
+            stored = await pending.stored
+        else:
+            stored = (await self._write([pending]))[0]
+        if not stored:
+            raise StoreConflict(f"entry {seq} of table {table_id} is already stored")
+
+    async def _write_groups(self) -> None:
+        """The writer: everything that arrived while the last transaction was written goes in the
+        next one (no waiting for company: a lone append is written at once)."""
+        while True:
+            if not self._waiting:
+                if self._closing:
+                    return
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            group: list[_Pending] = []
+            while self._waiting and len(group) < self.BATCH:
+                pending = self._waiting.popleft()
+                if pending.stored is not None and not pending.stored.done():  # not given up (cancelled)
+                    group.append(pending)
+            if not group:
+                continue
+            self._writing = group
+            try:
+                outcomes = await self._write(group)
+            except Exception as error:  # nothing of the group is stored: each of its callers hears why
+                for pending in group:
+                    if pending.stored is not None and not pending.stored.done():
+                        pending.stored.set_exception(error)
+            else:
+                for pending, stored in zip(group, outcomes, strict=True):
+                    if pending.stored is not None and not pending.stored.done():
+                        pending.stored.set_result(stored)
+            self._writing = []
+
+    async def _write(self, group: Sequence[_Pending]) -> list[bool]:
+        """Write a group in one transaction; for each of its entries (in order), whether it was stored
+        (False: its sequence number was taken, or its table is unknown)."""
+        # Within a group a (table, seq) after the first can only be a conflict, whatever the first meets.
+        first: dict[tuple[str, int], _Pending] = {}
+        for pending in group:
+            first.setdefault((pending.table_id, pending.seq), pending)
+        # Rows go in sorted by (table, seq): two processes writing groups that share tables take
+        # their locks in one order (no deadlock), and a table's entries still go in their order.
+        candidates = sorted(first.values(), key=lambda pending: (pending.table_id, pending.seq))
+        async with self._engine.begin() as connection:
+            known, created = await self._tables_for(connection, candidates)
+            writes = [pending for pending in candidates
+                      if pending.table_id in (created if pending.seq == 0 else known)]
+            stored: set[tuple[str, int]] = set()
+            if writes:
+                insert = self._dialect_insert(_JOURNAL).on_conflict_do_nothing()
+                inserted = await connection.execute(
+                    insert.returning(_JOURNAL.c.table_id, _JOURNAL.c.seq),
+                    [{"table_id": p.table_id, "seq": p.seq, "entry": p.entry} for p in writes],
+                )
+                stored = {(table_id, seq) for table_id, seq in inserted}
+            # Each game's record as its last stored entry of the group left it (one row each: an
+            # upsert may not touch one row twice in one statement).
+            games = {(p.table_id, p.game): p for p in writes if p.game is not None and (p.table_id, p.seq) in stored}
+            if games:
+                upsert = self._dialect_insert(_GAMES)
+                upsert = upsert.on_conflict_do_update(
+                    index_elements=[_GAMES.c.table_id, _GAMES.c.game],
+                    set_={"record": upsert.excluded.record, "finished": upsert.excluded.finished},
+                )
+                await connection.execute(upsert, [
+                    {"table_id": p.table_id, "game": p.game, "record": p.record, "finished": p.finished}
+                    for p in sorted(games.values(), key=lambda pending: (pending.table_id, pending.game or 0))
+                ])
+        return [first[pending.table_id, pending.seq] is pending and (pending.table_id, pending.seq) in stored
+                for pending in group]
+
+    def _dialect_insert(self, table: Table) -> SqliteInsert | PgInsert:
+        # ON CONFLICT (DO NOTHING, DO UPDATE) is spelt alike on both, but only their own Insert has it.
+        return sqlite_insert(table) if self.dialect == "sqlite" else pg_insert(table)
+
+    async def _tables_for(self, connection: AsyncConnection, candidates: list[_Pending]) -> tuple[set[str], set[str]]:
+        """Create the tables of the group's 0th entries; the tables the other entries may go to (known
+        ones) and those the 0th entries may go to (created now: an existing one is a conflict)."""
+        created: set[str] = set()
+        new = [pending.table_id for pending in candidates if pending.seq == 0]
+        if new:
+            rows = await connection.execute(
+                self._dialect_insert(_TABLES).on_conflict_do_nothing().returning(_TABLES.c.id),
+                [{"id": table_id, "created_seq": 0} for table_id in new],
+            )
+            created = set(rows.scalars())
+        asked = {pending.table_id for pending in candidates if pending.seq != 0} - created
+        known = created
+        if asked:  # tables are never deleted: one look now holds for the rest of the transaction
+            found = await connection.execute(select(_TABLES.c.id).where(_TABLES.c.id.in_(asked)))
+            known = created | set(found.scalars())
+        return known, created
 
     async def journal(self, table_id: str, since: int = 0) -> list[dict[str, Any]] | None:
-        async with self._sessions() as session:
-            if await session.get(_Table, table_id) is None:
-                return None
-            if since > _LARGEST:
-                return []
-            result = await session.scalars(
-                select(_Entry.entry)
-                .where(_Entry.table_id == table_id, _Entry.seq >= max(since, 0))
-                .order_by(_Entry.seq)
-            )
-            return [json.loads(text) for text in result]
+        if not _storable_id(table_id):
+            return None
+        since = max(since, 0)
+        seq = _JOURNAL.c.seq
+        entries = select(seq, _JOURNAL.c.entry).where(_JOURNAL.c.table_id == table_id)
+        query: Select[int, str] | CompoundSelect[int, str] = entries.order_by(seq)
+        if since > 0:
+            # One query, two index look-ups: entry 0 exists for every known table, so asking for it
+            # too tells "unknown table" (no rows) from "nothing since" (entry 0 alone).
+            query = union_all(entries.where(seq == 0), entries.where(seq >= min(since, _LARGEST))).order_by("seq")
+        async with self._engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        if not rows:
+            return None
+        return [json.loads(text) for number, text in rows if number >= since]
 
     async def game(self, table_id: str, game: int) -> GameRow | None:
-        if not 0 <= game <= _LARGEST:
+        if not 0 <= game <= _LARGEST or not _storable_id(table_id):
             return None
-        async with self._sessions() as session:
-            row = await session.get(_Game, (table_id, game))
-            if row is None:
-                return None
-            return GameRow(row.table_id, row.game, row.record, row.finished)
+        query = select(_GAMES.c.record, _GAMES.c.finished).where(_GAMES.c.table_id == table_id,
+                                                                 _GAMES.c.game == game)
+        async with self._engine.connect() as connection:
+            row = (await connection.execute(query)).first()
+        return None if row is None else GameRow(table_id, game, row.record, row.finished)
+
+
+def _storable_id(table_id: str) -> bool:
+    """Whether a table id fits the column on both databases (PostgreSQL takes no NUL, and asyncpg
+    no lone surrogate)."""
+    if not 0 < len(table_id) <= _ID_LENGTH or "\x00" in table_id:
+        return False
+    try:
+        table_id.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _pending(table_id: str, seq: int, entry: dict[str, Any], game: GameRow | None) -> _Pending:
+    """Check and encode an append in its caller, so that bad input is refused (ValueError or
+    TypeError) on its own and never fails the other appends of the group it would be written in."""
+    if not _storable_id(table_id):
+        raise ValueError(f"a table id is 1 to {_ID_LENGTH} characters, without NUL: {table_id!r}")
+    if not 0 <= seq <= _LARGEST:
+        raise ValueError(f"a sequence number is from 0 to {_LARGEST}: {seq}")
+    text = json.dumps(entry)
+    if game is None:
+        return _Pending(table_id, seq, text, None, None, False)
+    if game.table_id != table_id:
+        raise ValueError(f"the game row of table {game.table_id} came with an entry of table {table_id}")
+    if not 0 <= game.game <= _LARGEST:
+        raise ValueError(f"a game number is from 0 to {_LARGEST}: {game.game}")
+    # No NaN: PostgreSQL's json refuses it.
+    return _Pending(table_id, seq, text, game.game, _Encoded(json.dumps(game.record, allow_nan=False)),
+                    bool(game.finished))
 
 
 def async_url(url: str) -> str:

@@ -33,7 +33,7 @@ from sqlalchemy import (
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from nimmt.server import migrations
-from nimmt.server.store import GameRow, SqlStore, StoreConflict, _Base
+from nimmt.server.store import SCHEMA, GameRow, SqlStore, StoreConflict
 
 from .helpers import run
 from .services import SCRIPT
@@ -197,7 +197,7 @@ def test_the_schema_at_head_is_the_stores_model(url: str) -> None:
 
     def differences(connection: Connection) -> list[Any]:
         assert migrations.current(connection) == migrations.head()
-        return list(compare_metadata(MigrationContext.configure(connection), _Base.metadata))
+        return list(compare_metadata(MigrationContext.configure(connection), SCHEMA))
 
     assert in_connection(url, differences) == []
 
