@@ -1,14 +1,17 @@
 """The store's contract, on every implementation: SQLite (a file) and PostgreSQL (a real server
 from ``scripts/services.sh``). Also the migrations: the schema at head is the store's model on
-both, and a database made before migrations existed keeps its tables and games."""
+both, and a database made before migrations existed keeps its tables and games. And group commit:
+appends that arrive together share one transaction, yet each keeps its own outcome."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 import subprocess
 import tempfile
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +30,15 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    event,
     inspect,
     text,
 )
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from nimmt.server import migrations
-from nimmt.server.store import SCHEMA, GameRow, SqlStore, StoreConflict
+from nimmt.server.store import SCHEMA, GameRow, SqlStore, StoreClosed, StoreConflict
 
 from .helpers import run
 from .services import SCRIPT
@@ -48,9 +53,9 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield request.getfixturevalue("postgres_url")
 
 
-def with_store(url: str, scenario: Callable[[SqlStore], Awaitable[None]]) -> None:
+def with_store(url: str, scenario: Callable[[SqlStore], Awaitable[None]], *, group: bool = True) -> None:
     async def main() -> None:
-        store = SqlStore(url)
+        store = SqlStore(url, group=group)
         await store.start()
         try:
             await scenario(store)
@@ -64,10 +69,12 @@ def record(turns: int) -> dict[str, Any]:
     return {"format": "nimmt/1", "turns": list(range(turns)), "name": "Zoë ⚀"}
 
 
-def test_append_then_read_the_journal_in_order(url: str) -> None:
+@pytest.mark.parametrize("group", [True, False], ids=["grouped", "one_per_append"])
+def test_append_then_read_the_journal_in_order(url: str, group: bool) -> None:
     async def scenario(store: SqlStore) -> None:
         assert await store.journal("t1") is None
-        entries = [{"kind": "create", "seats": 4}, {"kind": "join", "name": "Ana ❤"}, {"kind": "play", "card": 104}]
+        entries: list[dict[str, Any]] = [{"kind": "create", "seats": 4}, {"kind": "join", "name": "Ana ❤"},
+                                         {"kind": "play", "card": 104}]
         for seq, entry in enumerate(entries):
             await store.append("t1", seq, entry)
         await store.append("t2", 0, {"kind": "create", "seats": 2})
@@ -75,7 +82,7 @@ def test_append_then_read_the_journal_in_order(url: str) -> None:
         assert await store.journal("t2") == [{"kind": "create", "seats": 2}]
         assert await store.journal("t3") is None
 
-    with_store(url, scenario)
+    with_store(url, scenario, group=group)
 
 
 def test_entries_since(url: str) -> None:
@@ -89,13 +96,16 @@ def test_entries_since(url: str) -> None:
         assert await store.journal("t", since=2**40) == []  # past any number a column holds
         assert await store.journal("t", since=-3) == [{"seq": seq} for seq in range(6)]
         assert await store.journal("nowhere", since=2) is None
+        for odd in ("", "x" * 65, "t\x00", "\ud800"):  # no table could have such an id
+            assert await store.journal(odd) is None and await store.game(odd, 1) is None
         await store.append("t", 6, {"seq": 6})
         assert await store.journal("t", since=6) == [{"seq": 6}]
 
     with_store(url, scenario)
 
 
-def test_a_taken_sequence_number_is_a_conflict_and_changes_nothing(url: str) -> None:
+@pytest.mark.parametrize("group", [True, False], ids=["grouped", "one_per_append"])
+def test_a_taken_sequence_number_is_a_conflict_and_changes_nothing(url: str, group: bool) -> None:
     async def scenario(store: SqlStore) -> None:
         await store.append("t", 0, {"kind": "create"}, GameRow("t", 1, record(0), False))
         await store.append("t", 1, {"kind": "join"}, GameRow("t", 1, record(1), False))
@@ -112,7 +122,7 @@ def test_a_taken_sequence_number_is_a_conflict_and_changes_nothing(url: str) -> 
         await store.append("t", 2, {"kind": "start"})  # and the store goes on
         assert await store.journal("t", since=2) == [{"kind": "start"}]
 
-    with_store(url, scenario)
+    with_store(url, scenario, group=group)
 
 
 def test_two_writers_of_one_number_one_wins(url: str) -> None:
@@ -135,6 +145,232 @@ def test_two_writers_of_one_number_one_wins(url: str) -> None:
             await other.close()
 
     with_store(url, scenario)
+
+
+def transactions(store: SqlStore) -> list[int]:
+    """A counter of the transactions the store commits from now on (SQLAlchemy's commit event)."""
+    count = [0]
+
+    def committed(_connection: Any) -> None:
+        count[0] += 1
+
+    event.listen(store._engine.sync_engine, "commit", committed)
+    return count
+
+
+def test_appends_to_many_tables_at_once_share_transactions_and_keep_their_order(url: str) -> None:
+    tables, entries = 300, 5  # more tables than one transaction takes
+
+    async def scenario(store: SqlStore) -> None:
+        await asyncio.gather(*(store.append(f"t{n}", 0, {"kind": "create", "n": n}) for n in range(tables)))
+        count = transactions(store)
+
+        async def play(n: int) -> None:  # one table's entries one after the other, as its lock has them
+            for seq in range(1, entries + 1):
+                await store.append(f"t{n}", seq, {"n": n, "seq": seq},
+                                   GameRow(f"t{n}", 1, record(seq), finished=seq == entries))
+
+        await asyncio.gather(*(play(n) for n in range(tables)))
+        # 1,500 appends: each wave of 300 fills a few transactions (of at most BATCH entries), not 300.
+        assert count[0] <= tables * entries // 20, count
+        for n in range(tables):
+            assert await store.journal(f"t{n}") == [{"kind": "create", "n": n},
+                                                    *({"n": n, "seq": seq} for seq in range(1, entries + 1))]
+            assert await store.game(f"t{n}", 1) == GameRow(f"t{n}", 1, record(entries), True)
+
+    with_store(url, scenario)
+
+
+def test_one_transaction_takes_a_tables_next_entries_and_settles_a_race_for_one_number(url: str) -> None:
+    async def scenario(store: SqlStore) -> None:
+        for table_id in ("a", "b", "c"):
+            await store.append(table_id, 0, {"kind": "create"})
+        count = transactions(store)
+        results = await asyncio.gather(
+            store.append("a", 1, {"by": "first"}, GameRow("a", 1, record(1), False)),
+            store.append("b", 1, {"seq": 1}),
+            store.append("a", 1, {"by": "second"}, GameRow("a", 1, record(9), True)),
+            store.append("b", 2, {"seq": 2}, GameRow("b", 1, record(2), False)),
+            store.append("new", 0, {"kind": "create"}),
+            store.append("new", 1, {"kind": "join"}),
+            store.append("new", 0, {"kind": "create again"}),
+            store.append("c", 1, {"seq": 1}, GameRow("c", 1, record(1), False)),
+            store.append("nowhere", 1, {"kind": "join"}),
+            return_exceptions=True,
+        )
+        assert count[0] == 1  # all of them in one transaction
+        a_first, b1, a_second, b2, new0, new1, new_again, c1, nowhere = results
+        assert (b1, b2, new0, new1, c1) == (None, None, None, None, None)
+        assert isinstance(new_again, StoreConflict) and isinstance(nowhere, StoreConflict)
+        # Exactly one of the two entries 1 of table a is stored, with its record; the other is a conflict.
+        assert sorted([a_first is None, a_second is None]) == [False, True], results
+        assert isinstance(a_first if a_second is None else a_second, StoreConflict)
+        winner = "first" if a_first is None else "second"
+        assert await store.journal("a") == [{"kind": "create"}, {"by": winner}]
+        assert await store.game("a", 1) == (GameRow("a", 1, record(1), False) if winner == "first"
+                                            else GameRow("a", 1, record(9), True))
+        assert await store.journal("b") == [{"kind": "create"}, {"seq": 1}, {"seq": 2}]
+        assert await store.game("b", 1) == GameRow("b", 1, record(2), False)
+        assert await store.journal("new") == [{"kind": "create"}, {"kind": "join"}]
+        assert await store.journal("c") == [{"kind": "create"}, {"seq": 1}]
+        assert await store.journal("nowhere") is None
+
+    with_store(url, scenario)
+
+
+def test_bad_input_is_refused_on_its_own(url: str) -> None:
+    """What no database column could take is refused to its caller, and the appends that came with
+    it are stored all the same."""
+
+    async def scenario(store: SqlStore) -> None:
+        await store.append("t", 0, {"kind": "create"})
+        results = await asyncio.gather(
+            store.append("t", 1, {"kind": "join"}),
+            store.append("t", 2**31, {"kind": "far"}),
+            store.append("t" * 65, 0, {"kind": "create"}),
+            store.append("t\x00", 0, {"kind": "create"}),
+            store.append("t", 2, {"kind": "deal"}, GameRow("other", 1, record(0), False)),
+            store.append("t", 2, {"kind": "deal"}, GameRow("t", 1, {"score": float("nan")}, False)),
+            store.append("t", 2, {"kind": "deal"}, GameRow("t", 2**31, record(0), False)),
+            store.append("t", 2, {"kind": "deal", "card": object()}),
+            store.append("u", 0, {"kind": "create"}),
+            return_exceptions=True,
+        )
+        assert results[0] is None and results[-1] is None
+        assert all(isinstance(result, (ValueError, TypeError)) for result in results[1:-1]), results
+        assert await store.journal("t") == [{"kind": "create"}, {"kind": "join"}]
+        assert await store.journal("u") == [{"kind": "create"}]
+        assert await store.game("t", 1) is None
+        await store.append("t", 2, {"kind": "deal"}, GameRow("t", 1, record(0), False))
+        assert await store.game("t", 1) == GameRow("t", 1, record(0), False)
+
+    with_store(url, scenario)
+
+
+def impatient(url: str) -> str:
+    """The database at ``url``, where a write that meets another's lock fails after 0.3 s (SQLite's
+    busy timeout; PostgreSQL's lock_timeout for the database's new sessions)."""
+    if make_url(url).get_backend_name() == "sqlite":
+        return f"{url}?timeout=0.3"
+
+    async def set_timeout() -> None:
+        engine = create_async_engine(url, isolation_level="AUTOCOMMIT")
+        try:
+            async with engine.connect() as connection:
+                await connection.execute(text(f'ALTER DATABASE "{make_url(url).database}" SET lock_timeout = 300'))
+        finally:
+            await engine.dispose()
+
+    run(set_timeout())
+    return url
+
+
+@asynccontextmanager
+async def writer_in_the_way(url: str) -> AsyncIterator[None]:
+    """Another connection holding the write lock on the journal (all of SQLite's database)."""
+    if make_url(url).get_backend_name() == "sqlite":
+        holder = sqlite3.connect(str(make_url(url).database), isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        return
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as connection:
+            await connection.execute(text("LOCK TABLE journal IN EXCLUSIVE MODE"))  # readers may still read
+            try:
+                yield
+            finally:
+                await connection.rollback()
+    finally:
+        await engine.dispose()
+
+
+def test_a_failed_transaction_fails_each_of_its_appends_and_stores_nothing(url: str) -> None:
+    url = impatient(url)
+
+    async def scenario(store: SqlStore) -> None:
+        await store.append("t", 0, {"kind": "create"}, GameRow("t", 1, record(0), False))
+
+        def appends() -> list[Awaitable[None]]:
+            return [store.append("t", 1, {"kind": "join"}, GameRow("t", 1, record(1), True)),
+                    store.append("u", 0, {"kind": "create"}, GameRow("u", 1, record(0), False)),
+                    store.append("u", 1, {"kind": "join"}),
+                    store.append("t", 2, {"kind": "start"})]
+
+        async with writer_in_the_way(url):
+            failed = await asyncio.gather(*appends(), return_exceptions=True)
+        assert all(isinstance(result, Exception) and not isinstance(result, StoreConflict)
+                   for result in failed), failed
+        assert len({type(result) for result in failed}) == 1, failed  # the database's one refusal, to each
+        # Nothing of that transaction is there: no entry, no new table, no record.
+        assert await store.journal("t") == [{"kind": "create"}]
+        assert await store.journal("u") is None
+        assert await store.game("t", 1) == GameRow("t", 1, record(0), False)
+        assert await store.game("u", 1) is None
+        # The next transaction is written as if nothing had happened.
+        assert await asyncio.gather(*appends()) == [None] * 4
+        assert await store.journal("t") == [{"kind": "create"}, {"kind": "join"}, {"kind": "start"}]
+        assert await store.journal("u") == [{"kind": "create"}, {"kind": "join"}]
+        assert await store.game("t", 1) == GameRow("t", 1, record(1), True)
+
+    with_store(url, scenario)
+
+
+def test_close_writes_what_is_pending_then_refuses(url: str) -> None:
+    async def main() -> None:
+        store = SqlStore(url)
+        await store.start()
+        await store.append("t", 0, {"kind": "create"})
+        pending = [asyncio.create_task(store.append("t", seq, {"seq": seq})) for seq in range(1, 41)]
+        pending += [asyncio.create_task(store.append(f"u{n}", 0, {"n": n})) for n in range(40)]
+        await asyncio.sleep(0)  # every append waits for the writer, which has taken the first ones
+        await store.close()
+        assert all(task.done() for task in pending)
+        assert [task.result() for task in pending] == [None] * 80
+        assert asyncio.all_tasks() == {asyncio.current_task()}  # no writer left behind
+        with pytest.raises(StoreClosed):
+            await store.append("t", 41, {"seq": 41})
+
+        again = SqlStore(url)
+        await again.start()
+        try:
+            assert await again.journal("t", since=1) == [{"seq": seq} for seq in range(1, 41)]
+            assert await again.journal("u39") == [{"n": 39}]
+            await again.append("t", 41, {"seq": 41})  # what the closed store refused, another takes
+        finally:
+            await again.close()
+
+    run(main())
+
+
+def test_close_does_not_wait_for_a_database_that_hangs(url: str) -> None:
+    """The writer is stuck behind another's lock: close() gives up after its grace, each waiting
+    append hears StoreClosed, no task is left, and nothing of them was stored."""
+    patient = f"{url}?timeout=2" if make_url(url).get_backend_name() == "sqlite" else url  # PostgreSQL: no timeout
+
+    async def main() -> None:
+        store = SqlStore(patient)
+        store.CLOSE_GRACE = 0.3
+        await store.start()
+        await store.append("t", 0, {"kind": "create"})
+        async with writer_in_the_way(url):
+            pending = [asyncio.create_task(store.append("t", seq, {"seq": seq})) for seq in range(1, 11)]
+            await asyncio.sleep(0.1)
+            await store.close()
+            assert asyncio.all_tasks() - set(pending) == {asyncio.current_task()}
+            results = await asyncio.gather(*pending, return_exceptions=True)
+            assert all(isinstance(result, StoreClosed) for result in results), results
+        again = SqlStore(url)
+        try:
+            assert await again.journal("t") == [{"kind": "create"}]
+        finally:
+            await again.close()
+
+    run(main())
 
 
 def test_game_records(url: str) -> None:
