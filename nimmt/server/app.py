@@ -42,8 +42,10 @@ from .limits import ClientLimits, Limits, LimitsMiddleware, client_key
 from .metrics import CONTENT_TYPE_LATEST, Metrics
 from .models import (
     TABLE_ID_PATTERN,
+    ApiErrorBody,
     BotInfo,
     CreateTable,
+    Health,
     JoinTable,
     ScoreSheetNew,
     ScoreSheetRound,
@@ -79,6 +81,24 @@ class ApiError(Exception):
 
 def _error(status: int, code: str, message: str, **params: Any) -> JSONResponse:
     return JSONResponse({"code": code, "message": message, "params": params}, status_code=status)
+
+
+_ERROR_TEXTS = {
+    400: "the body cannot be read as JSON text (bad_request)",
+    404: "no such table (unknown_table) or game (unknown_game)",
+    409: "refused by the table's state (table_full, already_started, unknown_bot, game_not_finished, ...)",
+    413: "the body is over its limit (too_large)",
+    422: "the request is not valid (bad_request), or its content is refused (seats_not_filled, bad_record, "
+         "bad_sheet, sheet_...)",
+    429: "this address sent too many requests (rate_limited, with Retry-After) or holds too many "
+         "connections (too_many_connections)",
+    503: "the store failed: nothing was changed, try again (server_error)",
+}
+
+
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI description of these refusals: all of them an :class:`ApiErrorBody`."""
+    return {status: {"model": ApiErrorBody, "description": _ERROR_TEXTS[status]} for status in statuses}
 
 
 def create_app(
@@ -127,6 +147,8 @@ def create_app(
         summary="6 nimmt! at a table in the browser: the lobby API. The game itself runs over the "
         "WebSocket /ws/{table_id}, described in docs/protocol.md.",
         lifespan=lifespan,
+        # Any request may be refused by the limits or be invalid; each route adds its own refusals.
+        responses=_errors(400, 413, 422, 429),
         # The API is described at /openapi.json; the /docs pages would load scripts from a CDN.
         docs_url=None,
         redoc_url=None,
@@ -161,7 +183,7 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, error: StarletteHTTPException) -> Response:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
+        code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
         response = _error(error.status_code, code, str(error.detail))
         response.headers.update(error.headers or {})  # a 405's Allow: the methods the path has
         return response
@@ -188,7 +210,8 @@ def create_app(
         }
 
     # -- running it as a service ---------------------------------------------------------------
-    @app.get("/healthz", tags=["service"])
+    @app.get("/healthz", tags=["service"], response_model=Health,
+             responses={503: {"model": Health, "description": "the store does not answer"}})
     async def healthz() -> JSONResponse:
         """200 when the store answers (within 5 s), else 503."""
         try:
@@ -210,18 +233,19 @@ def create_app(
         """The bots a table can seat."""
         return [BotInfo(name=name, description=cls.description) for name, cls in sorted(BOTS.items())]
 
-    @app.post("/api/tables", response_model=SeatToken, status_code=201, tags=["lobby"])
+    @app.post("/api/tables", response_model=SeatToken, status_code=201, tags=["lobby"], responses=_errors(409, 503))
     async def create_table(body: CreateTable, request: Request) -> SeatToken:
         """Create a table. The creator sits in seat 0; bots take the last seats."""
         table, token = await service().create(body)
         return SeatToken(table_id=table.id, seat=0, token=token, **_links(request, table))
 
-    @app.get("/api/tables/{table_id}", response_model=TableInfo, tags=["lobby"])
+    @app.get("/api/tables/{table_id}", response_model=TableInfo, tags=["lobby"], responses=_errors(404))
     async def table_info(table_id: str) -> TableInfo:
         """A table's public state: seats, options, status (never a hand)."""
         return (await _table(table_id)).info()
 
-    @app.post("/api/tables/{table_id}/join", response_model=SeatToken, status_code=201, tags=["lobby"])
+    @app.post("/api/tables/{table_id}/join", response_model=SeatToken, status_code=201, tags=["lobby"],
+              responses=_errors(404, 409, 503))
     async def join_table(table_id: str, body: JoinTable, request: Request) -> SeatToken:
         """Take the first free seat of a table that has not started."""
         table = await _table(table_id)
@@ -229,7 +253,8 @@ def create_app(
         return SeatToken(table_id=table.id, seat=seat, token=token, **_links(request, table))
 
     @app.get("/api/tables/{table_id}/invite.svg", tags=["lobby"], response_class=Response,
-             responses={200: {"content": {"image/svg+xml": {}}}})
+             responses={200: {"content": {"image/svg+xml": {}}}, 304: {"description": "If-None-Match: unchanged"},
+                        **_errors(404)})
     async def invite_qr(table_id: str, request: Request, lang: str | None = None) -> Response:
         """A QR code (SVG) of the table's invite link, as the table page shows it (``lang``: another
         language for the link than the table's)."""
@@ -248,7 +273,7 @@ def create_app(
             return Response(status_code=304, headers=headers)
         return Response(svg, media_type="image/svg+xml", headers=headers)
 
-    @app.get("/api/tables/{table_id}/games/{game}/record", tags=["records"])
+    @app.get("/api/tables/{table_id}/games/{game}/record", tags=["records"], responses=_errors(404, 409))
     async def game_record(table_id: str, game: int) -> Response:
         """A finished game as a ``nimmt/1`` record (a game in progress is secret: its hands)."""
         row = await _finished_game(table_id, game)
@@ -258,7 +283,7 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="nimmt-{table_id}-{game}.json"'},
         )
 
-    @app.get("/api/tables/{table_id}/games/{game}/replay", tags=["records"])
+    @app.get("/api/tables/{table_id}/games/{game}/replay", tags=["records"], responses=_errors(404, 409))
     async def game_replay(table_id: str, game: int) -> dict[str, Any]:
         """A finished game turn by turn, for the replay page."""
         return frames(loads(json.dumps(await _finished_game(table_id, game))))
@@ -273,7 +298,9 @@ def create_app(
             raise ApiError(409, "game_not_finished", "only a finished game can be downloaded", game=game)
         return row.record
 
-    @app.post("/api/replay", tags=["records"])
+    @app.post("/api/replay", tags=["records"], openapi_extra={"requestBody": {
+        "required": True, "description": f"a nimmt/1 record, at most {MAX_RECORD_UPLOAD} bytes",
+        "content": {"application/json": {"schema": {"type": "object"}}}}})
     async def replay_upload(request: Request) -> dict[str, Any]:
         """Any ``nimmt/1`` record (the body), checked and cut into turns for the replay page."""
         body = await request.body()

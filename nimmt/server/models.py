@@ -6,9 +6,9 @@ the server sends back is built from the core's view by :mod:`nimmt.server.table`
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, field_validator
 
 from nimmt.core import MAX_PLAYERS, MIN_PLAYERS
 from nimmt.i18n import LANGUAGES
@@ -17,13 +17,39 @@ MAX_MESSAGE_BYTES = 4096  # a WebSocket message from a browser is a few dozen by
 NAME_LENGTH = 24
 TABLE_ID_PATTERN = r"^[A-Za-z0-9_-]{6,40}$"
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_LENGTH)]
 Ref = Annotated[str, StringConstraints(max_length=64)]
+
+# What Python's str.strip() takes away, past the control characters (C0, DEL, C1) refused anyway.
+_SPACES = r"\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_CONTROLS = r"\x00-\x1f\x7f-\x9f"
+# The rule of _clean_name, for the OpenAPI description: no control character, and at least one
+# character that is not a space (so the stripped name is not empty).
+NAME_PATTERN = f"^[^{_CONTROLS}]*[^{_CONTROLS}\\x20{_SPACES}][^{_CONTROLS}]*$"
 
 
 def _clean_name(value: str) -> str:
+    """The name without the spaces around it; refused when it holds a control character or nothing
+    but spaces (a lone surrogate is refused before, by pydantic, as text that is not Unicode)."""
     if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in value):
         raise ValueError("a name cannot hold control characters")
+    value = value.strip()
+    if not value:
+        raise ValueError("a name needs a character other than spaces")
+    return value
+
+
+# At most NAME_LENGTH characters as sent (spaces around it included), then stripped.
+Name = Annotated[str, StringConstraints(min_length=1, max_length=NAME_LENGTH), AfterValidator(_clean_name),
+                 Field(json_schema_extra={"pattern": NAME_PATTERN})]
+
+
+def _whole(value: object) -> object:
+    """A whole number sent as 7.0 is 7: JSON (and the OpenAPI description) do not tell them apart.
+    Anything else goes on to the strict check as it came ("7" and true stay refused)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_whole(item) for item in value]
     return value
 
 
@@ -38,17 +64,19 @@ class TableOptions(_Strict):
     # Tables stored before this option existed load with it on: the default.
     coach: bool = Field(default=True, description="players may ask the coach for advice on their own decisions")
 
+    _whole = field_validator("end_above", "rounds", mode="before")(_whole)
+
 
 class CreateTable(_Strict):
     name: Name = Field(description="the creator's name; the creator sits in seat 0")
     seats: int = Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)
     bots: list[str] = Field(default_factory=list, max_length=MAX_PLAYERS - 1, description="bot names, one per bot seat")
     options: TableOptions = Field(default_factory=TableOptions)
-    language: str = Field(default="en", description=f"one of {', '.join(LANGUAGES)}")
+    language: str = Field(default="en", description="the table's language", json_schema_extra={"enum": list(LANGUAGES)})
     start: bool = Field(default=False, description="play now: bots take every seat but the creator's and the "
                         "game starts at once (seats_not_filled otherwise)")
 
-    _name = field_validator("name")(_clean_name)
+    _whole = field_validator("seats", mode="before")(_whole)
 
     @field_validator("language")
     @classmethod
@@ -60,7 +88,6 @@ class CreateTable(_Strict):
 
 class JoinTable(_Strict):
     name: Name
-    _name = field_validator("name")(_clean_name)
 
 
 class SeatToken(BaseModel):
@@ -97,6 +124,22 @@ class TableInfo(BaseModel):
     away_grace: float = Field(description="seconds a person must be away before anyone may hand their seat to a bot")
 
 
+class ApiErrorBody(BaseModel):
+    """Every refusal of the HTTP API: a code the client translates, an English message for logs."""
+
+    code: str = Field(description="what went wrong, for the client to show in its own language "
+                      "(bad_request, unknown_table, rate_limited, too_large, ...)")
+    message: str = Field(description="the same in English, for people reading logs")
+    params: dict[str, Any] = Field(description="the numbers and names the code's text needs")
+
+
+class Health(BaseModel):
+    status: Literal["ok", "unavailable"]
+    store: Literal["up", "down"]
+    version: str
+    tables: int | None = Field(default=None, description="tables in this process's memory (when up)")
+
+
 class BotInfo(BaseModel):
     name: str
     description: str
@@ -107,10 +150,14 @@ class ScoreSheetNew(_Strict):
     end_above: int = Field(default=66, ge=0, le=1000)
     rounds: int | None = Field(default=None, ge=1, le=30)
 
+    _whole = field_validator("end_above", "rounds", mode="before")(_whole)
+
 
 class ScoreSheetRound(_Strict):
     sheet: dict[str, object]
     penalties: list[int] = Field(max_length=MAX_PLAYERS)
+
+    _whole = field_validator("penalties", mode="before")(_whole)
 
 
 class ScoreSheetUndo(_Strict):

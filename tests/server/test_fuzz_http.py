@@ -1,0 +1,193 @@
+"""The lobby API fuzzed from its own OpenAPI description (issue 9): whatever a client sends, the
+answer is never a 5xx, it conforms to the schema, and the server logs no traceback.
+
+Schemathesis makes the requests (valid ones and, for the negative half, wrong types, missing and
+extra fields, strange strings) for every operation of ``/openapi.json``; each path with a table
+in it is tried on the made-up table and on a real one with a finished game, so the handlers behind
+the 404 are reached too. The run is bounded and derandomized: the same examples on every run.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+import time
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import positive_data_acceptance
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from nimmt.server.app import create_app
+from nimmt.server.limits import Limits
+from nimmt.server.models import NAME_PATTERN
+
+from .helpers import Person, create_table
+
+EXAMPLES = 40  # per operation: each a request or two, well under a minute for the whole API
+BASE_URL = "http://testserver"
+# Fuzzing creates and joins many tables from one address: those rates are tested in test_limits.py.
+FUZZ_LIMITS = Limits(tables_per_minute=0, joins_per_minute=0, messages_per_minute=0)
+
+# The schema of the app as it is built: the same function the fixture's app comes from.
+schema = schemathesis.openapi.from_dict(create_app(Path("unused.sqlite3")).openapi())
+
+
+class _Problems(logging.Handler):
+    """Every log record of ERROR or above, or with a traceback: none is allowed."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno >= logging.ERROR or record.exc_info:
+            self.records.append(record)
+
+
+@dataclass
+class Api:
+    client: TestClient
+    table_id: str  # a real table, with game 1 finished
+    problems: _Problems
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
+    app = create_app(tmp_path_factory.mktemp("fuzz") / "nimmt.sqlite3", bot_delay=0, away_grace=0, seed=9,
+                     limits=FUZZ_LIMITS)
+    problems = _Problems()
+    root = logging.getLogger()
+    root.addHandler(problems)
+    try:
+        with TestClient(app, base_url=BASE_URL) as client:
+            yield Api(client, _finished_table(client), problems)
+    finally:
+        root.removeHandler(problems)
+
+
+def _finished_table(client: TestClient) -> str:
+    """A table of Ana and a bot with its one-round game played to the end."""
+    created = create_table(client, seats=2, bots=["random"], rounds=1)
+    client.post(f"/api/tables/{created['table_id']}/join", json={"name": "unused"})  # full: refused, harmless
+    with client.websocket_connect(f"/ws/{created['table_id']}") as socket:
+        ana = Person(socket, created["token"])
+        assert ana.send({"type": "start"})["type"] == "ack"
+        rng = random.Random(9)
+        deadline = time.monotonic() + 60  # a round is ten turns; the bot thinks in a worker process
+        while ana.sync()["table"]["status"] != "over":
+            assert time.monotonic() < deadline, "the game never ended"
+            if ana.act_randomly(rng, ana.state) is None:
+                time.sleep(0.01)  # the bot's turn
+    return str(created["table_id"])
+
+
+def schema_valid_is_not_bad_request(_ctx: schemathesis.CheckContext, response: schemathesis.Response,
+                                    case: schemathesis.Case[Any]) -> bool | None:
+    """A request the description calls valid may be refused for what it asks (a table that cannot
+    start, two players of one name: 409 or 422 with their own codes), never as ``bad_request``:
+    that would mean the models check something the description does not say."""
+    if case.meta is None or not case.meta.generation.mode.is_positive or response.status_code != 422:
+        return None
+    code = response.json().get("code")
+    assert code != "bad_request", f"a request valid by the description is a bad_request: {response.text[:300]}"
+    return True
+
+
+def _send(client: TestClient, case: schemathesis.Case[Any]) -> Any:
+    """The case sent through the app's test client (its lifespan, its log), as schemathesis would."""
+    request = case.as_transport_kwargs(base_url=BASE_URL)
+    body: dict[str, Any] = {}
+    if "json" in request:
+        body["json"] = request["json"]
+    elif request.get("data") is not None:
+        body["content"] = request["data"]
+    return client.request(request["method"], request["url"], params=request.get("params"),
+                          headers=request.get("headers"), **body)
+
+
+@schema.parametrize()
+@settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+def test_the_lobby_api_answers_every_request_within_its_description(case: schemathesis.Case[Any], api: Api) -> None:
+    tries = [case]
+    if case.path_parameters and "table_id" in case.path_parameters:
+        on_real = case.operation.Case(**{k: getattr(case, k) for k in ("path_parameters", "query", "headers",
+                                                                         "cookies", "body")
+                                         if getattr(case, k, None) is not None})
+        on_real.path_parameters = {**case.path_parameters, "table_id": api.table_id}
+        if "game" in on_real.path_parameters and isinstance(on_real.path_parameters["game"], int):
+            on_real.path_parameters["game"] = on_real.path_parameters["game"] % 3  # 1 is finished, 2 not
+        tries.append(on_real)
+    for attempt in tries:
+        response = _send(api.client, attempt)
+        assert response.status_code < 500, f"{attempt.operation.label}: {response.status_code} {response.text[:300]}"
+        # Refusals by the game's rules are 409/422 with codes of their own (the built-in check would
+        # take every 422 to a valid request for a fault): the narrower check above stands for it.
+        attempt.validate_response(response, excluded_checks=[positive_data_acceptance],
+                                  additional_checks=[schema_valid_is_not_bad_request])
+    assert not api.problems.records, [api.problems.format(r) for r in api.problems.records]
+
+
+# -- what the fuzzing found, each as a plain test ------------------------------------------------
+def test_a_method_a_path_does_not_have_is_refused_with_the_methods_it_has(client: TestClient) -> None:
+    answer = client.request("TRACE", "/healthz")
+    assert answer.status_code == 405 and answer.json()["code"] == "method_not_allowed"
+    assert answer.headers["Allow"] == "GET"  # RFC 9110: a 405 names the methods that work
+    assert set(client.delete("/api/tables").headers["Allow"].split(", ")) == {"POST"}
+
+
+def test_the_description_names_every_refusal_with_its_shape(client: TestClient) -> None:
+    described = client.get("/openapi.json").json()
+    assert "HTTPValidationError" not in described["components"]["schemas"]  # never sent: ours is ApiErrorBody
+    error = {"$ref": "#/components/schemas/ApiErrorBody"}
+    table = described["paths"]["/api/tables/{table_id}"]["get"]["responses"]
+    assert {status: table[status]["content"]["application/json"]["schema"] for status in ("404", "422", "429")} \
+        == {"404": error, "422": error, "429": error}
+    assert set(described["paths"]["/api/tables/{table_id}/join"]["post"]["responses"]) \
+        >= {"201", "400", "404", "409", "413", "422", "429", "503"}
+    assert described["paths"]["/api/replay"]["post"]["requestBody"]["required"] is True
+    create = described["components"]["schemas"]["CreateTable"]["properties"]
+    assert create["language"]["enum"] == ["en", "pt-PT", "pt-BR", "fr", "de", "es"]
+    assert "pattern" in create["name"]
+
+
+def test_a_body_that_is_not_utf8_is_a_bad_request(client: TestClient) -> None:
+    answer = client.post("/api/tables", content=b'{"name": "\xff"}', headers={"Content-Type": "application/json"})
+    assert answer.status_code == 400 and answer.json()["code"] == "bad_request"
+
+
+@pytest.mark.parametrize("name", ["\u3000", " \u00a0 ", "A\x07na", "A\u0085na"])
+def test_a_name_the_description_refuses_is_refused(client: TestClient, name: str) -> None:
+    assert not re.match(NAME_PATTERN, name)
+    answer = client.post("/api/tables", json={"name": name, "seats": 2})
+    assert answer.status_code == 422 and answer.json()["code"] == "bad_request"
+
+
+def test_a_name_is_stripped_and_may_hold_any_other_character(client: TestClient) -> None:
+    for sent, kept in [(" Ana ", "Ana"), ("\u3000Zoë 🐂", "Zoë 🐂"), ("\ufeff", "\ufeff")]:
+        assert re.match(NAME_PATTERN, sent)
+        table = client.post("/api/tables", json={"name": sent, "seats": 2}).json()["table_id"]
+        assert client.get(f"/api/tables/{table}").json()["seats"][0]["name"] == kept
+
+
+def test_whole_numbers_may_come_as_7_0_but_not_as_text(client: TestClient) -> None:
+    created = client.post("/api/tables", json={"name": "Ana", "seats": 3.0, "options": {"rounds": 2.0}})
+    assert created.status_code == 201, created.text
+    assert client.get(f"/api/tables/{created.json()['table_id']}").json()["options"]["rounds"] == 2
+    for seats in ("3", 3.5, True):
+        refused = client.post("/api/tables", json={"name": "Ana", "seats": seats})
+        assert refused.status_code == 422 and refused.json()["code"] == "bad_request", seats
+    sheet = client.post("/api/scoresheet", json={"players": ["Ana", "Bruno"], "end_above": 10.0}).json()
+    added = client.post("/api/scoresheet/round", json={"sheet": sheet, "penalties": [3.0, 0]})
+    assert added.status_code == 200 and added.json()["totals"] == [3, 0]
