@@ -45,7 +45,8 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 # Sequence and game numbers are 32-bit columns on PostgreSQL: a number outside them is no entry.
 _LARGEST = 2**31 - 1
@@ -267,19 +268,41 @@ class SqlStore:
         # Rows go in sorted by (table, seq): two processes writing groups that share tables take
         # their locks in one order (no deadlock), and a table's entries still go in their order.
         candidates = sorted(first.values(), key=lambda pending: (pending.table_id, pending.seq))
+        try:
+            stored = await self._insert(candidates, look=False)
+        except IntegrityError:  # only an entry of a table nobody made breaks a rule: look, and leave it out
+            stored = await self._insert(candidates, look=True)
+        return [first[pending.table_id, pending.seq] is pending and (pending.table_id, pending.seq) in stored
+                for pending in group]
+
+    async def _insert(self, candidates: list[_Pending], *, look: bool) -> set[tuple[str, int]]:
+        """One transaction: the tables of the 0th entries, the entries (a taken number is skipped), the
+        records; the (table, seq) of the entries stored. Without ``look``, an entry of an unknown table
+        fails it all (its foreign key): tables are looked for only then, not on every append."""
         async with self._engine.begin() as connection:
-            known, created = await self._tables_for(connection, candidates)
-            writes = [pending for pending in candidates
-                      if pending.table_id in (created if pending.seq == 0 else known)]
-            stored: set[tuple[str, int]] = set()
-            if writes:
-                insert = self._dialect_insert(_JOURNAL).on_conflict_do_nothing()
-                inserted = await connection.execute(
-                    insert.returning(_JOURNAL.c.table_id, _JOURNAL.c.seq),
-                    [{"table_id": p.table_id, "seq": p.seq, "entry": p.entry} for p in writes],
+            created: set[str] = set()
+            if new := [pending.table_id for pending in candidates if pending.seq == 0]:
+                made = await connection.execute(
+                    self._dialect_insert(_TABLES).on_conflict_do_nothing().returning(_TABLES.c.id),
+                    [{"id": table_id, "created_seq": 0} for table_id in new],
                 )
-                stored = {(table_id, seq) for table_id, seq in inserted}
-            # Each game's record as its last stored entry of the group left it (one row each: an
+                created = set(made.scalars())
+            # A 0th entry goes in only with the table it made (a table that was there is a conflict).
+            writes = [pending for pending in candidates if pending.seq != 0 or pending.table_id in created]
+            if look and (asked := {pending.table_id for pending in writes} - created):
+                # Tables are never deleted: one look holds for the rest of the transaction.
+                found = await connection.execute(select(_TABLES.c.id).where(_TABLES.c.id.in_(asked)))
+                known = created | set(found.scalars())
+                writes = [pending for pending in writes if pending.table_id in known]
+            if not writes:
+                return set()
+            insert = self._dialect_insert(_JOURNAL).on_conflict_do_nothing()
+            inserted = await connection.execute(
+                insert.returning(_JOURNAL.c.table_id, _JOURNAL.c.seq),
+                [{"table_id": p.table_id, "seq": p.seq, "entry": p.entry} for p in writes],
+            )
+            stored = {(table_id, seq) for table_id, seq in inserted}
+            # Each game's record as the last stored entry of the group left it (one row each: an
             # upsert may not touch one row twice in one statement).
             games = {(p.table_id, p.game): p for p in writes if p.game is not None and (p.table_id, p.seq) in stored}
             if games:
@@ -292,30 +315,11 @@ class SqlStore:
                     {"table_id": p.table_id, "game": p.game, "record": p.record, "finished": p.finished}
                     for p in sorted(games.values(), key=lambda pending: (pending.table_id, pending.game or 0))
                 ])
-        return [first[pending.table_id, pending.seq] is pending and (pending.table_id, pending.seq) in stored
-                for pending in group]
+            return stored
 
     def _dialect_insert(self, table: Table) -> SqliteInsert | PgInsert:
         # ON CONFLICT (DO NOTHING, DO UPDATE) is spelt alike on both, but only their own Insert has it.
         return sqlite_insert(table) if self.dialect == "sqlite" else pg_insert(table)
-
-    async def _tables_for(self, connection: AsyncConnection, candidates: list[_Pending]) -> tuple[set[str], set[str]]:
-        """Create the tables of the group's 0th entries; the tables the other entries may go to (known
-        ones) and those the 0th entries may go to (created now: an existing one is a conflict)."""
-        created: set[str] = set()
-        new = [pending.table_id for pending in candidates if pending.seq == 0]
-        if new:
-            rows = await connection.execute(
-                self._dialect_insert(_TABLES).on_conflict_do_nothing().returning(_TABLES.c.id),
-                [{"id": table_id, "created_seq": 0} for table_id in new],
-            )
-            created = set(rows.scalars())
-        asked = {pending.table_id for pending in candidates if pending.seq != 0} - created
-        known = created
-        if asked:  # tables are never deleted: one look now holds for the rest of the transaction
-            found = await connection.execute(select(_TABLES.c.id).where(_TABLES.c.id.in_(asked)))
-            known = created | set(found.scalars())
-        return known, created
 
     async def journal(self, table_id: str, since: int = 0) -> list[dict[str, Any]] | None:
         if not _storable_id(table_id):
