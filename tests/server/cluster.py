@@ -433,9 +433,11 @@ class Person:
         deadline = time.monotonic() + timeout
         while (left := deadline - time.monotonic()) > 0:
             message = self.receive(left)
-            if message is not None and (message["type"] == kind or (
-                    kind == "answer" and message["type"] in ("ack", "error"))):
+            if message is None:
+                continue
+            if message["type"] == kind or (kind == "answer" and message["type"] in ("ack", "error")):
                 return message
+            assert message["type"] != "error", f"{self.name} waited for {kind} and was refused: {message}"
         raise AssertionError(f"{self.name} got no {kind} within {timeout} s (on {self.node and self.node.name})")
 
     def state_from(self, version: int, timeout: float = ANSWER) -> dict[str, Any]:
