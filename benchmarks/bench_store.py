@@ -3,8 +3,7 @@
     .venv/bin/python benchmarks/bench_store.py [--tables 500] [--entries 2] [--sequential 200]
         [--repeat 3] [--pg URL | --no-pg] [--timeout 60]
 
-Three ways of storing, each on a fresh database, measured side by side in one run (their order
-turns from one repeat to the next):
+Three ways of storing, each on a fresh database of its own, measured side by side in one run:
 
 - ``old``: the store as it was before group commit (a copy of its code, below): an ORM session
   and one transaction per append, two queries for a ``journal`` read;
@@ -14,12 +13,15 @@ turns from one repeat to the next):
   transaction).
 
 Scenarios: ``sequential``, one append at a time to one table (each waits for the last, as a lone
-person would); ``concurrent``, ``--tables`` tables created at once, then each table's next
+person would), the three ways taking turns append by append, so that the machine's other load
+falls on all alike; ``concurrent``, ``--tables`` tables created at once, then each table's next
 ``--entries`` entries one after the other (as the table's lock has them) with all tables at once
-(``asyncio.gather``), like many tables acting in the same moment; ``catch_up``, one
-``journal(table, since)`` per table, the read another process makes when told of new entries. It
-prints appends (reads) a second, per-append latency p50 and p99, this process's CPU per append
-(the store's driver threads included; PostgreSQL's own work is not), and errors; with ``--repeat``,
+(``asyncio.gather``), like many tables acting in the same moment, one way after the other (their
+order turns from one repeat to the next); ``catch_up``, one ``journal(table, since)`` per table,
+the read another process makes when told of new entries, taking turns like ``sequential``. It
+prints appends (reads) a second (one at a time: one over the mean latency; at once: all of them
+over their wall time), per-append latency p50 and p99, this process's CPU per append (the
+store's driver threads included; PostgreSQL's own work is not), and errors; with ``--repeat``,
 each figure is the median of the repeats.
 
 SQLite is a file in a temporary folder (``synchronous=FULL``: a commit is an fsync). PostgreSQL is
@@ -186,65 +188,78 @@ class Figures:
         return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else float("nan")
 
 
-async def timed(figures: Figures, work: Awaitable[None]) -> None:
-    began = time.perf_counter()
+async def timed(figures: Figures, work: Awaitable[Any]) -> None:
+    """One operation, alone in flight: its time, and this process's CPU meanwhile."""
+    began, cpu = time.perf_counter(), time.process_time()
     try:
         await work
     except Exception as error:  # counted and shown, not fatal: a lock timeout is a figure too
         figures.errors[type(error).__name__] += 1
         return
     figures.latencies.append(time.perf_counter() - began)
+    figures.cpu += time.process_time() - cpu
+    figures.seconds += figures.latencies[-1]
     figures.count += 1
 
 
-async def measure(figures: Figures, run: Callable[[], Awaitable[Any]], timeout: float) -> None:
+async def one_run(
+    urls: dict[str, str], order: tuple[str, ...], args: argparse.Namespace
+) -> dict[str, dict[str, Figures]]:
+    """The three ways, each on a fresh database of its own. The one-at-a-time scenarios take turns
+    operation by operation (the machine's other load falls on all three alike); the concurrent one
+    runs each way in turn, in ``order``."""
+    stores = {way: make_store(way, urls[way]) for way in WAYS}
+    out = {way: {name: Figures() for name in ("sequential", "concurrent", "catch_up")} for way in WAYS}
+    try:
+        for store in stores.values():
+            await store.start()
+            await store.append("lone", 0, create_entry(0))
+        deadline = time.monotonic() + args.timeout
+        for seq in range(1, args.sequential + 1):
+            if time.monotonic() > deadline:
+                break
+            for way in order:
+                await timed(out[way]["sequential"], stores[way].append("lone", seq, play_entry(seq)))
+
+        tables = [f"t{n:05d}" for n in range(args.tables)]
+        for way in order:
+            await concurrent(stores[way], tables, out[way]["concurrent"], args)
+
+        deadline = time.monotonic() + args.timeout
+        for table_id in tables:
+            if time.monotonic() > deadline:
+                break
+            for way in order:
+                await timed(out[way]["catch_up"], stores[way].journal(table_id, since=args.entries))
+    finally:
+        for store in stores.values():
+            await store.close()
+    return out
+
+
+async def concurrent(store: AnyStore, tables: list[str], figures: Figures, args: argparse.Namespace) -> None:
+    """The tables are created at once; then each table's next entries go one after the other (as the
+    table's lock has them), all tables at once. Throughput is over the wall time of all of them."""
+    await asyncio.gather(*(store.append(table_id, 0, create_entry(n)) for n, table_id in enumerate(tables)))
+
+    async def one_table(table_id: str) -> None:
+        for seq in range(1, args.entries + 1):
+            began = time.perf_counter()
+            try:
+                await store.append(table_id, seq, play_entry(seq))
+            except Exception as error:  # counted and shown; the table's later entries would conflict
+                figures.errors[type(error).__name__] += 1
+                return
+            figures.latencies.append(time.perf_counter() - began)
+            figures.count += 1
+
     began, cpu = time.perf_counter(), time.process_time()
     try:
-        await asyncio.wait_for(run(), timeout)
+        await asyncio.wait_for(asyncio.gather(*(one_table(table_id) for table_id in tables)), args.timeout)
     except TimeoutError:
         figures.errors["gave_up_after_timeout"] += 1
     figures.seconds = time.perf_counter() - began
     figures.cpu = time.process_time() - cpu
-
-
-async def one_run(way: str, url: str, args: argparse.Namespace) -> dict[str, Figures]:
-    store = make_store(way, url)
-    await store.start()
-    out = {name: Figures() for name in ("sequential", "concurrent", "catch_up")}
-    try:
-        await store.append("lone", 0, create_entry(0))
-
-        async def sequential() -> None:
-            for seq in range(1, args.sequential + 1):
-                await timed(out["sequential"], store.append("lone", seq, play_entry(seq)))
-
-        await measure(out["sequential"], sequential, args.timeout)
-
-        tables = [f"t{n:05d}" for n in range(args.tables)]
-        await asyncio.gather(*(store.append(table_id, 0, create_entry(n)) for n, table_id in enumerate(tables)))
-
-        async def one_table(table_id: str) -> None:
-            for seq in range(1, args.entries + 1):
-                await timed(out["concurrent"], store.append(table_id, seq, play_entry(seq)))
-
-        async def concurrent() -> None:
-            await asyncio.gather(*(one_table(table_id) for table_id in tables))
-
-        await measure(out["concurrent"], concurrent, args.timeout)
-
-        async def read(table_id: str) -> None:
-            entries = await store.journal(table_id, since=args.entries)
-            if not entries:
-                raise RuntimeError("catch-up found nothing")
-
-        async def catch_up() -> None:
-            for table_id in tables:
-                await timed(out["catch_up"], read(table_id))
-
-        await measure(out["catch_up"], catch_up, args.timeout)
-    finally:
-        await store.close()
-    return out
 
 
 @contextmanager
@@ -327,9 +342,10 @@ def bench(database: str, new_url: Callable[[], str], args: argparse.Namespace) -
     runs: dict[str, list[dict[str, Figures]]] = {way: [] for way in WAYS}
     for repeat in range(args.repeat):
         order = WAYS[repeat % len(WAYS):] + WAYS[:repeat % len(WAYS)]  # no way always goes first
-        for way in order:
-            runs[way].append(asyncio.run(one_run(way, new_url(), args)))
-            print(f"  {database} run {repeat + 1}/{args.repeat}: {way} done", file=sys.stderr)
+        out = asyncio.run(one_run({way: new_url() for way in WAYS}, order, args))
+        for way in WAYS:
+            runs[way].append(out[way])
+        print(f"  {database}: run {repeat + 1}/{args.repeat} done", file=sys.stderr)
     report(database, runs)
 
 
