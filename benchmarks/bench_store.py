@@ -1,7 +1,7 @@
 """How fast does the server's store take actions? Group commit against one transaction per append.
 
     .venv/bin/python benchmarks/bench_store.py [--tables 500] [--entries 2] [--sequential 200]
-        [--repeat 3] [--pg URL | --no-pg] [--timeout 60]
+        [--rate 1000] [--seconds 3] [--repeat 3] [--pg URL | --no-pg] [--timeout 60]
 
 Three ways of storing, each on a fresh database of its own, measured side by side in one run:
 
@@ -18,7 +18,10 @@ falls on all alike; ``concurrent``, ``--tables`` tables created at once, then ea
 ``--entries`` entries one after the other (as the table's lock has them) with all tables at once
 (``asyncio.gather``), like many tables acting in the same moment, one way after the other (their
 order turns from one repeat to the next); ``catch_up``, one ``journal(table, since)`` per table,
-the read another process makes when told of new entries, taking turns like ``sequential``. It
+the read another process makes when told of new entries, taking turns like ``sequential``;
+``steady``, appends arriving at ``--rate`` a second (default 1,000, the aim of issue 9) for
+``--seconds``, turn by turn over the tables, each behind its table's lock, latency counted from
+when it was due (a store that cannot keep up shows a lower rate and a long p99). It
 prints appends (reads) a second (one at a time: one over the mean latency; at once: all of them
 over their wall time), per-append latency p50 and p99, this process's CPU per append (the
 store's driver threads included; PostgreSQL's own work is not), and errors; with ``--repeat``,
@@ -63,6 +66,7 @@ from nimmt.server.store import GameRow, SqlStore, StoreConflict, _sqlite_pragmas
 ROOT = Path(__file__).resolve().parent.parent
 SERVICES = ROOT / "scripts" / "services.sh"
 WAYS = ("old", "per_append", "grouped")
+SCENARIOS = ("sequential", "concurrent", "catch_up", "steady")
 
 
 # --- The store before group commit (nimmt/server/store.py at 35eed18), kept here to measure against.
@@ -209,7 +213,7 @@ async def one_run(
     operation by operation (the machine's other load falls on all three alike); the concurrent one
     runs each way in turn, in ``order``."""
     stores = {way: make_store(way, urls[way]) for way in WAYS}
-    out = {way: {name: Figures() for name in ("sequential", "concurrent", "catch_up")} for way in WAYS}
+    out = {way: {name: Figures() for name in SCENARIOS} for way in WAYS}
     try:
         for store in stores.values():
             await store.start()
@@ -231,6 +235,9 @@ async def one_run(
                 break
             for way in order:
                 await timed(out[way]["catch_up"], stores[way].journal(table_id, since=args.entries))
+
+        for way in order:
+            await steady(stores[way], tables, out[way]["steady"], args)
     finally:
         for store in stores.values():
             await store.close()
@@ -256,6 +263,41 @@ async def concurrent(store: AnyStore, tables: list[str], figures: Figures, args:
     began, cpu = time.perf_counter(), time.process_time()
     try:
         await asyncio.wait_for(asyncio.gather(*(one_table(table_id) for table_id in tables)), args.timeout)
+    except TimeoutError:
+        figures.errors["gave_up_after_timeout"] += 1
+    figures.seconds = time.perf_counter() - began
+    figures.cpu = time.process_time() - cpu
+
+
+async def steady(store: AnyStore, tables: list[str], figures: Figures, args: argparse.Namespace) -> None:
+    """Appends arriving at ``--rate`` a second for ``--seconds``, turn by turn over the tables, each
+    waiting for its table's lock (as the server's actions do). A latency runs from the moment the
+    append was due (a late generator counts against the store), the rate over the time until the
+    last is stored: a store that cannot keep up shows a lower rate and a growing p99."""
+    locks = {table_id: asyncio.Lock() for table_id in tables}
+    last = dict.fromkeys(tables, args.entries)  # the concurrent scenario left each table there
+
+    async def act(table_id: str, due: float) -> None:
+        async with locks[table_id]:
+            seq = last[table_id] + 1
+            try:
+                await store.append(table_id, seq, play_entry(seq))
+            except Exception as error:
+                figures.errors[type(error).__name__] += 1
+                return
+            last[table_id] = seq
+        figures.latencies.append(time.perf_counter() - due)
+        figures.count += 1
+
+    began, cpu = time.perf_counter(), time.process_time()
+    acts: list[asyncio.Task[None]] = []
+    for n in range(round(args.rate * args.seconds)):
+        due = began + n / args.rate
+        if (wait := due - time.perf_counter()) > 0:
+            await asyncio.sleep(wait)
+        acts.append(asyncio.create_task(act(tables[n % len(tables)], due)))
+    try:
+        await asyncio.wait_for(asyncio.gather(*acts), args.timeout)
     except TimeoutError:
         figures.errors["gave_up_after_timeout"] += 1
     figures.seconds = time.perf_counter() - began
@@ -323,7 +365,7 @@ def report(database: str, runs: dict[str, list[dict[str, Figures]]]) -> None:
     print(f"\n{database}: medians of {len(runs[WAYS[0]])} run(s)")
     print(f"  {'scenario':<11} {'way':<11} {'per s':>9} {'p50 ms':>8} {'p99 ms':>8} {'CPU ms/op':>10}  "
           f"{'x old':>6}  errors")
-    for scenario in ("sequential", "concurrent", "catch_up"):
+    for scenario in SCENARIOS:
         rates: dict[str, float] = {}
         for way in WAYS:
             figures = [run[scenario] for run in runs[way]]
@@ -355,15 +397,20 @@ def main() -> None:
     parser.add_argument("--entries", type=int, default=2, help="entries per table in the concurrent scenario")
     parser.add_argument("--sequential", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--rate", type=float, default=1000.0, help="appends a second in the steady scenario")
+    parser.add_argument("--seconds", type=float, default=3.0, help="how long the steady scenario offers them")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds before a scenario gives up")
     parser.add_argument("--pg", help="a PostgreSQL URL (postgresql+asyncpg://...) to create databases in")
     parser.add_argument("--no-pg", action="store_true", help="SQLite only")
     args = parser.parse_args()
     if not (1 <= args.tables <= 5000 and 1 <= args.entries <= 50 and 1 <= args.sequential <= 2000
-            and 1 <= args.repeat <= 10 and 0 < args.timeout <= 600):
-        parser.error("at most 5,000 tables, 50 entries, 2,000 sequential appends, 10 repeats, 600 s")
+            and 1 <= args.repeat <= 10 and 0 < args.timeout <= 600 and 0 < args.rate <= 10_000
+            and 0 < args.seconds <= 30):
+        parser.error("at most 5,000 tables, 50 entries, 2,000 sequential appends, 10 repeats, a 600 s timeout, "
+                     "10,000 appends a second for 30 s")
     print(f"{args.sequential} sequential appends; {args.tables} tables x {args.entries} entries at once; "
-          f"{args.tables} catch-up reads; python {sys.version.split()[0]}, {os.cpu_count()} cores, "
+          f"{args.tables} catch-up reads; {args.rate:.0f} appends/s for {args.seconds:g} s; "
+          f"python {sys.version.split()[0]}, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f}")
     with sqlite_databases() as new_url:
         bench("SQLite (file, synchronous=FULL)", new_url, args)
