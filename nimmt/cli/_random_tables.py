@@ -80,7 +80,7 @@ def deal(players: int, hands: int, rng: np.random.Generator) -> npt.NDArray[np.u
         # put the lower card first: such hands are dealt again. Keys closer than 128 are the
         # candidates (found on the flattened keys: a pair across two hands is only a candidate).
         first = np.ascontiguousarray(keys[:, :seen]).reshape(-1)
-        near = np.unique(np.flatnonzero(first[1:] - first[:-1] < 128) // seen)
+        near = np.flatnonzero(np.bincount(np.flatnonzero(first[1:] - first[:-1] < 128) // seen))
         parts = keys[near, :seen] >> np.uint32(7)
         todo = todo[near[(parts[:, 1:] == parts[:, :-1]).any(axis=1)]]
     out &= np.uint16(127)
