@@ -151,7 +151,7 @@ def figures(played: dict[str, npt.NDArray[np.float64]]) -> dict[str, Any]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--timesteps", type=int, default=400_000, help="learning-seat steps of training")
+    parser.add_argument("--timesteps", type=int, default=1_500_000, help="learning-seat steps of training")
     parser.add_argument("--tables", type=int, default=32, help="tables played at once in training")
     parser.add_argument("--eval-games", type=int, default=4000, help="games of each evaluation")
     parser.add_argument("--eval-tables", type=int, default=500, help="tables played at once in evaluation")
