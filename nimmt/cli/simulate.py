@@ -442,7 +442,7 @@ def simulate_batch(
     chunk = RANDOM_CHUNK if engine == "numpy" else BATCH_CHUNK
     if engine == "numpy":
         if any(name != "random" for name in bots):
-            raise ValueError(f"NumPy plays tables of random seats only, not {list(bots)}")
+            raise NimmtError(f"NumPy plays tables of random seats only, not {list(bots)}")
     else:
         from nimmt.batch import seat_games
 
