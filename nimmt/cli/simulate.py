@@ -1,11 +1,11 @@
 """``nimmt simulate``: bots against bots, and statistics per seat.
 
-Three engines play the games. When every seat is ``random`` and no ``--records`` are asked for,
-NumPy alone plays whole tables at once (:mod:`nimmt.cli._random_tables`, :func:`simulate_random`:
-no Numba to load, so a short run starts at once). When every seat is another bot that the batch
-engine plays exactly (:data:`nimmt.batch.SEAT_POLICIES`: random, beginner, heuristic) and Numba is
-installed, its compiled kernels play them (:func:`simulate_batch`), a few thousand games per
-chunk. Otherwise the step engine plays them one action at a time, each bot seeing its view
+Three engines play the games. When every seat is ``random``, no ``--records`` are asked for and
+the run is of at most :data:`RANDOM_TABLES_UP_TO` games (or Numba is missing), NumPy alone plays
+whole tables at once (:mod:`nimmt.cli._random_tables`, :func:`simulate_random`: no Numba to load,
+so such a run starts at once). Otherwise, when every seat is a bot that the batch engine plays
+exactly (:data:`nimmt.batch.SEAT_POLICIES`: random, beginner, heuristic) and Numba is installed,
+its compiled kernels play them (:func:`simulate_batch`), a few thousand games per chunk. Otherwise the step engine plays them one action at a time, each bot seeing its view
 (:func:`simulate`). All give the same statistics (the same keys, from the same kind of games:
 ``tests/cli/test_simulate.py`` and ``tests/cli/test_simulate_random.py`` compare them); for one
 seed each engine is repeatable and does not depend on ``--jobs``, but they draw their chance
@@ -274,10 +274,15 @@ BATCH_CHUNK = 2048  # games per unit of work of the batch engine; fixed, so resu
 # Games per unit of work at tables of random seats (NumPy): large, since every NumPy operation
 # works on a whole chunk at once and costs a fixed overhead besides; fixed, as above.
 RANDOM_CHUNK = 16_384
+# Above this many games the compiled kernels play random seats sooner than NumPy (when Numba is
+# installed): they play a game in about half the time, but loading Numba and a cached kernel costs
+# some 0.4 s first (docs/speed.md).
+RANDOM_TABLES_UP_TO = 150_000
 
 
-def random_tables_play(bots: Sequence[str], records: Path | None = None) -> bool:
-    """True when NumPy alone plays these seats (every one random, and nothing is recorded).
+def random_tables_play(bots: Sequence[str], records: Path | None = None, games: int = 0) -> bool:
+    """True when NumPy alone plays these seats (every one random, and nothing is recorded), for a
+    run of ``games`` games: up to :data:`RANDOM_TABLES_UP_TO`, or more when Numba is not installed.
 
     ``NIMMT_BATCH_ENGINE=numba`` sends them to the compiled kernels instead (to compare the two).
     """
@@ -286,6 +291,7 @@ def random_tables_play(bots: Sequence[str], records: Path | None = None) -> bool
         and all(name == "random" for name in bots)
         and importlib.util.find_spec("numpy") is not None
         and os.environ.get("NIMMT_BATCH_ENGINE", "auto") != "numba"
+        and (games <= RANDOM_TABLES_UP_TO or not batch_engine_plays(bots, records))
     )
 
 
@@ -570,7 +576,7 @@ def command(
     progress = _progress() if not as_json and sys.stderr.isatty() else None
     try:
         with progress if progress is not None else contextlib.nullcontext():
-            if random_tables_play(names, records):
+            if random_tables_play(names, records, games):
                 tally, seconds = simulate_random(games, names, base, rules, jobs, progress, _("progress_games"))
                 summary = summarize_tally(tally, names, seconds, base, rules)
             elif batch_engine_plays(names, records):

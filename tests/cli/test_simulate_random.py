@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from nimmt.cli import _random_tables as R
 from nimmt.cli.simulate import (
+    RANDOM_TABLES_UP_TO,
     batch_engine_plays,
     random_tables_play,
     simulate,
@@ -140,8 +141,11 @@ def test_which_engine_plays(monkeypatch: pytest.MonkeyPatch) -> None:
     assert random_tables_play(["random"] * 4)
     monkeypatch.setenv("NIMMT_BATCH_ENGINE", "numba")  # the compiled kernels, to compare
     assert not random_tables_play(["random"] * 4)
+    monkeypatch.delenv("NIMMT_BATCH_ENGINE")
+    assert random_tables_play(["random"] * 4, games=RANDOM_TABLES_UP_TO)
     pytest.importorskip("numba")
     assert batch_engine_plays(["random"] * 4)
+    assert not random_tables_play(["random"] * 4, games=RANDOM_TABLES_UP_TO + 1)  # the kernels, sooner
 
 
 def test_simulate_of_random_seats_loads_neither_numba_nor_other_commands() -> None:
