@@ -121,14 +121,19 @@ def _send(client: TestClient, case: schemathesis.Case[Any]) -> Any:
           suppress_health_check=list(HealthCheck))
 def test_the_lobby_api_answers_every_request_within_its_description(case: schemathesis.Case[Any], api: Api) -> None:
     tries = [case]
-    if case.path_parameters and "table_id" in case.path_parameters:
-        on_real = case.operation.Case(**{k: getattr(case, k) for k in ("path_parameters", "query", "headers",
-                                                                         "cookies", "body")
-                                         if getattr(case, k, None) is not None})
-        on_real.path_parameters = {**case.path_parameters, "table_id": api.table_id}
-        if "game" in on_real.path_parameters and isinstance(on_real.path_parameters["game"], int):
-            on_real.path_parameters["game"] = on_real.path_parameters["game"] % 3  # 1 is finished, 2 not
-        tries.append(on_real)
+    path = case.path_parameters or {}
+    if "table_id" in path:
+        # The same request at the real table, with the game as made up, and as one it may have.
+        games = [path.get("game")]
+        if isinstance(path.get("game"), int):
+            games.append(path["game"] % 3)  # game 1 is finished, game 2 is not
+        for game in games:
+            on_real = case.operation.Case(**{k: getattr(case, k) for k in ("query", "headers", "cookies", "body")
+                                             if getattr(case, k, None) is not None})
+            on_real.path_parameters = {**path, "table_id": api.table_id}
+            if game is not None:
+                on_real.path_parameters["game"] = game
+            tries.append(on_real)
     for attempt in tries:
         response = _send(api.client, attempt)
         assert response.status_code < 500, f"{attempt.operation.label}: {response.status_code} {response.text[:300]}"
