@@ -18,10 +18,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 with warnings.catch_warnings():
@@ -141,6 +143,36 @@ def test_the_lobby_api_answers_every_request_within_its_description(case: schema
         # take every 422 to a valid request for a fault): the narrower check above stands for it.
         attempt.validate_response(response, excluded_checks=[positive_data_acceptance],
                                   additional_checks=[schema_valid_is_not_bad_request])
+    assert not api.problems.records, [api.problems.format(r) for r in api.problems.records]
+
+
+# -- the pages (not in the API's description) ---------------------------------------------------
+_segment = st.text(st.characters(codec="utf-8"), min_size=1, max_size=30)
+_header = st.text(st.characters(codec="latin-1", exclude_characters="\r\n"), max_size=60)
+
+
+@st.composite
+def _page_requests(draw: st.DrawFn, table_id: str) -> tuple[str, dict[str, str], dict[str, bytes]]:
+    table = draw(st.just(table_id) | _segment)
+    game = draw(st.integers(-3, 3) | st.integers() | st.sampled_from([2**31, 2**63, 2**64]) | _segment)
+    path = draw(st.sampled_from(["/t/{}", "/watch/{}", "/replay/{}/{}", "/lang/{}", "/static/{}", "/{}"]))
+    path = path.format(quote(str(table), safe=""), quote(str(game), safe=""))
+    query = draw(st.dictionaries(st.sampled_from(["lang", "back", "x"]), _segment | st.sampled_from(["fr", "//x"]),
+                                 max_size=2))
+    headers = draw(st.fixed_dictionaries({}, optional={"Accept-Language": _header, "Cookie": _header,
+                                                       "If-None-Match": _header}))
+    return path, query, {name: value.encode("latin-1") for name, value in headers.items()}  # as on the wire
+
+
+@given(data=st.data())
+@settings(max_examples=EXAMPLES * 2, derandomize=True, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+def test_the_pages_answer_any_path_without_a_server_error(api: Api, data: st.DataObject) -> None:
+    path, query, headers = data.draw(_page_requests(api.table_id))
+    answer = api.client.get(path, params=query, headers=headers, follow_redirects=False)
+    assert answer.status_code < 500, (path, query, headers, answer.text[:300])
+    if answer.status_code >= 400:  # a refusal is JSON with its code, as the API's
+        assert answer.json()["code"], (path, answer.text[:300])
     assert not api.problems.records, [api.problems.format(r) for r in api.problems.records]
 
 
