@@ -154,7 +154,7 @@ def transactions(store: SqlStore) -> list[int]:
     def committed(_connection: Any) -> None:
         count[0] += 1
 
-    event.listen(store._engine.sync_engine, "commit", committed)
+    event.listen(store._writes, "commit", committed)
     return count
 
 
