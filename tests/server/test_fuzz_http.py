@@ -9,6 +9,7 @@ the 404 are reached too. The run is bounded and derandomized: the same examples 
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import re
@@ -38,6 +39,7 @@ from .helpers import Person, create_table
 
 EXAMPLES = 40  # per operation: each a request or two, well under a minute for the whole API
 BASE_URL = "http://testserver"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "records" / "golden"
 # Fuzzing creates and joins many tables from one address: those rates are tested in test_limits.py.
 FUZZ_LIMITS = Limits(tables_per_minute=0, joins_per_minute=0, messages_per_minute=0)
 
@@ -228,3 +230,30 @@ def test_whole_numbers_may_come_as_7_0_but_not_as_text(client: TestClient) -> No
     sheet = client.post("/api/scoresheet", json={"players": ["Ana", "Bruno"], "end_above": 10.0}).json()
     added = client.post("/api/scoresheet/round", json={"sheet": sheet, "penalties": [3.0, 0]})
     assert added.status_code == 200 and added.json()["totals"] == [3, 0]
+
+
+def _post_text(client: TestClient, path: str, text: str) -> Any:
+    return client.post(path, content=text.encode("ascii"), headers={"Content-Type": "application/json"})
+
+
+def test_text_that_is_not_unicode_is_refused_wherever_it_is_in_a_body(client: TestClient) -> None:
+    """JSON's escapes can spell a lone surrogate; no answer could hold one (it cannot be written as
+    UTF-8), so such a body is refused: once it made a 500 where the text went back out unchecked."""
+    sheet = client.post("/api/scoresheet", json={"players": ["Ana", "Bruno"]}).json()
+    broken_sheet = json.dumps(sheet).replace('"Ana"', '"A\\ud800"')
+    record = (GOLDEN / "five_players_end_above_30.json").read_text(encoding="utf-8")
+    assert _post_text(client, "/api/replay", record).status_code == 200
+    for path, text, code in [
+        ("/api/tables", '{"name": "Ana", "seats": 2, "bots": ["\\ud800"]}', "bad_request"),
+        ("/api/tables", '{"name": "Ana", "seats": 2, "options": {"x\\udc00": 1}}', "bad_request"),
+        ("/api/scoresheet/round", f'{{"sheet": {broken_sheet}, "penalties": [1, 2]}}', "bad_request"),
+        ("/api/scoresheet/undo", f'{{"sheet": {broken_sheet}}}', "bad_request"),
+        ("/api/replay", record.replace('"Bot 1"', '"Bot \\ud83d"', 1), "bad_record"),
+    ]:
+        answer = _post_text(client, path, text)
+        assert answer.status_code == 422 and answer.json()["code"] == code, (path, answer.text)
+        assert "not valid Unicode" in answer.json()["message"]
+    # A pair of surrogates is one character like any other.
+    paired = _post_text(client, "/api/tables", '{"name": "Ana \\ud83d\\udc02", "seats": 2}')
+    assert paired.status_code == 201, paired.text
+    assert client.get(f"/api/tables/{paired.json()['table_id']}").json()["seats"][0]["name"] == "Ana \U0001f402"
