@@ -166,7 +166,7 @@ class SqlStore:
         if self.dialect == "sqlite":
             self._engine: AsyncEngine = create_async_engine(url, json_serializer=_json_text)
             event.listen(self._engine.sync_engine, "connect", _sqlite_pragmas)
-            self._reader = self._engine  # SQLite's driver begins no transaction for a read anyway
+            self._autocommit = self._engine  # SQLite's driver begins no transaction for a read anyway
             # Writes go through the plain driver in a thread of their own: a whole transaction is one
             # hand-off to that thread, where aiosqlite makes one for each step of it, and each of
             # those waits for the event loop's next turn (tens of ms when the server is busy).
@@ -175,9 +175,10 @@ class SqlStore:
         else:  # a server: a connection it closed (a restart) is noticed before it is used
             self._engine = create_async_engine(url, pool_pre_ping=True, json_serializer=_json_text)
             self._writes = self._engine.sync_engine
-            # Reads are single statements: without BEGIN and ROLLBACK around them, a read is one
-            # round trip (and the ping) instead of four.
-            self._reader = create_async_engine(url, pool_pre_ping=True, isolation_level="AUTOCOMMIT")
+            # For single statements (reads, and a group that is one INSERT): without BEGIN and
+            # COMMIT or ROLLBACK around it, one round trip (and the ping) instead of three.
+            self._autocommit = create_async_engine(url, pool_pre_ping=True, isolation_level="AUTOCOMMIT",
+                                                   json_serializer=_json_text)
         self._thread: ThreadPoolExecutor | None = None  # SQLite's writing thread, while there is one
         self._waiting: deque[_Pending] = deque()
         self._writing: list[_Pending] = []
@@ -224,8 +225,8 @@ class SqlStore:
             await asyncio.get_running_loop().run_in_executor(thread, self._writes.dispose)
             thread.shutdown()
         await self._engine.dispose()
-        if self._reader is not self._engine:
-            await self._reader.dispose()
+        if self._autocommit is not self._engine:
+            await self._autocommit.dispose()
 
     async def append(
         self, table_id: str, seq: int, entry: dict[str, Any], game: GameRow | None = None
@@ -301,7 +302,12 @@ class SqlStore:
         records; the (table, seq) of the entries stored. Without ``look``, an entry of an unknown table
         fails it all (its foreign key): tables are looked for only then, not on every append."""
         if self.dialect != "sqlite":
-            async with self._engine.begin() as connection:
+            if look or any(pending.seq == 0 or pending.game is not None for pending in candidates):
+                async with self._engine.begin() as connection:
+                    return await connection.run_sync(self._insert_in, candidates, look)
+            # Entries alone are one INSERT, atomic by itself: committed as it returns, with no
+            # BEGIN and COMMIT round trips (each waits for a turn of a busy event loop).
+            async with self._autocommit.connect() as connection:
                 return await connection.run_sync(self._insert_in, candidates, look)
         if self._thread is None:
             self._thread = ThreadPoolExecutor(1, thread_name_prefix="nimmt-store-writer")
@@ -364,7 +370,7 @@ class SqlStore:
             # One query, two index look-ups: entry 0 exists for every known table, so asking for it
             # too tells "unknown table" (no rows) from "nothing since" (entry 0 alone).
             query = union_all(entries.where(seq == 0), entries.where(seq >= min(since, _LARGEST))).order_by("seq")
-        async with self._reader.connect() as connection:
+        async with self._autocommit.connect() as connection:
             rows = (await connection.execute(query)).all()
         if not rows:
             return None
@@ -375,7 +381,7 @@ class SqlStore:
             return None
         query = select(_GAMES.c.record, _GAMES.c.finished).where(_GAMES.c.table_id == table_id,
                                                                  _GAMES.c.game == game)
-        async with self._reader.connect() as connection:
+        async with self._autocommit.connect() as connection:
             row = (await connection.execute(query)).first()
         return None if row is None else GameRow(table_id, game, row.record, row.finished)
 
