@@ -273,7 +273,7 @@ BATCH_BOTS = frozenset({"random", "beginner", "heuristic"})  # the keys of nimmt
 BATCH_CHUNK = 2048  # games per unit of work of the batch engine; fixed, so results do not depend on --jobs
 # Games per unit of work at tables of random seats (NumPy): large, since every NumPy operation
 # works on a whole chunk at once and costs a fixed overhead besides; fixed, as above.
-RANDOM_CHUNK = 16_384
+RANDOM_CHUNK = 32_768
 # Above this many games the compiled kernels play random seats sooner than NumPy (when Numba is
 # installed): they play a game in about half the time, but loading Numba and a cached kernel costs
 # some 0.4 s first (docs/speed.md).

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from nimmt.cli import _random_tables as R
 from nimmt.cli.simulate import (
+    RANDOM_CHUNK,
     RANDOM_TABLES_UP_TO,
     batch_engine_plays,
     random_tables_play,
@@ -126,11 +127,12 @@ def test_statistics_agree_with_the_step_engine(players: int, seeds: tuple[int, .
 
 def test_results_do_not_depend_on_jobs_and_exact_rounds_are_kept() -> None:
     rules = Rules(rounds=3)
-    one, _ = simulate_random(20_000, ["random"] * 3, 9, rules, jobs=1)
-    two, _ = simulate_random(20_000, ["random"] * 3, 9, rules, jobs=2)
-    other, _ = simulate_random(20_000, ["random"] * 3, 10, rules, jobs=1)
+    games = 2 * RANDOM_CHUNK + 5  # three chunks
+    one, _ = simulate_random(games, ["random"] * 3, 9, rules, jobs=1)
+    two, _ = simulate_random(games, ["random"] * 3, 9, rules, jobs=2)
+    other, _ = simulate_random(games, ["random"] * 3, 10, rules, jobs=1)
     assert one == two != other
-    assert one.rounds == 60_000 and sum(one.wins) == 20_000
+    assert one.rounds == 3 * games and sum(one.wins) == games
 
 
 def test_which_engine_plays(monkeypatch: pytest.MonkeyPatch) -> None:
