@@ -69,6 +69,10 @@ ROW_HEURISTIC = 3  # what nimmt.bots.heuristic.HeuristicBot.choose_row picks
 CARD_ORDER = 0  # each player plays orders[p, t] in turn t (random play: a random order)
 CARD_HEURISTIC = 1  # each player plays what HeuristicBot.choose_card picks from its remaining cards
 CARD_BEGINNER = 2  # each player plays what BeginnerBot.choose_card picks from its remaining cards
+# HeuristicBot.LOOK and HeuristicBot.FEW (tests/batch/test_exact.py holds them equal): at tables of at
+# most HEURISTIC_FEW players the heuristic weighs what a card leaves for the rest of its hand.
+HEURISTIC_LOOK = 0.5
+HEURISTIC_FEW = 3
 
 BULL = np.array(BULLHEADS, dtype=np.int64)
 # comb(n, k) as floats, exactly the numbers math.comb gives (n, k <= 10).
@@ -184,15 +188,15 @@ def power(x, k):  # type: ignore[no-untyped-def]
 
 @_jit_inline
 def own_rows(ends, work, mine, held, below):  # type: ignore[no-untyped-def]
-    """For each row r: how many of the player's ``held`` cards (sorted, at ``work[mine:]``) lie below
-    its last card, at ``work[below + r]``, and their bullheads, at ``work[below + 4 + r]``."""
+    """For each row r: how many of the player's ``held`` cards (sorted, at ``work[mine:]``) lie at or
+    below its last card, at ``work[below + r]``, and their bullheads, at ``work[below + 4 + r]``."""
     for r in range(4):
         end = ends[r]
         count = 0
         heads = 0
         for i in range(held):  # sorted: the cards below the row's end come first
             c = work[mine + i]
-            if c >= end:
+            if c > end:  # the end itself counts: it is the player's own card when it looks ahead
                 break
             count += 1
             heads += BULL[c]
@@ -263,24 +267,79 @@ def own_cards(hand, work, mine):  # type: ignore[no-untyped-def]
 
 
 @_jit_inline
+def place_own(e2, c2, h2, ends, counts, heads, card):  # type: ignore[no-untyped-def]
+    """The rows ``ends``/``counts``/``heads`` copied to ``e2``/``c2``/``h2`` with ``card`` placed as the
+    rules do (below every row: it takes the row with the fewest bullheads)."""
+    for r in range(4):
+        e2[r] = ends[r]
+        c2[r] = counts[r]
+        h2[r] = heads[r]
+    r = target(e2, card)
+    if r < 0:
+        r = fewest(h2)
+        c2[r] = 1
+        h2[r] = BULL[card]
+    elif c2[r] >= 5:
+        c2[r] = 1
+        h2[r] = BULL[card]
+    else:
+        c2[r] += 1
+        h2[r] += BULL[card]
+    e2[r] = card
+
+
+@_jit_inline
 def heuristic_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs):  # type: ignore[no-untyped-def]
-    """Index in ``hand`` (0 = no card) of the card HeuristicBot.choose_card plays: the lowest
-    expected cost; on a near tie (within ``tie``) the highest card. ``work``: 19 + 2 * len(hand)
-    numbers of room, ``costs``: len(hand)."""
+    """Index in ``hand`` (0 = no card) of the card HeuristicBot.choose_card plays (see
+    :func:`nimmt.bots.heuristic.choose`): the lowest expected cost, at tables of at most
+    ``HEURISTIC_FEW`` players plus ``HEURISTIC_LOOK`` times the mean cost of the rest of the hand on
+    the rows the card leaves; on a near tie (within ``tie``) the highest card, or at those small
+    tables the snuggest fit. ``work``: 19 + 2 * len(hand) numbers of room, ``costs``: len(hand)."""
     size = hand.shape[0]
     below = size + 1
     mine = size + 9
     held = own_cards(hand, work, mine)
     own_rows(ends, work, mine, held, below)
-    best = np.inf
     for i in range(held):
         costs[i] = card_cost(ends, counts, heads, work[mine + i], i, held, work, below, cnt, hb, opponents)
+    few = opponents + 1 <= HEURISTIC_FEW
+    if few and held > 1:
+        # Heads-up, a later card of the hand meets about half the opponent's remaining cards.
+        ahead = opponents * max(1, held // 2) if opponents == 1 else opponents
+        e2 = np.empty(4, np.int64)
+        c2 = np.empty(4, np.int64)
+        h2 = np.empty(4, np.int64)
+        for i in range(held):
+            place_own(e2, c2, h2, ends, counts, heads, work[mine + i])
+            own_rows(e2, work, mine, held, below)
+            total = 0.0
+            for j in range(held):
+                if j != i:
+                    total += card_cost(e2, c2, h2, work[mine + j], j, held, work, below, cnt, hb, ahead)
+            costs[i] = costs[i] + HEURISTIC_LOOK * (total / (held - 1))
+    best = np.inf
+    for i in range(held):
         best = min(best, costs[i])
     card = 0
-    for i in range(held - 1, -1, -1):
-        if costs[i] <= best + tie:
-            card = work[mine + i]
-            break
+    if few:
+        # The shortest row, then the smallest gap, then the lowest card; below every row comes last.
+        best_length = 7
+        best_gap = 0
+        for i in range(held):
+            if costs[i] <= best + tie:
+                c = work[mine + i]
+                r = target(ends, c)
+                length = 6 if r < 0 else counts[r]
+                gap = 0 if r < 0 else c - ends[r]
+                if length < best_length or (length == best_length and gap < best_gap):
+                    best_length = length
+                    best_gap = gap
+                    card = c
+    else:
+        for i in range(held - 1, -1, -1):
+            if costs[i] <= best + tie:
+                card = work[mine + i]
+                break
     for i in range(hand.shape[0]):
         if hand[i] == card:
             return i

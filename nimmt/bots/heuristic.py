@@ -19,9 +19,23 @@ For every card of its hand the bot estimates the bullheads it would take this tu
   unless an opponent plays an even lower card first, takes a row, and leaves the bot's card to
   land on it (counted with its probability).
 
-It plays the card with the lowest expected cost; on a near tie (within ``TIE``) it plays the
-higher card, since high cards find a row later more often than low ones and it keeps the low
-cards, which can take a cheap row on purpose.
+Looking one card ahead (small tables)
+-------------------------------------
+With one or two opponents a turn adds only two or three cards to the table, so a card's danger
+lies less in this turn than in the turns after, and mostly for the bot's own next cards: a card
+that makes a row long, or covers the spot its other cards need, costs them later. At tables of at
+most ``FEW`` players the bot therefore scores each card by its cost now plus ``LOOK`` times the
+mean cost of the rest of its hand on the rows that card leaves (the same estimate, the others'
+cards of this turn unknown; heads-up with as many of the opponent's cards landing first as half
+the hand's size, since the hand's later cards are played over the turns to come and the
+opponent's cards keep filling the rows meanwhile), and on a near tie it plays the card that joins the shortest row, then
+the one closest above its row's end: it keeps rows short and gaps tight, where its opponents' cards
+must squeeze in. (Heads-up the old choice, the highest card of the near ties, lost to every careful
+style of the field: ``docs/ladder.md``.)
+
+At larger tables this turn's danger dominates. There it plays the card with the lowest expected
+cost and on a near tie (within ``TIE``) the higher card, since high cards find a row later more
+often than low ones and it keeps the low cards, which can take a cheap row on purpose.
 
 Choosing a row
 --------------
@@ -108,23 +122,68 @@ def play_out(
     return tuple(table)
 
 
+# The weights of the bot (the batch engine repeats them: tests/batch/test_exact.py holds them equal).
+TIE = 0.05  # expected bullheads under which two cards count as equally safe
+LATER = 1.0  # weight of the hand's later risk when choosing a row
+LOOK = 0.5  # weight of the rest of the hand's cost on the rows a card leaves (small tables)
+FEW = 3  # tables of at most this many players look one card ahead
+
+
+def fit(rows: Sequence[Sequence[int]], card: int) -> tuple[int, int, int]:
+    """How snugly ``card`` fits: the length of the row it joins, its gap to that row's end, the
+    card; a card below every row comes after every card that lands.
+
+    >>> fit(((10,), (20, 21), (30,), (40,)), 25), fit(((10,), (20,), (30,), (40,)), 5)
+    ((2, 4, 25), (6, 0, 5))
+    """
+    row = target_row(rows, card)
+    if row is None:
+        return (ROW_LIMIT + 1, 0, card)
+    return (len(rows[row]), card - rows[row][-1], card)
+
+
+def choose(rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int) -> int:
+    """The card :class:`HeuristicBot` plays from ``hand`` on ``rows`` (``unseen`` sorted: the cards
+    it has not seen) at a table of ``players``.
+
+    >>> rows = ((10,), (20,), (30,), (40,))
+    >>> choose(rows, (41, 42), (), 4), choose(rows, (21, 43), (), 2)  # near ties: highest; snuggest
+    (42, 21)
+    """
+    hand = sorted(hand)  # the same order of additions as the batch engine's, to the last bit
+    opponents = players - 1
+    costs = [card_cost(rows, card, unseen, opponents) for card in hand]
+    if players <= FEW:
+        # Heads-up, a later card of the hand meets about half the opponent's remaining cards, not one.
+        ahead = opponents * max(1, len(hand) // 2) if players == 2 else opponents
+        for i, card in enumerate(hand):
+            rest = [c for c in hand if c != card]
+            if rest:
+                after = play_out(rows, (card,))
+                later = sum(card_cost(after, c, unseen, ahead) for c in rest) / len(rest)
+                costs[i] = costs[i] + LOOK * later
+    best = min(costs)
+    near = [card for cost, card in zip(costs, hand, strict=True) if cost <= best + TIE]
+    if players <= FEW:
+        return min(near, key=lambda card: fit(rows, card))
+    return max(near)
+
+
 class HeuristicBot(Bot):
     name = "heuristic"
     description = (
         "Plays the card with the lowest expected penalty (where it lands, how many unseen cards "
-        "can land first, sixth card, bullheads at stake); picks a row by its bullheads now and "
-        "what it leaves for its next cards."
+        "can land first, sixth card, bullheads at stake; at small tables also what it leaves for "
+        "its next cards); picks a row by its bullheads now and what it leaves for its next cards."
     )
 
-    TIE = 0.05  # expected bullheads under which two cards count as equally safe
-    LATER = 1.0  # weight of the hand's later risk when choosing a row
+    TIE = TIE
+    LATER = LATER
+    LOOK = LOOK
+    FEW = FEW
 
     def choose_card(self, view: View) -> int:
-        unseen = view.unseen_cards()
-        opponents = view.players - 1
-        costs = [(card_cost(view.rows, card, unseen, opponents), card) for card in view.hand]
-        best = min(cost for cost, _ in costs)
-        return max(card for cost, card in costs if cost <= best + self.TIE)
+        return choose(view.rows, view.hand, view.unseen_cards(), view.players)
 
     def choose_row(self, view: View) -> int:
         unseen = view.unseen_cards()

@@ -26,7 +26,7 @@ import random
 
 from nimmt.core import View
 
-from .heuristic import HeuristicBot, card_cost
+from .heuristic import choose
 
 
 class OpponentModel:
@@ -59,7 +59,6 @@ class OpponentModel:
         me = view.player
         seen_then = set(last.unseen_cards())
         pool_base = seen_then | set(last.hand)  # what the others may have held, from their side
-        opponents = last.players - 1
         for p, card in enumerate(cards):
             if p == me:
                 continue
@@ -73,15 +72,9 @@ class OpponentModel:
             for _ in range(self.HANDS):
                 hand = (card, *self.rng.sample(others, size - 1))
                 unseen = sorted(pool_base - set(hand))
-                if _heuristic_choice(last, hand, unseen, opponents) == card:
+                if choose(last.rows, hand, unseen, last.players) == card:
                     hits += 1
             careful = (1.0 - self.SLIP) * (hits + 0.5) / (self.HANDS + 1.0) + self.SLIP / size
             self.log_odds += math.log(careful * size)  # log(careful / (1 / size))
         self.log_odds = max(-self.CAP, min(self.CAP, self.log_odds))
 
-
-def _heuristic_choice(view: View, hand: tuple[int, ...], unseen: list[int], opponents: int) -> int:
-    """The card :class:`HeuristicBot` would play from ``hand`` on ``view``'s rows."""
-    costs = [(card_cost(view.rows, c, unseen, opponents), c) for c in hand]
-    best = min(cost for cost, _ in costs)
-    return max(c for cost, c in costs if cost <= best + HeuristicBot.TIE)

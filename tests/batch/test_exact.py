@@ -16,6 +16,7 @@ from nimmt.batch import (
     seat_games,
     seat_hands,
 )
+from nimmt.batch import _kernels as K
 from nimmt.bots import BOTS
 from nimmt.bots.heuristic import HeuristicBot
 from nimmt.core.fast import play_round
@@ -86,7 +87,7 @@ def test_partial_rounds_fewer_turns() -> None:
         np.testing.assert_array_equal(play(rows, short, row_policy="given", choices=choices, engine=engine), expected)
 
 
-@pytest.mark.parametrize("players", [2, 4, 10])
+@pytest.mark.parametrize("players", [2, 3, 4, 10])
 def test_heuristic_policy_plays_exactly_like_the_heuristic_bot(players: int) -> None:
     """Every seat a HeuristicBot through the step engine vs the batch heuristic policy."""
     rng = np.random.default_rng(players)
@@ -98,7 +99,8 @@ def test_heuristic_policy_plays_exactly_like_the_heuristic_bot(players: int) -> 
 
 @pytest.mark.parametrize(
     "seats",
-    [("beginner",) * 4, ("beginner", "heuristic"), ("heuristic", "beginner", "beginner", "heuristic", "beginner"),
+    [("beginner",) * 4, ("beginner", "heuristic"), ("heuristic", "beginner", "heuristic"),
+     ("heuristic", "beginner", "beginner", "heuristic", "beginner"),
      ("beginner",) * 10],
 )
 def test_seat_policies_play_exactly_like_their_bots(seats: tuple[str, ...]) -> None:
@@ -112,6 +114,7 @@ def test_seat_policies_play_exactly_like_their_bots(seats: tuple[str, ...]) -> N
 
 def test_the_batch_heuristic_weights_are_the_bots() -> None:
     assert (HEURISTIC_TIE, HEURISTIC_LATER) == (HeuristicBot.TIE, HeuristicBot.LATER)
+    assert (K.HEURISTIC_LOOK, K.HEURISTIC_FEW) == (HeuristicBot.LOOK, HeuristicBot.FEW)
     assert SEAT_POLICIES.keys() <= BOTS.keys()
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from nimmt.bots import BOTS, HeuristicBot, make_bot
-from nimmt.bots.heuristic import card_cost, play_out
+from nimmt.bots import BOTS, make_bot
+from nimmt.bots.heuristic import HeuristicBot, card_cost, play_out
 from nimmt.cli.simulate import simulate, summarize
 from nimmt.core import DECK, Deal, Phase, PlayCard, Rules, View, apply, new_game, view
 from nimmt.match import play_game
@@ -59,6 +59,22 @@ def test_it_avoids_the_sixth_card_and_breaks_ties_with_the_higher_card() -> None
     rows = ((10,), (20,), (30,), (60, 61, 62, 63, 64))
     assert bot.choose_card(table_view(rows, (65, 31))) == 31
     assert bot.choose_card(table_view(((10,), (20,), (30,), (40,)), (41, 42))) == 42
+
+
+def test_heads_up_it_breaks_ties_by_the_snuggest_fit_and_at_four_by_the_higher_card() -> None:
+    # 21 and 43 are both safe: heads-up it keeps the gap tight (21, just above 20); at four
+    # players it keeps its low card for later and plays the higher one.
+    rows = ((10,), (20,), (30,), (40,))
+    assert HeuristicBot().choose_card(table_view(rows, (43, 21), players=2)) == 21
+    assert HeuristicBot().choose_card(table_view(rows, (43, 21), players=4)) == 43
+
+
+def test_at_small_tables_it_does_not_spoil_its_own_next_card() -> None:
+    # 44 is safe now but makes the last row five long, and then 45 is a sixth card; 45 first is
+    # safe too and leaves 44 a place on the row ending at 30.
+    rows = ((10,), (20,), (30,), (40, 41, 42, 43))
+    for players in (2, 3):
+        assert HeuristicBot().choose_card(table_view(rows, (44, 45), players=players)) == 45
 
 
 def test_it_chooses_a_row_by_what_it_leaves_for_later() -> None:
