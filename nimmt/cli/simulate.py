@@ -5,11 +5,11 @@ the run is of at most :data:`RANDOM_TABLES_UP_TO` games (or Numba is missing), N
 whole tables at once (:mod:`nimmt.cli._random_tables`, :func:`simulate_random`: no Numba to load,
 so such a run starts at once). Otherwise, when every seat is a bot that the batch engine plays
 exactly (:data:`nimmt.batch.SEAT_POLICIES`: random, beginner, heuristic) and Numba is installed,
-its compiled kernels play them (:func:`simulate_batch`), a few thousand games per chunk. Otherwise the step engine plays them one action at a time, each bot seeing its view
-(:func:`simulate`). All give the same statistics (the same keys, from the same kind of games:
-``tests/cli/test_simulate.py`` and ``tests/cli/test_simulate_random.py`` compare them); for one
-seed each engine is repeatable and does not depend on ``--jobs``, but they draw their chance
-differently.
+its compiled kernels play them (:func:`simulate_batch`), a few thousand games per chunk. Else the
+step engine plays them one action at a time, each bot seeing its view (:func:`simulate`). All give
+the same statistics (the same keys, from the same kind of games: ``tests/cli/test_simulate.py``
+and ``tests/cli/test_simulate_random.py`` compare them); for one seed each engine is repeatable
+and does not depend on ``--jobs``, but they draw their chance differently.
 """
 
 from __future__ import annotations
