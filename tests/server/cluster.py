@@ -61,16 +61,25 @@ def free_port() -> int:
 
 def render_site(upstreams: Sequence[int], listen: int, site: str | None = None) -> str:
     """``docs/deploy/nginx-two.conf`` with its processes on ``upstreams`` and itself on
-    ``127.0.0.1:listen``; everything else as documented. Fails if the file no longer has the lines
-    it replaces, so the documented file and the tested one cannot drift apart unseen."""
+    ``127.0.0.1:listen``; everything else as documented. Each upstream block's run of ``server
+    127.0.0.1:PORT ...;`` lines becomes one line per port, with that run's parameters. Fails if the
+    file no longer has the lines it replaces, so the documented file and the tested one cannot
+    drift apart unseen."""
     text = SITE.read_text(encoding="utf-8") if site is None else site
-    servers = re.compile(r"^( *)server 127\.0\.0\.1:\d+( [^;\n]*)?;\n", re.MULTILINE)
-    found = list(servers.finditer(text))
-    if len(found) < 2 or text[found[0].start():found[-1].end()] != "".join(m.group(0) for m in found):
-        raise ValueError(f"{SITE}: expected two or more consecutive 'server 127.0.0.1:PORT ...;' lines in its upstream")
-    indent, options = found[0].group(1), found[0].group(2) or ""
-    lines = "".join(f"{indent}server 127.0.0.1:{port}{options};\n" for port in upstreams)
-    text = text[:found[0].start()] + lines + text[found[-1].end():]
+    runs = re.compile(r"(?:^ *server 127\.0\.0\.1:\d+(?: [^;\n]*)?;\n){2,}", re.MULTILINE)
+    line = re.compile(r"^( *)server 127\.0\.0\.1:\d+( [^;\n]*)?;$", re.MULTILINE)
+
+    def ports(run: re.Match[str]) -> str:
+        first = line.search(run.group(0))
+        assert first is not None
+        indent, options = first.group(1), first.group(2) or ""
+        return "".join(f"{indent}server 127.0.0.1:{port}{options};\n" for port in upstreams)
+
+    text, blocks = runs.subn(ports, text)
+    alone = sum(1 for _ in line.finditer(text)) - blocks * len(upstreams)  # a process listed once: not replaced
+    if not blocks or alone:
+        raise ValueError(f"{SITE}: expected each upstream to list its processes as two or more consecutive "
+                         "'server 127.0.0.1:PORT ...;' lines")
     text, plain = re.subn(r"^( *)listen 80;$", rf"\g<1>listen 127.0.0.1:{listen};", text, flags=re.MULTILINE)
     text, six = re.subn(r"^ *listen \[::\]:80;\n", "", text, flags=re.MULTILINE)
     if plain != 1 or six != 1:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from websockets.sync.client import connect
+from websockets.sync.client import ClientConnection, connect
 
 from .cluster import ANSWER, SITE, Cluster, Node, render_site
 
@@ -36,7 +36,8 @@ def test_the_tested_site_is_the_documented_one() -> None:
     documented = SITE.read_text(encoding="utf-8")
     rendered = render_site([9101, 9102, 9103], 9100)
     servers = [line.strip() for line in rendered.splitlines() if line.strip().startswith("server 127.0.0.1:")]
-    assert servers == [f"server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;" for port in (9101, 9102, 9103)]
+    assert servers == [f"server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;" for port in (9101, 9102, 9103)] + [
+        f"server 127.0.0.1:{port} max_fails=0;" for port in (9101, 9102, 9103)]  # HTTP, then WebSockets
     assert "listen 127.0.0.1:9100;" in rendered and "[::]" not in rendered
     # Nothing else differs from the file in docs/deploy/.
     kept = [line for line in rendered.splitlines() if "127.0.0.1:91" not in line]
@@ -74,6 +75,39 @@ def test_nginx_skips_a_dead_process_and_takes_it_back(cluster: Cluster) -> None:
         while answered_by(cluster, http.get(f"{cluster.url}/healthz")) is not first:
             assert time.monotonic() < deadline, "nginx never sent anything to the restarted process"
             time.sleep(0.2)
+
+
+def test_a_restarted_process_is_not_kept_out_by_its_websockets(cluster: Cluster) -> None:
+    """nginx counts a proxied connection as answered only once it closes: had the WebSockets' process
+    been marked down when it died, a WebSocket sent to it on its return would keep it marked while
+    open, and with the other process dying then, everyone would get 502s though one process runs."""
+    first, second = cluster.nodes
+    with httpx.Client(trust_env=False, timeout=ANSWER) as http:
+        table_id = http.post(f"{cluster.url}/api/tables", json={"name": "Ana", "seats": 2, "bots": ["random"]}
+                             ).json()["table_id"]
+        url = f"{cluster.ws_url}/ws/{table_id}"
+        first.kill()
+        for _ in range(2):  # round-robin: one of them tries the dead process first
+            with connect(url, open_timeout=ANSWER, proxy=None) as socket:
+                assert socket.response is not None
+                assert cluster.node_at(socket.response.headers["X-Upstream"]) is second
+        first.start()
+        time.sleep(6)  # past the documented fail_timeout (5 s), had the process been marked down
+        sockets: list[ClientConnection] = []
+        try:
+            while not any(cluster.node_at(s.response.headers["X-Upstream"]) is first for s in sockets if s.response):
+                assert len(sockets) < 6, "nginx sends no WebSocket to the process started again"
+                sockets.append(connect(url, open_timeout=ANSWER, proxy=None, legacy=True))
+            second.kill()
+            # At once, with no 502 to try again after: WebSockets and requests reach the first process.
+            with connect(url, open_timeout=ANSWER, proxy=None) as socket:
+                assert socket.response is not None
+                assert cluster.node_at(socket.response.headers["X-Upstream"]) is first
+            info = http.get(f"{cluster.url}/api/tables/{table_id}")
+            assert info.status_code == 200 and answered_by(cluster, info) is first
+        finally:
+            for socket in sockets:
+                socket.close()
 
 
 def test_a_database_that_is_down_is_a_clear_503_through_nginx(cluster: Cluster) -> None:
