@@ -156,7 +156,9 @@ class SqlStore:
     commit, kept to measure against: ``benchmarks/bench_store.py``).
     """
 
-    BATCH = 256  # at most this many entries in one transaction
+    # At most this many entries in one transaction: their INSERT stays one statement (SQLAlchemy
+    # cuts at 1,000 rows, and SQLite's and PostgreSQL's bound parameters are 32,766 and 32,767).
+    BATCH = 256
     CLOSE_GRACE = 10.0  # seconds close() lets the writer finish what is pending
 
     def __init__(self, url: str, *, group: bool = True) -> None:
