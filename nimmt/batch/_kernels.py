@@ -69,6 +69,8 @@ ROW_HEURISTIC = 3  # what nimmt.bots.heuristic.HeuristicBot.choose_row picks
 CARD_ORDER = 0  # each player plays orders[p, t] in turn t (random play: a random order)
 CARD_HEURISTIC = 1  # each player plays what HeuristicBot.choose_card picks from its remaining cards
 CARD_BEGINNER = 2  # each player plays what BeginnerBot.choose_card picks from its remaining cards
+# A style of the field, for the expert's model of other players (nimmt.bots.styles):
+CARD_SNUG = 3  # the heuristic's expected cost, near ties to the snuggest fit, no look ahead (like field:risk)
 # HeuristicBot.LOOK and HeuristicBot.FEW (tests/batch/test_exact.py holds them equal): at tables of at
 # most HEURISTIC_FEW players the heuristic weighs what a card leaves for the rest of its hand.
 HEURISTIC_LOOK = 0.5
@@ -295,6 +297,14 @@ def heuristic_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, cos
     ``HEURISTIC_FEW`` players plus ``HEURISTIC_LOOK`` times the mean cost of the rest of the hand on
     the rows the card leaves; on a near tie (within ``tie``) the highest card, or at those small
     tables the snuggest fit. ``work``: 19 + 2 * len(hand) numbers of room, ``costs``: len(hand)."""
+    few = opponents + 1 <= HEURISTIC_FEW
+    return heuristic_pick(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, few, few)
+
+
+@_jit_inline
+def heuristic_pick(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, look, snug):  # type: ignore[no-untyped-def]
+    """:func:`heuristic_card` with its two choices given: ``look`` (weigh the rest of the hand on the
+    rows the card leaves) and ``snug`` (near ties to the snuggest fit, not the highest card)."""
     size = hand.shape[0]
     below = size + 1
     mine = size + 9
@@ -302,8 +312,7 @@ def heuristic_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, cos
     own_rows(ends, work, mine, held, below)
     for i in range(held):
         costs[i] = card_cost(ends, counts, heads, work[mine + i], i, held, work, below, cnt, hb, opponents)
-    few = opponents + 1 <= HEURISTIC_FEW
-    if few and held > 1:
+    if look and held > 1:
         # Heads-up, a later card of the hand meets about half the opponent's remaining cards.
         ahead = opponents * max(1, held // 2) if opponents == 1 else opponents
         e2 = np.empty(4, np.int64)
@@ -321,7 +330,7 @@ def heuristic_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, cos
     for i in range(held):
         best = min(best, costs[i])
     card = 0
-    if few:
+    if snug:
         # The shortest row, then the smallest gap, then the lowest card; below every row comes last.
         best_length = 7
         best_gap = 0
@@ -446,9 +455,9 @@ def play_hand(ends, counts, heads, orders, fixed, public, choices, row_pols, car
     choosing = False
     card_heuristic = False
     for p in range(players):
-        if card_pols[p] == 1 or row_pols[p] == 3:
+        if card_pols[p] == 1 or card_pols[p] == 3 or row_pols[p] == 3:
             heuristic = True
-        if card_pols[p] == 1:
+        if card_pols[p] == 1 or card_pols[p] == 3:
             card_heuristic = True
         if card_pols[p] != 0:
             choosing = True
@@ -468,6 +477,9 @@ def play_hand(ends, counts, heads, orders, fixed, public, choices, row_pols, car
                                                   work, costs)
                     elif card_pols[p] == 2:
                         picks[p] = beginner_card(ends, counts, orders[p, t:])
+                    elif card_pols[p] == 3:
+                        picks[p] = heuristic_pick(ends, counts, heads, orders[p, t:], cnt, hb, opponents, tie,
+                                                  work, costs, False, True)
             # Everybody chooses from the same rows, then the chosen cards move to turn t.
             for p in range(players):
                 if picks[p] > 0:  # the card chosen moves to turn t
@@ -874,7 +886,19 @@ def seat_games(players, count, end_above, rounds, card_pols, row_pols, tie, late
 @_jit
 def rollouts(ends0, counts0, heads0, public0, first, fixed, mine, pool, sizes, me, samples,  # type: ignore[no-untyped-def]
              row_policy, card_policy, tie, later_weight, seed, out):
-    """Complete the round ``samples`` times from each of ``candidates`` starting points.
+    """:func:`rollouts_seats` with every player on the same row and card policy."""
+    players = first.shape[1]
+    row_pols = np.full(players, row_policy, np.int64)
+    card_pols = np.full(players, card_policy, np.int64)
+    return rollouts_seats(ends0, counts0, heads0, public0, first, fixed, mine, pool, sizes, me, samples,
+                          row_pols, card_pols, tie, later_weight, seed, out)
+
+
+@_jit
+def rollouts_seats(ends0, counts0, heads0, public0, first, fixed, mine, pool, sizes, me, samples,  # type: ignore[no-untyped-def]
+                   row_pols, card_pols, tie, later_weight, seed, out):
+    """Complete the round ``samples`` times from each of ``candidates`` starting points, player ``p``
+    playing by ``row_pols[p]`` and ``card_pols[p]``.
 
     Candidate k starts from the rows ``ends0[k]``/``counts0[k]``/``heads0[k]`` with the cards
     ``first[k]`` (one per player, 0 = none) given for the current turn where ``fixed[p]``.
@@ -905,8 +929,6 @@ def rollouts(ends0, counts0, heads0, public0, first, fixed, mine, pool, sizes, m
     scratch = np.empty(212 + 2 * players, np.int64)
     cards = pool.copy()
     own = mine.copy()
-    row_pols = np.full(players, row_policy, np.int64)
-    card_pols = np.full(players, card_policy, np.int64)
     need = 0
     for p in range(players):
         if p != me:

@@ -9,6 +9,11 @@ end of the round, all cards on the same samples; cards that are clearly worse st
 so the time goes to the close calls. It samples until its time budget for the decision is spent
 (``time_budget`` seconds, 1 by default; a tournament sets it with ``--time-budget``).
 
+Who it plays is guessed from the cards they reveal (:mod:`nimmt.bots.opponents`): a posterior for
+each other player over a few styles (nimmt's ``heuristic``, ``snug`` play like ``field:risk``,
+``random``); the rollouts give each player a style drawn from it (:mod:`nimmt.bots.styles`), or
+play everybody at random when every other player looks random.
+
 Its row choice is searched the same way: when its card is below every row, each of the four rows
 is scored by what it costs now *and* by what the table it leaves costs its remaining cards later.
 
@@ -28,6 +33,7 @@ from nimmt.core import ROW_COUNT, View
 from .base import Bot, BotError
 from .opponents import OpponentModel
 from .search import Estimate, batch_available, evaluate, evaluate_batch
+from .styles import Seats, seats_of
 
 _warm = False
 
@@ -88,8 +94,11 @@ class ExpertBot(Bot):
         if self.batch:
             if kind == "card":
                 self.opponents.observe(view)
-            policy = self.opponents.likelier_policy()
-            chunk = self.CHUNKS[policy]
+            policy: str | Callable[[], Seats] = "random"
+            if not self.opponents.careless_table(view):
+                # Each chunk of samples: every other player in a style drawn from its posterior.
+                policy = lambda: seats_of(self.opponents.draw(view, self.rng))  # noqa: E731
+            chunk = self.CHUNKS["random" if policy == "random" else "heuristic"]
             return evaluate_batch(
                 view, kind, rng=self.rng, policy=policy, samples=self.samples,
                 deadline=deadline, prune=True, clock=clock, chunk=chunk, min_samples=chunk, z=self.Z,

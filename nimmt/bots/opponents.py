@@ -1,52 +1,97 @@
-"""What kind of players sit at the table: a Bayesian guess from the cards they played.
+"""Who sits at the table: a Bayesian guess, player by player, from the cards they played.
 
-The ``expert`` plays each sampled round out with a model of the other players. Two models are
-at hand in the compiled rollouts: players who play like the ``heuristic`` bot (they avoid sixth
-cards and dear rows) and players who play at random. Which one fits matters a lot: against
-random players, rollouts that expect care overrate the danger of the rows and underrate the
-chaos, and the other way round.
-
-:class:`OpponentModel` keeps the odds between the two. After every turn it sees the card each
-other player revealed and asks how likely that card was under each model:
+The ``expert`` plays each sampled round out with a model of the other players. Styles differ a lot
+(``docs/ladder.md``, "A field of styles"), and which one a rollout assumes matters: rollouts that
+expect care from random players overrate the danger of the rows and underrate the chaos, and the
+other way round. :class:`OpponentModel` keeps, for each other player, a posterior over the styles
+of :data:`nimmt.bots.styles.STYLES` (nimmt's ``heuristic``; ``snug``, the same expected cost
+with near ties to the snuggest fit, as ``field:risk`` and ``field:safe`` play; ``random``). After
+every turn it sees the card each other player revealed and asks how likely that
+card was in each style:
 
 * **random**: ``1 / hand size``;
-* **heuristic**: the player's hand is unknown, so the model samples hands that hold the revealed
-  card plus cards this bot had not seen at that time, and counts how often the heuristic's choice
-  from such a hand is that card; a careful player is allowed a slip (``SLIP``), so that one odd
-  card does not rule the model out.
+* **the others** choose one card from a hand, and the hand is unknown: the model samples hands
+  that hold the revealed card plus cards this bot had not seen at that time, and counts how often
+  the style's choice from such a hand is that card. A player is allowed a slip (``SLIP``), so that
+  one odd card does not rule a style out.
 
-The ``expert`` rolls out with the likelier model (``heuristic`` on even odds, the prior). The
-log-odds are capped (``CAP``) so that the model can still change its mind when the table changes.
+The prior gives ``heuristic`` half the weight and the other two styles a quarter each. (Players who
+always play their lowest or their highest card were in the family too. With hands sampled as above
+a highest-card player is rarely told apart, since a middling card is seldom the highest of a random
+hand; bounding its hand by the cards it played before tells it apart, but then nimmt's
+``heuristic``, which mostly plays its highest safe card, looked like one too: left out.) A style's
+log-weight never falls more than ``CAP`` below the best one's, so that the model can still change
+its mind when the table changes (it is kept for the whole game).
+
+The ``expert`` then rolls out with each player in a style drawn from its posterior, chunk by chunk
+(itself: ``heuristic``); when every other player looks ``random`` it rolls out the old, fast way,
+everybody at random.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from typing import ClassVar
 
 from nimmt.core import View
 
-from .heuristic import choose
+from .styles import STYLES, style_choice
 
 
 class OpponentModel:
-    SLIP = 0.1  # chance that a careful player plays any card at all
+    SLIP = 0.1  # chance that a player plays any card at all, whatever its style
     HANDS = 12  # sampled hands per player and turn
-    CAP = 8.0  # bound on the log-odds
+    CAP = 8.0  # how far below the best style's log-weight any style may fall
+    PRIOR: ClassVar[dict[str, float]] = {"heuristic": 0.5, "snug": 0.25, "random": 0.25}
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self.log_odds = 0.0  # log P(heuristic) / P(random), from the evidence so far
+        self.log_weights: dict[int, list[float]] = {}  # seat -> log-weight of each style, in STYLES order
         self._last: View | None = None
+
+    def _weights(self, seat: int) -> list[float]:
+        if seat not in self.log_weights:
+            self.log_weights[seat] = [math.log(self.PRIOR[s]) for s in STYLES]
+        return self.log_weights[seat]
+
+    def posterior(self, seat: int) -> dict[str, float]:
+        """The chance of each style for the player at ``seat``, from the evidence so far."""
+        weights = self._weights(seat)
+        top = max(weights)
+        raw = [math.exp(w - top) for w in weights]
+        total = sum(raw)
+        return {s: r / total for s, r in zip(STYLES, raw, strict=True)}
 
     @property
     def heuristic_share(self) -> float:
-        """Posterior probability that the others play like ``heuristic``."""
-        return 1.0 / (1.0 + math.exp(-self.log_odds))
+        """The mean chance, over the other players seen so far, that they play like ``heuristic``."""
+        if not self.log_weights:
+            return self.PRIOR["heuristic"]
+        return sum(self.posterior(p)["heuristic"] for p in self.log_weights) / len(self.log_weights)
 
-    def likelier_policy(self) -> str:
-        """The rollout policy of the likelier model: ``heuristic`` or ``random``."""
-        return "heuristic" if self.log_odds >= 0 else "random"
+    def likeliest(self, seat: int) -> str:
+        post = self.posterior(seat)
+        return max(STYLES, key=post.__getitem__)
+
+    def careless_table(self, view: View) -> bool:
+        """Whether every other player looks likeliest to play at random."""
+        return all(self.likeliest(p) == "random" for p in range(view.players) if p != view.player)
+
+    def likelier_policy(self, view: View) -> str:
+        """The table policy of the old model: ``random`` at a careless table, else ``heuristic``."""
+        return "random" if self.careless_table(view) else "heuristic"
+
+    def draw(self, view: View, rng: random.Random) -> list[str]:
+        """A style for each seat: drawn from each other player's posterior; ``heuristic`` for the viewer."""
+        styles = []
+        for p in range(view.players):
+            if p == view.player:
+                styles.append("heuristic")
+                continue
+            post = self.posterior(p)
+            styles.append(rng.choices(STYLES, weights=[post[s] for s in STYLES])[0])
+        return styles
 
     def observe(self, view: View) -> None:
         """Learn from the turn completed since the last card choice this bot saw (same round)."""
@@ -59,6 +104,7 @@ class OpponentModel:
         me = view.player
         seen_then = set(last.unseen_cards())
         pool_base = seen_then | set(last.hand)  # what the others may have held, from their side
+        sampled = [s for s in STYLES if s != "random"]
         for p, card in enumerate(cards):
             if p == me:
                 continue
@@ -68,13 +114,23 @@ class OpponentModel:
             others = sorted(seen_then - {card} - set(cards))
             if len(others) < size - 1:
                 continue
-            hits = 0
+            # Each style's chance of this card, given that the player held it.
+            chance = {"random": 1.0 / size}
+            hits = dict.fromkeys(sampled, 0)
             for _ in range(self.HANDS):
                 hand = (card, *self.rng.sample(others, size - 1))
                 unseen = sorted(pool_base - set(hand))
-                if choose(last.rows, hand, unseen, last.players) == card:
-                    hits += 1
-            careful = (1.0 - self.SLIP) * (hits + 0.5) / (self.HANDS + 1.0) + self.SLIP / size
-            self.log_odds += math.log(careful * size)  # log(careful / (1 / size))
-        self.log_odds = max(-self.CAP, min(self.CAP, self.log_odds))
+                for style in sampled:
+                    if style_choice(style, last.rows, hand, unseen, last.players) == card:
+                        hits[style] += 1
+            for style in sampled:
+                chance[style] = (hits[style] + 0.5) / (self.HANDS + 1.0)
+            weights = self._weights(p)
+            for i, style in enumerate(STYLES):
+                if style == "random":
+                    weights[i] += math.log(chance[style])
+                else:
+                    weights[i] += math.log((1.0 - self.SLIP) * chance[style] + self.SLIP / size)
+            top = max(weights)
+            self.log_weights[p] = [max(w - top, -self.CAP) for w in weights]
 

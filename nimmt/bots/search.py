@@ -26,6 +26,7 @@ from nimmt.core import ROW_COUNT, View
 from .base import BotError
 from .rollout import ENGINES, RolloutEngine, place, table_of
 from .sampling import determinize
+from .styles import Seats
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +169,7 @@ def evaluate_batch(
     kind: str,
     *,
     rng: random.Random,
-    policy: str | Callable[[], str] = "heuristic",
+    policy: str | Callable[[], str | Seats] = "heuristic",
     samples: int | None = None,
     deadline: float | None = None,
     prune: bool = False,
@@ -178,12 +179,15 @@ def evaluate_batch(
     clock: Callable[[], float] = time.perf_counter,
 ) -> list[Estimate]:
     """Like :func:`evaluate`, with the rollouts of :mod:`nimmt.batch` (compiled; ``policy`` is one of
-    its table policies: ``random``, ``fewest`` or ``heuristic``, or a function that names one for
-    each chunk: a mixture of opponent models), ``chunk`` samples at a time. For ``kind="card"`` the
+    its table policies: ``random``, ``fewest`` or ``heuristic``, or a function that gives one for
+    each chunk: a table policy, or the card and row policies of each seat,
+    :func:`nimmt.bots.styles.seats_of`), ``chunk`` samples at a time. For ``kind="card"`` the
     options are the whole hand; for ``"row"`` the four rows."""
     import numpy as np
 
     from nimmt.batch import rollout_card_penalties, rollout_row_penalties
+
+    from .styles import seat_card_penalties, seat_row_penalties
 
     if samples is None and deadline is None:
         raise BotError("give samples, a deadline, or both")
@@ -196,11 +200,17 @@ def evaluate_batch(
         size = chunk if samples is None else max(1, min(chunk, samples - taken))
         name = policy if isinstance(policy, str) else policy()
         if kind == "card":
-            block = rollout_card_penalties(view, live, size, generator, name)
+            if isinstance(name, str):
+                block = rollout_card_penalties(view, live, size, generator, name)
+            else:
+                block = seat_card_penalties(view, live, size, generator, name)
             for i, option in enumerate(live):
                 values[option].extend(block[i].tolist())
         else:
-            block = rollout_row_penalties(view, size, generator, name)
+            if isinstance(name, str):
+                block = rollout_row_penalties(view, size, generator, name)
+            else:
+                block = seat_row_penalties(view, size, generator, name)
             for option in live:
                 values[option].extend(block[option].tolist())
         taken += size

@@ -1,0 +1,128 @@
+"""Styles of play the ``expert`` can tell apart, and rollouts in which each player keeps its own.
+
+Bots play in recognisable ways (``docs/ladder.md``, "A field of styles"). :data:`STYLES` is the
+family the ``expert``'s opponent model (:mod:`nimmt.bots.opponents`) weighs for each other player:
+
+============== =============================================================================
+``heuristic``   nimmt's ``heuristic`` bot (its card and its row)
+``snug``        the same expected cost, near ties to the snuggest fit, no look ahead; the
+                cheapest row (how ``field:risk``, ``field:safe`` and their kind play)
+``random``      any card; the cheapest row
+============== =============================================================================
+
+Each style has a deterministic choice in Python (:func:`style_choice`, for the likelihood of a
+revealed card) and a card and row policy of the compiled rollouts (:data:`POLICIES`), which
+:func:`seat_card_penalties` and :func:`seat_row_penalties` give to each player separately: the
+rollouts of :mod:`nimmt.batch.rollout`, with one style per seat instead of one for the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from nimmt.core import BULLHEADS, View
+
+from .heuristic import TIE, card_cost, choose, fit
+
+STYLES: tuple[str, ...] = ("heuristic", "snug", "random")
+
+Ints = npt.NDArray[np.int64]
+Seats = tuple[tuple[int, ...], tuple[int, ...]]  # card policy and row policy of each seat
+
+
+def _policies() -> dict[str, tuple[int, int]]:
+    from nimmt.batch import _kernels as K
+
+    return {
+        "heuristic": (K.CARD_HEURISTIC, K.ROW_HEURISTIC),
+        "snug": (K.CARD_SNUG, K.ROW_FEWEST),
+        "random": (K.CARD_ORDER, K.ROW_FEWEST),
+    }
+
+
+def snug_choice(rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int) -> int:
+    """The ``snug`` style's card: the lowest expected cost, near ties to the snuggest fit.
+
+    >>> snug_choice(((10,), (20,), (30,), (40,)), (43, 21), (), 4)
+    21
+    """
+    costs = [(card_cost(rows, card, unseen, players - 1), card) for card in hand]
+    best = min(cost for cost, _ in costs)
+    return min((card for cost, card in costs if cost <= best + TIE), key=lambda card: fit(rows, card))
+
+
+def style_choice(
+    style: str, rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int
+) -> int | None:
+    """The card a player of ``style`` plays from ``hand`` (None for ``random``: any card)."""
+    if style == "heuristic":
+        return choose(rows, hand, unseen, players)
+    if style == "snug":
+        return snug_choice(rows, hand, unseen, players)
+    return None
+
+
+def seats_of(styles: Sequence[str]) -> Seats:
+    """The card and row policies of the compiled rollouts for one style per seat."""
+    policies = _policies()
+    return tuple(policies[s][0] for s in styles), tuple(policies[s][1] for s in styles)
+
+
+def _run(
+    view: View, ends0: Ints, counts0: Ints, heads0: Ints, first: Ints, fixed: npt.NDArray[np.bool_],
+    samples: int, rng: np.random.Generator, seats: Seats,
+) -> Ints:
+    """(candidates, samples): the bullheads the viewer takes from the given starting points."""
+    from nimmt.batch import _kernels as K
+    from nimmt.batch.engine import HEURISTIC_LATER, HEURISTIC_TIE, _seed, run_kernel
+    from nimmt.batch.rollout import _public
+
+    me = view.player
+    assert me is not None
+    pool = np.array(view.unseen_cards(), np.int64)
+    sizes = np.array([0 if p == me else size for p, size in enumerate(view.hand_sizes)], np.int64)
+    out = np.zeros((first.shape[0], samples), np.int64)
+    card_pols = np.array(seats[0], np.int64)
+    row_pols = np.array(seats[1], np.int64)
+    run_kernel(K.rollouts_seats, ends0, counts0, heads0, _public(view), first, fixed, np.array(view.hand, np.int64),
+               pool, sizes, me, samples, row_pols, card_pols, HEURISTIC_TIE, HEURISTIC_LATER, _seed(rng), out)
+    return out
+
+
+def _rows(view: View, candidates: int) -> tuple[Ints, Ints, Ints]:
+    ends = np.array([[row[-1] for row in view.rows]] * candidates, np.int64)
+    counts = np.array([[len(row) for row in view.rows]] * candidates, np.int64)
+    heads = np.array([[sum(BULLHEADS[c] for c in row) for row in view.rows]] * candidates, np.int64)
+    return ends, counts, heads
+
+
+def seat_card_penalties(view: View, cards: Sequence[int], samples: int, rng: np.random.Generator, seats: Seats) -> Ints:
+    """(len(cards), samples): like :func:`nimmt.batch.rollout_card_penalties`, each seat in its style."""
+    me = view.player
+    assert me is not None and view.must_play_card
+    ends, counts, heads = _rows(view, len(cards))
+    first = np.zeros((len(cards), view.players), np.int64)
+    first[:, me] = cards
+    fixed = np.zeros(view.players, np.bool_)
+    fixed[me] = True
+    return _run(view, ends, counts, heads, first, fixed, samples, rng, seats)
+
+
+def seat_row_penalties(view: View, samples: int, rng: np.random.Generator, seats: Seats) -> Ints:
+    """(4, samples): like :func:`nimmt.batch.rollout_row_penalties`, each seat in its style."""
+    card = view.row_choice_card
+    assert card is not None and view.must_choose_row
+    ends, counts, heads = _rows(view, 4)
+    now: Ints = heads[0].copy()
+    for row in range(4):
+        ends[row, row] = card
+        counts[row, row] = 1
+        heads[row, row] = BULLHEADS[card]
+    first = np.zeros((4, view.players), np.int64)
+    for c, p in view.revealed[view.resolved + 1 :]:
+        first[:, p] = c
+    fixed = np.ones(view.players, np.bool_)  # every card of this turn is face up (or already placed)
+    return _run(view, ends, counts, heads, first, fixed, samples, rng, seats) + now[:, None]
