@@ -9,9 +9,17 @@ included; the median of ``--repeats`` runs, taken in turn so that a busy machine
 
 * ``naive``: the referee written below in plain Python (lists, ``random``), in a process of its own,
   playing ``--naive-games`` random 4-player games;
-* ``simulate random``: ``nimmt simulate --games GAMES --players 4 --bots random --json``;
+* ``simulate random``: ``nimmt simulate --games GAMES --players 4 --bots random,random,random,random
+  --json`` (the user's obvious command) and the same with ``--bots random`` (and ``--jobs JOBS``):
+  NumPy alone plays tables of random seats (``nimmt.cli._random_tables``);
+* ``simulate random, Numba``: the same with ``NIMMT_BATCH_ENGINE=numba``, the compiled kernels that
+  played random seats before (importing Numba and loading a cached kernel first);
+* ``start-up``: ``nimmt simulate --games 1 --bots random --json``, the whole process around one game;
 * ``simulate heuristic``: ``nimmt simulate --games HEURISTIC --bots heuristic --json``, with
   ``--jobs 1`` and with ``--jobs JOBS``;
+* ``phases``: what a ``simulate`` process spends before its games, each a whole process of its own:
+  the interpreter alone, importing Typer with the pydantic it coerces options with, importing
+  NumPy, and ``simulate --games 1``;
 * ``cold``: the first ``simulate`` of each kind with an empty Numba cache (``NUMBA_CACHE_DIR`` set
   to a new folder), which compiles the kernels; later runs load them from the cache;
 * ``vector env``: :class:`nimmt.envs.NimmtVectorEnv` with ``--tables`` tables at 4 players, random
@@ -119,7 +127,7 @@ def main() -> int:
     parser.add_argument("--heuristic", type=int, default=50_000, help="heuristic 4-player games per simulate run")
     parser.add_argument("--naive-games", type=int, default=10_000, help="games per naive referee run")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--jobs", type=int, default=2, help="--jobs for the second heuristic run")
+    parser.add_argument("--jobs", type=int, default=2, help="--jobs for the second random and heuristic runs")
     parser.add_argument("--tables", type=int, default=1024, help="tables of the vector environment")
     parser.add_argument("--env-steps", type=int, default=1_000_000, help="learning-seat steps timed")
     parser.add_argument("--naive", type=int, help=argparse.SUPPRESS)  # run the naive referee here
@@ -131,47 +139,67 @@ def main() -> int:
     nimmt = nimmt_command()
     random_run = [*nimmt, "simulate", "--games", str(args.games), "--players", "4", "--bots", "random",
                   "--seed", "1", "--json"]
+    listed_run = [*nimmt, "simulate", "--games", str(args.games), "--players", "4", "--bots",
+                  "random,random,random,random", "--seed", "1", "--json"]
+    start_run = [*nimmt, "simulate", "--games", "1", "--players", "4", "--bots", "random", "--seed", "1", "--json"]
     heuristic_run = [*nimmt, "simulate", "--games", str(args.heuristic), "--players", "4", "--bots", "heuristic",
                      "--seed", "1", "--json"]
     naive_run = [sys.executable, __file__, "--naive", str(args.naive_games)]
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average "
           f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
+    numba_env = {**os.environ, "NIMMT_BATCH_ENGINE": "numba"}
     cache = tempfile.mkdtemp(prefix="nimmt-numba-cold-")
     try:
-        cold_env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        cold_env = {**numba_env, "NUMBA_CACHE_DIR": cache}
         cold = {"random": timed(random_run, cold_env), "heuristic": timed(heuristic_run, cold_env)}
     finally:
         shutil.rmtree(cache, ignore_errors=True)
 
-    runs: dict[str, tuple[list[str], int]] = {
-        "naive referee": (naive_run, args.naive_games),
-        "simulate random": (random_run, args.games),
-        "simulate heuristic --jobs 1": ([*heuristic_run, "--jobs", "1"], args.heuristic),
-        f"simulate heuristic --jobs {args.jobs}": ([*heuristic_run, "--jobs", str(args.jobs)], args.heuristic),
+    runs: dict[str, tuple[list[str], int, dict[str, str] | None]] = {
+        "naive referee": (naive_run, args.naive_games, None),
+        "simulate --bots random,random,...": (listed_run, args.games, None),
+        "simulate --bots random": (random_run, args.games, None),
+        f"simulate --bots random --jobs {args.jobs}": ([*random_run, "--jobs", str(args.jobs)], args.games, None),
+        "simulate random, Numba kernels": (random_run, args.games, numba_env),
+        "simulate heuristic --jobs 1": ([*heuristic_run, "--jobs", "1"], args.heuristic, None),
+        f"simulate heuristic --jobs {args.jobs}": ([*heuristic_run, "--jobs", str(args.jobs)], args.heuristic, None),
     }
-    timed(random_run)  # fills the ordinary cache, if this is the first run here
+    timed(random_run, numba_env)  # fills the ordinary cache, if this is the first run here
     timed(heuristic_run)
-    walls: dict[str, list[float]] = {name: [] for name in runs}
-    cpus: dict[str, list[float]] = {name: [] for name in runs}
+    phases: dict[str, list[str]] = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "import typer (and pydantic)": [sys.executable, "-c", "import typer, typer._adapters"],
+        "import numpy": [sys.executable, "-c", "import numpy"],
+        "simulate --games 1 (whole start-up)": start_run,
+    }
+    walls: dict[str, list[float]] = {name: [] for name in [*runs, *phases]}
+    cpus: dict[str, list[float]] = {name: [] for name in [*runs, *phases]}
     for _ in range(args.repeats):
-        for name, (command, _games) in runs.items():
+        for name, (command, _games, env) in runs.items():
+            wall, cpu, _out = timed(command, env)
+            walls[name].append(wall)
+            cpus[name].append(cpu)
+        for name, command in phases.items():
             wall, cpu, _out = timed(command)
             walls[name].append(wall)
             cpus[name].append(cpu)
 
     print(f"\nWhole process, median of {args.repeats} (start-up included), 4 players:\n")
-    print(f"| {'run':<32} | {'games':>7} | {'wall s':>7} | {'games/s':>9} | {'games/cpu-s':>11} | "
+    print(f"| {'run':<34} | {'games':>7} | {'wall s':>7} | {'games/s':>9} | {'games/cpu-s':>11} | "
           f"{'x naive (wall)':>14} | {'x naive (cpu)':>13} |")
-    print(f"|{'-' * 34}|{'-' * 9}:|{'-' * 9}:|{'-' * 11}:|{'-' * 13}:|{'-' * 16}:|{'-' * 15}:|")
+    print(f"|{'-' * 36}|{'-' * 9}:|{'-' * 9}:|{'-' * 11}:|{'-' * 13}:|{'-' * 16}:|{'-' * 15}:|")
     naive_wall = args.naive_games / statistics.median(walls["naive referee"])
     naive_cpu = args.naive_games / statistics.median(cpus["naive referee"])
-    for name, (_command, games) in runs.items():
+    for name, (_command, games, _env) in runs.items():
         wall = statistics.median(walls[name])
         cpu = statistics.median(cpus[name])
-        print(f"| {name:<32} | {games:>7,} | {wall:>7.2f} | {games / wall:>9,.0f} | {games / cpu:>11,.0f} | "
+        print(f"| {name:<34} | {games:>7,} | {wall:>7.2f} | {games / wall:>9,.0f} | {games / cpu:>11,.0f} | "
               f"{games / wall / naive_wall:>13.1f}x | {games / cpu / naive_cpu:>12.1f}x |")
-    print("\nCold start (empty Numba cache: the kernels are compiled first):")
+    print("\nStart-up, phase by phase (whole processes, median wall and CPU seconds):")
+    for name in phases:
+        print(f"  {name:<36} {statistics.median(walls[name]):.3f} s wall, {statistics.median(cpus[name]):.3f} s CPU")
+    print("\nCold start of the compiled kernels (NIMMT_BATCH_ENGINE=numba, an empty Numba cache):")
     for name, (wall, cpu, _out) in cold.items():
         games = args.games if name == "random" else args.heuristic
         print(f"  simulate {name}: {wall:.2f} s wall, {cpu:.2f} s CPU, {games / wall:,.0f} games/s")

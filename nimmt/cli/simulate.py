@@ -1,21 +1,24 @@
 """``nimmt simulate``: bots against bots, and statistics per seat.
 
-Two engines play the games. When every seat is a bot that the batch engine plays exactly
-(:data:`nimmt.batch.SEAT_POLICIES`: random, beginner, heuristic), Numba is installed and no
-``--records`` are asked for, the compiled batch engine plays them (:func:`simulate_batch`), a few
-thousand games per chunk; otherwise the step engine plays them one action at a time, each bot
-seeing its view (:func:`simulate`). Both give the same statistics (the same keys, from the same
-kind of games: ``tests/cli/test_simulate.py`` compares them); for one seed each engine is
-repeatable and does not depend on ``--jobs``, but the two draw their chance differently.
+Three engines play the games. When every seat is ``random``, no ``--records`` are asked for and
+the run is of at most :data:`RANDOM_TABLES_UP_TO` games (or Numba is missing), NumPy alone plays
+whole tables at once (:mod:`nimmt.cli._random_tables`, :func:`simulate_random`: no Numba to load,
+so such a run starts at once). Otherwise, when every seat is a bot that the batch engine plays
+exactly (:data:`nimmt.batch.SEAT_POLICIES`: random, beginner, heuristic) and Numba is installed,
+its compiled kernels play them (:func:`simulate_batch`), a few thousand games per chunk. Otherwise the step engine plays them one action at a time, each bot seeing its view
+(:func:`simulate`). All give the same statistics (the same keys, from the same kind of games:
+``tests/cli/test_simulate.py`` and ``tests/cli/test_simulate_random.py`` compare them); for one
+seed each engine is repeatable and does not depend on ``--jobs``, but they draw their chance
+differently.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
 import math
-import multiprocessing
 import os
 import signal
 import sys
@@ -25,17 +28,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from nimmt import i18n
 from nimmt.core import Event, GameEnded, GameState, NimmtError, RoundEnded, Rules
-from nimmt.match import play_game
-from nimmt.protocol import BotFailure
 
 from ._common import (
     DOMAIN,
@@ -54,6 +52,13 @@ from ._common import (
     os_reason,
     parse_bots,
 )
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+    from rich.table import Table
+
+# A run of random seats should start at once: rich (the table and the progress bar), the step
+# engine (nimmt.match) and multiprocessing are imported where they are used, only when they are.
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
@@ -101,6 +106,9 @@ class Job:
 
 def play_one(seed: int, index: int, bots: Sequence[str], rules: Rules, records: Path | None) -> GameResult:
     """Play game ``index`` of a run: its chance comes from ``seed`` and ``index`` alone."""
+    from nimmt.match import play_game
+    from nimmt.protocol import BotFailure
+
     rounds: list[tuple[int, ...]] = []
     ended: list[GameEnded] = []
 
@@ -263,6 +271,28 @@ def summarize_tally(tally: Tally, bots: Sequence[str], seconds: float, seed: int
 
 BATCH_BOTS = frozenset({"random", "beginner", "heuristic"})  # the keys of nimmt.batch.SEAT_POLICIES
 BATCH_CHUNK = 2048  # games per unit of work of the batch engine; fixed, so results do not depend on --jobs
+# Games per unit of work at tables of random seats (NumPy): large, since every NumPy operation
+# works on a whole chunk at once and costs a fixed overhead besides; fixed, as above.
+RANDOM_CHUNK = 16_384
+# Above this many games the compiled kernels play random seats sooner than NumPy (when Numba is
+# installed): they play a game in about half the time, but loading Numba and a cached kernel costs
+# some 0.4 s first (docs/speed.md).
+RANDOM_TABLES_UP_TO = 150_000
+
+
+def random_tables_play(bots: Sequence[str], records: Path | None = None, games: int = 0) -> bool:
+    """True when NumPy alone plays these seats (every one random, and nothing is recorded), for a
+    run of ``games`` games: up to :data:`RANDOM_TABLES_UP_TO`, or more when Numba is not installed.
+
+    ``NIMMT_BATCH_ENGINE=numba`` sends them to the compiled kernels instead (to compare the two).
+    """
+    return (
+        records is None
+        and all(name == "random" for name in bots)
+        and importlib.util.find_spec("numpy") is not None
+        and os.environ.get("NIMMT_BATCH_ENGINE", "auto") != "numba"
+        and (games <= RANDOM_TABLES_UP_TO or not batch_engine_plays(bots, records))
+    )
 
 
 def batch_engine_plays(bots: Sequence[str], records: Path | None = None) -> bool:
@@ -284,6 +314,7 @@ class BatchJob:
     bots: tuple[str, ...]
     end_above: int
     rounds: int | None
+    engine: str = "numba"  # "numpy": the tables of random seats of nimmt.cli._random_tables
 
 
 def chunk_seed(seed: int, index: int) -> int:
@@ -293,12 +324,18 @@ def chunk_seed(seed: int, index: int) -> int:
 
 
 def run_batch_job(job: BatchJob) -> tuple[int, Tally]:
-    """Play one chunk of games with the batch engine and tally them."""
-    from nimmt.batch import seat_games
-
+    """Play one chunk of games with the batch engine (or NumPy's random tables) and tally them."""
     players = len(job.bots)
-    rules = Rules(end_above=job.end_above, rounds=job.rounds)
-    played = seat_games(job.bots, job.count, chunk_seed(job.seed, job.index), rules=rules)
+    played: Any
+    if job.engine == "numpy":
+        from ._random_tables import random_games
+
+        played = random_games(players, job.count, chunk_seed(job.seed, job.index), job.end_above, job.rounds or 0)
+    else:
+        from nimmt.batch import seat_games
+
+        rules = Rules(end_above=job.end_above, rounds=job.rounds)
+        played = seat_games(job.bots, job.count, chunk_seed(job.seed, job.index), rules=rules)
     totals = played.totals
     best = totals == totals.min(axis=1, keepdims=True)
     sharers = best.sum(axis=1)
@@ -335,6 +372,8 @@ def _run(worker: Callable[[Work], Done], batches: Sequence[Work], jobs: int,
     # Workers ignore Ctrl-C; the parent stops them at once (terminate) instead of waiting. While the
     # pool starts, a Ctrl-C is only noted (a KeyboardInterrupt inside Pool() would leave a half-built
     # pool behind) and acted on as soon as the pool exists.
+    import multiprocessing
+
     pressed: list[int] = []
     main = threading.current_thread() is threading.main_thread()  # only it may set handlers
     previous = signal.signal(signal.SIGINT, lambda number, _frame: pressed.append(number)) if main else None
@@ -398,15 +437,25 @@ def simulate_batch(
     jobs: int = 1,
     progress: Progress | None = None,
     description: str = "games",
+    engine: str = "numba",
 ) -> tuple[Tally, float]:
     """Play ``games`` games with the batch engine (every seat one of :data:`BATCH_BOTS`), in chunks of
-    :data:`BATCH_CHUNK` games; the tally does not depend on ``jobs``."""
-    from nimmt.batch import seat_games
+    :data:`BATCH_CHUNK` games; the tally does not depend on ``jobs``.
 
-    seat_games(tuple(bots), 0, 0, rules=rules)  # loads the compiled kernel once, before any fork
+    ``engine="numpy"``: tables of random seats only, played by :mod:`nimmt.cli._random_tables` in
+    chunks of :data:`RANDOM_CHUNK` games (see :func:`simulate_random`).
+    """
+    chunk = RANDOM_CHUNK if engine == "numpy" else BATCH_CHUNK
+    if engine == "numpy":
+        if any(name != "random" for name in bots):
+            raise NimmtError(f"NumPy plays tables of random seats only, not {list(bots)}")
+    else:
+        from nimmt.batch import seat_games
+
+        seat_games(tuple(bots), 0, 0, rules=rules)  # loads the compiled kernel once, before any fork
     batches = [
-        BatchJob(seed, index, min(BATCH_CHUNK, games - first), tuple(bots), rules.end_above, rules.rounds)
-        for index, first in enumerate(range(0, games, BATCH_CHUNK))
+        BatchJob(seed, index, min(chunk, games - first), tuple(bots), rules.end_above, rules.rounds, engine)
+        for index, first in enumerate(range(0, games, chunk))
     ]
     task = progress.add_task(description, total=games) if progress is not None else None
     parts: list[tuple[int, Tally]] = []
@@ -425,7 +474,23 @@ def simulate_batch(
     return tally, seconds
 
 
+def simulate_random(
+    games: int,
+    bots: Sequence[str],
+    seed: int,
+    rules: Rules,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    description: str = "games",
+) -> tuple[Tally, float]:
+    """Play ``games`` games at tables of random seats with NumPy alone (:func:`simulate_batch` with
+    ``engine="numpy"``); the tally does not depend on ``jobs``."""
+    return simulate_batch(games, bots, seed, rules, jobs, progress, description, engine="numpy")
+
+
 def _table(summary: dict[str, Any], _: Translate, language: str) -> Table:
+    from rich.table import Table
+
     table = Table(title=_("sim_title", games=summary["games"], rounds=summary["rounds"], seed=summary["seed"]))
     table.add_column(_("col_seat"), justify="right")
     table.add_column(_("col_bot"))
@@ -448,6 +513,21 @@ def _table(summary: dict[str, Any], _: Translate, language: str) -> Table:
             f"{number(100 * summary['win_share'][seat], 1, language)} %",
         )
     return table
+
+
+def _progress() -> Progress:
+    """The progress bar on the terminal's standard error (it goes once the run is over)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
 
 
 def command(
@@ -493,20 +573,13 @@ def command(
             raise typer.BadParameter(_("records_cannot_create", folder=str(records), reason=reason),
                                      param_hint="--records") from None
     base = seed if seed is not None else fresh_seed()
-    err = Console(stderr=True)
-    show_progress = not as_json and sys.stderr.isatty()
-    progress = Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not show_progress,
-    )
+    progress = _progress() if not as_json and sys.stderr.isatty() else None
     try:
-        with progress:
-            if batch_engine_plays(names, records):
+        with progress if progress is not None else contextlib.nullcontext():
+            if random_tables_play(names, records, games):
+                tally, seconds = simulate_random(games, names, base, rules, jobs, progress, _("progress_games"))
+                summary = summarize_tally(tally, names, seconds, base, rules)
+            elif batch_engine_plays(names, records):
                 tally, seconds = simulate_batch(games, names, base, rules, jobs, progress, _("progress_games"))
                 summary = summarize_tally(tally, names, seconds, base, rules)
             else:
@@ -514,7 +587,9 @@ def command(
                                             _("progress_games"))
                 summary = summarize(results, names, seconds, base, rules)
     except KeyboardInterrupt:
-        err.print(_("sim_stopped"))
+        from rich.console import Console
+
+        Console(stderr=True).print(_("sim_stopped"))
         raise typer.Exit(130) from None
     except SimulationFailed as error:
         typer.echo(f"nimmt simulate: {error.tell(_)}", err=True)
@@ -522,6 +597,8 @@ def command(
     if as_json:
         sys.stdout.write(json.dumps(summary) + "\n")
         return
+    from rich.console import Console
+
     out = Console(highlight=False)
     out.print(_table(summary, _, language))
     speed = number(summary["games_per_second"], 1, language)

@@ -17,6 +17,10 @@ mask and reward is the one the AEC environment gives when those bots play the ot
 Autoreset is Gymnasium's default, ``AutoresetMode.NEXT_STEP``: the step that ends a table's game
 returns its last observation with ``terminated``; the next step starts a new game at that table
 (ignoring its action: reward 0, not terminated) and returns the new game's first observation.
+With ``autoreset_mode=AutoresetMode.SAME_STEP`` (what Stable-Baselines3 and similar libraries
+expect) the step that ends a game already returns the new game's first observation, the last one
+being in ``info["final_obs"]`` and the final totals in ``info["final_totals"]`` (masks
+``info["_final_obs"]``, ``info["_final_totals"]``).
 
 An action the mask rules out is replaced by a random legal one, the reward is lowered by
 ``illegal_penalty`` and ``info["illegal_action"]`` says where (``illegal_action="raise"`` raises
@@ -70,6 +74,7 @@ class NimmtVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[A
         illegal_action: str = "penalty",
         illegal_penalty: float = 10.0,
         copy: bool = True,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise EnvError(f"num_envs must be a whole number from 1, not {num_envs!r}")
@@ -85,6 +90,12 @@ class NimmtVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[A
             raise EnvError(f"unknown opponent {unknown[0]!r}: choose {', '.join(SEAT_POLICIES)}")
         if illegal_action not in ("penalty", "raise"):
             raise EnvError(f"illegal_action must be 'penalty' or 'raise', not {illegal_action!r}")
+        modes = {mode.value: mode for mode in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)}
+        mode = modes.get(autoreset_mode.value if isinstance(autoreset_mode, AutoresetMode) else autoreset_mode)
+        if mode is None:
+            raise EnvError(f"autoreset_mode must be {' or '.join(modes)}, not {autoreset_mode!r}")
+        self.metadata = {**self.metadata, "autoreset_mode": mode}
+        self._same_step = mode == AutoresetMode.SAME_STEP
         self.num_envs = num_envs
         self.players = players
         self.seat = seat
@@ -176,11 +187,23 @@ class NimmtVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[A
             self._new_game(int(i))
         rewards = self._rewards - self.illegal_penalty * self._illegal
         terminated = self._terminated.copy()
-        self._restart[:] = terminated
         info: dict[str, Any] = {}
         if self._illegal.any():
             info["illegal_action"] = self._illegal.copy()
             info["_illegal_action"] = self._illegal.copy()
+        if not self._same_step:
+            self._restart[:] = terminated
+            return self._observe(), rewards, terminated, np.zeros(self.num_envs, np.bool_), info
+        ended = np.flatnonzero(terminated)
+        if ended.size:  # keep each ended game's last observation and totals, then start the next game
+            last = self._observe()
+            final = np.full(self.num_envs, None, dtype=object)
+            for i in ended:
+                final[i] = {key: value[i].copy() for key, value in last.items()}
+            info["final_obs"], info["_final_obs"] = final, terminated.copy()
+            info["final_totals"], info["_final_totals"] = self._totals.copy(), terminated.copy()
+            for i in ended:
+                self._new_game(int(i))
         return self._observe(), rewards, terminated, np.zeros(self.num_envs, np.bool_), info
 
     def _observe(self) -> Observation:
@@ -194,6 +217,11 @@ class NimmtVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[A
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions now at every table, as booleans (num_envs, 108)."""
         return self._mask.astype(bool)
+
+    @property
+    def rounds(self) -> npt.NDArray[np.int64]:
+        """Each table's rounds played in its game so far (all of them once its game is over)."""
+        return self._played.copy()
 
     @property
     def totals(self) -> npt.NDArray[np.int64]:

@@ -52,6 +52,7 @@ from .models import (
     ScoreSheetUndo,
     SeatToken,
     TableInfo,
+    valid_unicode,
 )
 from .pages import LANG_COOKIE, choose_language, render
 from .replay import frames
@@ -307,9 +308,12 @@ def create_app(
         if len(body) > MAX_RECORD_UPLOAD:
             raise ApiError(413, "too_large", f"the record is larger than {MAX_RECORD_UPLOAD} bytes")
         try:
-            return frames(loads(body))
+            replay = frames(loads(body))
         except RecordError as error:
             raise ApiError(422, "bad_record", str(error)) from None
+        if not valid_unicode(replay):  # a name spelled with a lone surrogate: no answer could hold it
+            raise ApiError(422, "bad_record", "the record holds text that is not valid Unicode (a lone surrogate)")
+        return replay
 
     # -- score sheet API (for tables playing with real cards) ----------------------------------
     @app.post("/api/scoresheet", tags=["score sheet"])

@@ -6,9 +6,19 @@ the server sends back is built from the core's view by :mod:`nimmt.server.table`
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    field_validator,
+    model_validator,
+)
 
 from nimmt.core import MAX_PLAYERS, MIN_PLAYERS
 from nimmt.i18n import LANGUAGES
@@ -18,6 +28,7 @@ NAME_LENGTH = 24
 TABLE_ID_PATTERN = r"^[A-Za-z0-9_-]{6,40}$"
 
 Ref = Annotated[str, StringConstraints(max_length=64)]
+BotName = Annotated[str, StringConstraints(max_length=40)]
 
 # What Python's str.strip() takes away, past the control characters (C0, DEL, C1) refused anyway.
 _SPACES = r"\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -53,8 +64,32 @@ def _whole(value: object) -> object:
     return value
 
 
+def valid_unicode(data: Any) -> bool:
+    """Whether every text in a decoded JSON value is valid Unicode: JSON's escapes can spell a lone
+    surrogate (``"\\ud800"``), which no answer could hold (it cannot be written as UTF-8)."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    except (TypeError, ValueError, RecursionError):  # not plain JSON: the fields' own checks refuse it
+        return True
+    return True
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class _Body(_Strict):
+    """An HTTP request's body: refused whole when any text in it, checked by a field or not (a
+    score sheet, say), is not valid Unicode."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unicode(cls, data: Any) -> Any:
+        if not valid_unicode(data):
+            raise ValueError("the body holds text that is not valid Unicode (a lone surrogate)")
+        return data
 
 
 class TableOptions(_Strict):
@@ -67,10 +102,11 @@ class TableOptions(_Strict):
     _whole = field_validator("end_above", "rounds", mode="before")(_whole)
 
 
-class CreateTable(_Strict):
+class CreateTable(_Body):
     name: Name = Field(description="the creator's name; the creator sits in seat 0")
     seats: int = Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)
-    bots: list[str] = Field(default_factory=list, max_length=MAX_PLAYERS - 1, description="bot names, one per bot seat")
+    bots: list[BotName] = Field(default_factory=list, max_length=MAX_PLAYERS - 1,
+                                description="bot names, one per bot seat")
     options: TableOptions = Field(default_factory=TableOptions)
     language: str = Field(default="en", description="the table's language", json_schema_extra={"enum": list(LANGUAGES)})
     start: bool = Field(default=False, description="play now: bots take every seat but the creator's and the "
@@ -86,7 +122,7 @@ class CreateTable(_Strict):
         return value
 
 
-class JoinTable(_Strict):
+class JoinTable(_Body):
     name: Name
 
 
@@ -145,7 +181,7 @@ class BotInfo(BaseModel):
     description: str
 
 
-class ScoreSheetNew(_Strict):
+class ScoreSheetNew(_Body):
     players: list[Name] = Field(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)
     end_above: int = Field(default=66, ge=0, le=1000)
     rounds: int | None = Field(default=None, ge=1, le=30)
@@ -153,14 +189,14 @@ class ScoreSheetNew(_Strict):
     _whole = field_validator("end_above", "rounds", mode="before")(_whole)
 
 
-class ScoreSheetRound(_Strict):
+class ScoreSheetRound(_Body):
     sheet: dict[str, object]
     penalties: list[int] = Field(max_length=MAX_PLAYERS)
 
     _whole = field_validator("penalties", mode="before")(_whole)
 
 
-class ScoreSheetUndo(_Strict):
+class ScoreSheetUndo(_Body):
     sheet: dict[str, object]
 
 
@@ -199,7 +235,7 @@ class Rematch(_Strict):
 class SeatToBot(_Strict):
     type: Literal["seat_to_bot"]
     seat: int
-    bot: Annotated[str, StringConstraints(max_length=40)]
+    bot: BotName
     ref: Ref | None = None
 
 

@@ -19,6 +19,7 @@ import asyncio
 import json
 from collections import deque
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -28,6 +29,8 @@ from sqlalchemy import (
     Boolean,
     Column,
     CompoundSelect,
+    Connection,
+    Engine,
     ForeignKey,
     Integer,
     MetaData,
@@ -36,6 +39,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    create_engine,
     event,
     select,
     union_all,
@@ -45,7 +49,8 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 # Sequence and game numbers are 32-bit columns on PostgreSQL: a number outside them is no entry.
 _LARGEST = 2**31 - 1
@@ -161,8 +166,20 @@ class SqlStore:
         if self.dialect == "sqlite":
             self._engine: AsyncEngine = create_async_engine(url, json_serializer=_json_text)
             event.listen(self._engine.sync_engine, "connect", _sqlite_pragmas)
+            self._autocommit = self._engine  # SQLite's driver begins no transaction for a read anyway
+            # Writes go through the plain driver in a thread of their own: a whole transaction is one
+            # hand-off to that thread, where aiosqlite makes one for each step of it, and each of
+            # those waits for the event loop's next turn (tens of ms when the server is busy).
+            self._writes: Engine = create_engine(make_url(url).set(drivername="sqlite"), json_serializer=_json_text)
+            event.listen(self._writes, "connect", _sqlite_pragmas)
         else:  # a server: a connection it closed (a restart) is noticed before it is used
             self._engine = create_async_engine(url, pool_pre_ping=True, json_serializer=_json_text)
+            self._writes = self._engine.sync_engine
+            # For single statements (reads, and a group that is one INSERT): without BEGIN and
+            # COMMIT or ROLLBACK around it, one round trip (and the ping) instead of three.
+            self._autocommit = create_async_engine(url, pool_pre_ping=True, isolation_level="AUTOCOMMIT",
+                                                   json_serializer=_json_text)
+        self._thread: ThreadPoolExecutor | None = None  # SQLite's writing thread, while there is one
         self._waiting: deque[_Pending] = deque()
         self._writing: list[_Pending] = []
         self._wake = asyncio.Event()  # made anew with each writer: an event belongs to one event loop
@@ -203,7 +220,13 @@ class SqlStore:
                 # PostgreSQL's query is cancelled at once; SQLite's ends within its busy timeout.
                 await asyncio.wait({writer})
         self._writing, self._waiting = [], deque()
+        thread, self._thread = self._thread, None
+        if thread is not None:  # its connection is closed in the thread that used it, then it ends
+            await asyncio.get_running_loop().run_in_executor(thread, self._writes.dispose)
+            thread.shutdown()
         await self._engine.dispose()
+        if self._autocommit is not self._engine:
+            await self._autocommit.dispose()
 
     async def append(
         self, table_id: str, seq: int, entry: dict[str, Any], game: GameRow | None = None
@@ -267,55 +290,74 @@ class SqlStore:
         # Rows go in sorted by (table, seq): two processes writing groups that share tables take
         # their locks in one order (no deadlock), and a table's entries still go in their order.
         candidates = sorted(first.values(), key=lambda pending: (pending.table_id, pending.seq))
-        async with self._engine.begin() as connection:
-            known, created = await self._tables_for(connection, candidates)
-            writes = [pending for pending in candidates
-                      if pending.table_id in (created if pending.seq == 0 else known)]
-            stored: set[tuple[str, int]] = set()
-            if writes:
-                insert = self._dialect_insert(_JOURNAL).on_conflict_do_nothing()
-                inserted = await connection.execute(
-                    insert.returning(_JOURNAL.c.table_id, _JOURNAL.c.seq),
-                    [{"table_id": p.table_id, "seq": p.seq, "entry": p.entry} for p in writes],
-                )
-                stored = {(table_id, seq) for table_id, seq in inserted}
-            # Each game's record as its last stored entry of the group left it (one row each: an
-            # upsert may not touch one row twice in one statement).
-            games = {(p.table_id, p.game): p for p in writes if p.game is not None and (p.table_id, p.seq) in stored}
-            if games:
-                upsert = self._dialect_insert(_GAMES)
-                upsert = upsert.on_conflict_do_update(
-                    index_elements=[_GAMES.c.table_id, _GAMES.c.game],
-                    set_={"record": upsert.excluded.record, "finished": upsert.excluded.finished},
-                )
-                await connection.execute(upsert, [
-                    {"table_id": p.table_id, "game": p.game, "record": p.record, "finished": p.finished}
-                    for p in sorted(games.values(), key=lambda pending: (pending.table_id, pending.game or 0))
-                ])
+        try:
+            stored = await self._insert(candidates, look=False)
+        except IntegrityError:  # only an entry of a table nobody made breaks a rule: look, and leave it out
+            stored = await self._insert(candidates, look=True)
         return [first[pending.table_id, pending.seq] is pending and (pending.table_id, pending.seq) in stored
                 for pending in group]
+
+    async def _insert(self, candidates: list[_Pending], *, look: bool) -> set[tuple[str, int]]:
+        """One transaction: the tables of the 0th entries, the entries (a taken number is skipped), the
+        records; the (table, seq) of the entries stored. Without ``look``, an entry of an unknown table
+        fails it all (its foreign key): tables are looked for only then, not on every append."""
+        if self.dialect != "sqlite":
+            if look or any(pending.seq == 0 or pending.game is not None for pending in candidates):
+                async with self._engine.begin() as connection:
+                    return await connection.run_sync(self._insert_in, candidates, look)
+            # Entries alone are one INSERT, atomic by itself: committed as it returns, with no
+            # BEGIN and COMMIT round trips (each waits for a turn of a busy event loop).
+            async with self._autocommit.connect() as connection:
+                return await connection.run_sync(self._insert_in, candidates, look)
+        if self._thread is None:
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="nimmt-store-writer")
+        return await asyncio.get_running_loop().run_in_executor(self._thread, self._insert_in_thread, candidates, look)
+
+    def _insert_in_thread(self, candidates: list[_Pending], look: bool) -> set[tuple[str, int]]:
+        with self._writes.begin() as connection:
+            return self._insert_in(connection, candidates, look)
+
+    def _insert_in(self, connection: Connection, candidates: list[_Pending], look: bool) -> set[tuple[str, int]]:
+        created: set[str] = set()
+        if new := [pending.table_id for pending in candidates if pending.seq == 0]:
+            made = connection.execute(
+                self._dialect_insert(_TABLES).on_conflict_do_nothing().returning(_TABLES.c.id),
+                [{"id": table_id, "created_seq": 0} for table_id in new],
+            )
+            created = set(made.scalars())
+        # A 0th entry goes in only with the table it made (a table that was there is a conflict).
+        writes = [pending for pending in candidates if pending.seq != 0 or pending.table_id in created]
+        if look and (asked := {pending.table_id for pending in writes} - created):
+            # Tables are never deleted: one look holds for the rest of the transaction.
+            found = connection.execute(select(_TABLES.c.id).where(_TABLES.c.id.in_(asked)))
+            known = created | set(found.scalars())
+            writes = [pending for pending in writes if pending.table_id in known]
+        if not writes:
+            return set()
+        insert = self._dialect_insert(_JOURNAL).on_conflict_do_nothing()
+        inserted = connection.execute(
+            insert.returning(_JOURNAL.c.table_id, _JOURNAL.c.seq),
+            [{"table_id": p.table_id, "seq": p.seq, "entry": p.entry} for p in writes],
+        )
+        stored = {(table_id, seq) for table_id, seq in inserted}
+        # Each game's record as the last stored entry of the group left it (one row each: an
+        # upsert may not touch one row twice in one statement).
+        games = {(p.table_id, p.game): p for p in writes if p.game is not None and (p.table_id, p.seq) in stored}
+        if games:
+            upsert = self._dialect_insert(_GAMES)
+            upsert = upsert.on_conflict_do_update(
+                index_elements=[_GAMES.c.table_id, _GAMES.c.game],
+                set_={"record": upsert.excluded.record, "finished": upsert.excluded.finished},
+            )
+            connection.execute(upsert, [
+                {"table_id": p.table_id, "game": p.game, "record": p.record, "finished": p.finished}
+                for p in sorted(games.values(), key=lambda pending: (pending.table_id, pending.game or 0))
+            ])
+        return stored
 
     def _dialect_insert(self, table: Table) -> SqliteInsert | PgInsert:
         # ON CONFLICT (DO NOTHING, DO UPDATE) is spelt alike on both, but only their own Insert has it.
         return sqlite_insert(table) if self.dialect == "sqlite" else pg_insert(table)
-
-    async def _tables_for(self, connection: AsyncConnection, candidates: list[_Pending]) -> tuple[set[str], set[str]]:
-        """Create the tables of the group's 0th entries; the tables the other entries may go to (known
-        ones) and those the 0th entries may go to (created now: an existing one is a conflict)."""
-        created: set[str] = set()
-        new = [pending.table_id for pending in candidates if pending.seq == 0]
-        if new:
-            rows = await connection.execute(
-                self._dialect_insert(_TABLES).on_conflict_do_nothing().returning(_TABLES.c.id),
-                [{"id": table_id, "created_seq": 0} for table_id in new],
-            )
-            created = set(rows.scalars())
-        asked = {pending.table_id for pending in candidates if pending.seq != 0} - created
-        known = created
-        if asked:  # tables are never deleted: one look now holds for the rest of the transaction
-            found = await connection.execute(select(_TABLES.c.id).where(_TABLES.c.id.in_(asked)))
-            known = created | set(found.scalars())
-        return known, created
 
     async def journal(self, table_id: str, since: int = 0) -> list[dict[str, Any]] | None:
         if not _storable_id(table_id):
@@ -328,7 +370,7 @@ class SqlStore:
             # One query, two index look-ups: entry 0 exists for every known table, so asking for it
             # too tells "unknown table" (no rows) from "nothing since" (entry 0 alone).
             query = union_all(entries.where(seq == 0), entries.where(seq >= min(since, _LARGEST))).order_by("seq")
-        async with self._engine.connect() as connection:
+        async with self._autocommit.connect() as connection:
             rows = (await connection.execute(query)).all()
         if not rows:
             return None
@@ -339,7 +381,7 @@ class SqlStore:
             return None
         query = select(_GAMES.c.record, _GAMES.c.finished).where(_GAMES.c.table_id == table_id,
                                                                  _GAMES.c.game == game)
-        async with self._engine.connect() as connection:
+        async with self._autocommit.connect() as connection:
             row = (await connection.execute(query)).first()
         return None if row is None else GameRow(table_id, game, row.record, row.finished)
 

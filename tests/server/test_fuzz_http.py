@@ -9,6 +9,7 @@ the 404 are reached too. The run is bounded and derandomized: the same examples 
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import re
@@ -18,10 +19,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 with warnings.catch_warnings():
@@ -36,6 +39,7 @@ from .helpers import Person, create_table
 
 EXAMPLES = 40  # per operation: each a request or two, well under a minute for the whole API
 BASE_URL = "http://testserver"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "records" / "golden"
 # Fuzzing creates and joins many tables from one address: those rates are tested in test_limits.py.
 FUZZ_LIMITS = Limits(tables_per_minute=0, joins_per_minute=0, messages_per_minute=0)
 
@@ -121,14 +125,19 @@ def _send(client: TestClient, case: schemathesis.Case[Any]) -> Any:
           suppress_health_check=list(HealthCheck))
 def test_the_lobby_api_answers_every_request_within_its_description(case: schemathesis.Case[Any], api: Api) -> None:
     tries = [case]
-    if case.path_parameters and "table_id" in case.path_parameters:
-        on_real = case.operation.Case(**{k: getattr(case, k) for k in ("path_parameters", "query", "headers",
-                                                                         "cookies", "body")
-                                         if getattr(case, k, None) is not None})
-        on_real.path_parameters = {**case.path_parameters, "table_id": api.table_id}
-        if "game" in on_real.path_parameters and isinstance(on_real.path_parameters["game"], int):
-            on_real.path_parameters["game"] = on_real.path_parameters["game"] % 3  # 1 is finished, 2 not
-        tries.append(on_real)
+    path = case.path_parameters or {}
+    if "table_id" in path:
+        # The same request at the real table, with the game as made up, and as one it may have.
+        games = [path.get("game")]
+        if isinstance(path.get("game"), int):
+            games.append(path["game"] % 3)  # game 1 is finished, game 2 is not
+        for game in games:
+            on_real = case.operation.Case(**{k: getattr(case, k) for k in ("query", "headers", "cookies", "body")
+                                             if getattr(case, k, None) is not None})
+            on_real.path_parameters = {**path, "table_id": api.table_id}
+            if game is not None:
+                on_real.path_parameters["game"] = game
+            tries.append(on_real)
     for attempt in tries:
         response = _send(api.client, attempt)
         assert response.status_code < 500, f"{attempt.operation.label}: {response.status_code} {response.text[:300]}"
@@ -136,6 +145,36 @@ def test_the_lobby_api_answers_every_request_within_its_description(case: schema
         # take every 422 to a valid request for a fault): the narrower check above stands for it.
         attempt.validate_response(response, excluded_checks=[positive_data_acceptance],
                                   additional_checks=[schema_valid_is_not_bad_request])
+    assert not api.problems.records, [api.problems.format(r) for r in api.problems.records]
+
+
+# -- the pages (not in the API's description) ---------------------------------------------------
+_segment = st.text(st.characters(codec="utf-8"), min_size=1, max_size=30)
+_header = st.text(st.characters(codec="latin-1", exclude_characters="\r\n"), max_size=60)
+
+
+@st.composite
+def _page_requests(draw: st.DrawFn, table_id: str) -> tuple[str, dict[str, str], dict[str, bytes]]:
+    table = draw(st.just(table_id) | _segment)
+    game = draw(st.integers(-3, 3) | st.integers() | st.sampled_from([2**31, 2**63, 2**64]) | _segment)
+    path = draw(st.sampled_from(["/t/{}", "/watch/{}", "/replay/{}/{}", "/lang/{}", "/static/{}", "/{}"]))
+    path = path.format(quote(str(table), safe=""), quote(str(game), safe=""))
+    query = draw(st.dictionaries(st.sampled_from(["lang", "back", "x"]), _segment | st.sampled_from(["fr", "//x"]),
+                                 max_size=2))
+    headers = draw(st.fixed_dictionaries({}, optional={"Accept-Language": _header, "Cookie": _header,
+                                                       "If-None-Match": _header}))
+    return path, query, {name: value.encode("latin-1") for name, value in headers.items()}  # as on the wire
+
+
+@given(data=st.data())
+@settings(max_examples=EXAMPLES * 2, derandomize=True, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+def test_the_pages_answer_any_path_without_a_server_error(api: Api, data: st.DataObject) -> None:
+    path, query, headers = data.draw(_page_requests(api.table_id))
+    answer = api.client.get(path, params=query, headers=headers, follow_redirects=False)
+    assert answer.status_code < 500, (path, query, headers, answer.text[:300])
+    if answer.status_code >= 400:  # a refusal is JSON with its code, as the API's
+        assert answer.json()["code"], (path, answer.text[:300])
     assert not api.problems.records, [api.problems.format(r) for r in api.problems.records]
 
 
@@ -191,3 +230,30 @@ def test_whole_numbers_may_come_as_7_0_but_not_as_text(client: TestClient) -> No
     sheet = client.post("/api/scoresheet", json={"players": ["Ana", "Bruno"], "end_above": 10.0}).json()
     added = client.post("/api/scoresheet/round", json={"sheet": sheet, "penalties": [3.0, 0]})
     assert added.status_code == 200 and added.json()["totals"] == [3, 0]
+
+
+def _post_text(client: TestClient, path: str, text: str) -> Any:
+    return client.post(path, content=text.encode("ascii"), headers={"Content-Type": "application/json"})
+
+
+def test_text_that_is_not_unicode_is_refused_wherever_it_is_in_a_body(client: TestClient) -> None:
+    """JSON's escapes can spell a lone surrogate; no answer could hold one (it cannot be written as
+    UTF-8), so such a body is refused: once it made a 500 where the text went back out unchecked."""
+    sheet = client.post("/api/scoresheet", json={"players": ["Ana", "Bruno"]}).json()
+    broken_sheet = json.dumps(sheet).replace('"Ana"', '"A\\ud800"')
+    record = (GOLDEN / "five_players_end_above_30.json").read_text(encoding="utf-8")
+    assert _post_text(client, "/api/replay", record).status_code == 200
+    for path, text, code in [
+        ("/api/tables", '{"name": "Ana", "seats": 2, "bots": ["\\ud800"]}', "bad_request"),
+        ("/api/tables", '{"name": "Ana", "seats": 2, "options": {"x\\udc00": 1}}', "bad_request"),
+        ("/api/scoresheet/round", f'{{"sheet": {broken_sheet}, "penalties": [1, 2]}}', "bad_request"),
+        ("/api/scoresheet/undo", f'{{"sheet": {broken_sheet}}}', "bad_request"),
+        ("/api/replay", record.replace('"Bot 1"', '"Bot \\ud83d"', 1), "bad_record"),
+    ]:
+        answer = _post_text(client, path, text)
+        assert answer.status_code == 422 and answer.json()["code"] == code, (path, answer.text)
+        assert "not valid Unicode" in answer.json()["message"]
+    # A pair of surrogates is one character like any other.
+    paired = _post_text(client, "/api/tables", '{"name": "Ana \\ud83d\\udc02", "seats": 2}')
+    assert paired.status_code == 201, paired.text
+    assert client.get(f"/api/tables/{paired.json()['table_id']}").json()["seats"][0]["name"] == "Ana \U0001f402"

@@ -154,7 +154,7 @@ def transactions(store: SqlStore) -> list[int]:
     def committed(_connection: Any) -> None:
         count[0] += 1
 
-    event.listen(store._engine.sync_engine, "commit", committed)
+    event.listen(store._writes, "commit", committed)
     return count
 
 
@@ -316,6 +316,15 @@ def test_a_failed_transaction_fails_each_of_its_appends_and_stores_nothing(url: 
         assert await store.journal("t") == [{"kind": "create"}, {"kind": "join"}, {"kind": "start"}]
         assert await store.journal("u") == [{"kind": "create"}, {"kind": "join"}]
         assert await store.game("t", 1) == GameRow("t", 1, record(1), True)
+        # A group of entries alone (on PostgreSQL one statement, no transaction around it) likewise.
+        async with writer_in_the_way(url):
+            failed = await asyncio.gather(store.append("t", 3, {"kind": "play"}),
+                                          store.append("u", 2, {"kind": "play"}), return_exceptions=True)
+        assert all(isinstance(result, Exception) and not isinstance(result, StoreConflict)
+                   for result in failed), failed
+        assert await store.journal("t", since=3) == [] and await store.journal("u", since=2) == []
+        await asyncio.gather(store.append("t", 3, {"kind": "play"}), store.append("u", 2, {"kind": "play"}))
+        assert await store.journal("t", since=3) == [{"kind": "play"}]
 
     with_store(url, scenario)
 
