@@ -122,7 +122,11 @@ def test_every_subscriber_gets_it_and_one_leaving_does_not_stop_the_others(
         await publisher.publish(update("t", 3))
         async with subscriber.subscribe("t") as again:
             await publisher.publish(update("t", 4))
-            assert (await get(again)).version == 4
+            first = (await get(again)).version
+            # Through Redis, 3 may still be on its way (the publisher's connection is not the one that
+            # unsubscribed): nothing older than it, and 4 comes.
+            assert first in (3, 4)
+            assert first == 4 or (await get(again)).version == 4
 
     hubs(scenario)
 
