@@ -45,6 +45,7 @@ class Connection:
         self.message_wait: Callable[[str], float] = lambda _client: 0.0  # its message limit: seconds to wait
         self.closed = False  # the client left (or was sent away): nothing more is sent
         self.metrics: Metrics | None = None
+        self.last_state: dict[str, Any] | None = None
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send a message; WebSocketDisconnect when the client has gone, however it went."""
@@ -92,7 +93,7 @@ class Connection:
                 self.subscription = subscription
                 await self.service.arrive(self.table, self.seat)
                 try:
-                    await self.send(self.table.message_for(self.seat))
+                    await self._send_state()
                     writer = asyncio.create_task(self._write(subscription))
                     try:
                         await self._read()
@@ -121,6 +122,9 @@ class Connection:
                 continue
             if parsed.token:
                 seat = self.table.seat_of(parsed.token)
+                if seat is None and self.service.shared:  # joined through another process just now?
+                    await self.service.catch_up(self.table)
+                    seat = self.table.seat_of(parsed.token)
                 if seat is None:
                     await self.send(ActionError("bad_token", "this token belongs to no seat of this table")
                                     .to_message())
@@ -218,14 +222,26 @@ class Connection:
             await self.send(answer)
 
     async def _write(self, subscription: Any) -> None:
+        """For each piece of news of the table: catch up if need be, then send this person's own state."""
         while True:
             update = await subscription.get()
             try:
-                await self.send(update.for_audience(self.seat))
+                await self.service.follow(self.table, update)
+                await self._send_state()
             except WebSocketDisconnect:
                 return  # the client left: the reader hears it and ends the connection
+            except Exception as error:  # the store is away: the next news tries again
+                logger.warning("table %s: could not catch up: %s: %s", self.table.id, type(error).__name__, error)
             finally:
                 subscription.done()
+
+    async def _send_state(self) -> None:
+        """The person's own state, rendered here from this process's copy of the table; nothing when it
+        is what they were sent last."""
+        message = self.table.message_for(self.seat)
+        if message != self.last_state:
+            await self.send(message)
+            self.last_state = message
 
 
 def _unicode(data: Any) -> bool:

@@ -1,10 +1,12 @@
-"""Delivery of table updates to the people watching a table: one small interface.
+"""What the server processes share besides the store: news of each table, who is at it, and
+which process runs its bots. One small interface, :class:`Hub`.
 
-The table's owner publishes one :class:`Update` per change, already cut into what each seat may
-see and what the public may see; a subscriber (one open connection) takes the part meant for it.
-Subscribers never need the table itself, so updates can travel between server processes without
-touching the game logic. :class:`LocalHub` delivers inside one process (the default);
-:class:`RedisHub` also carries every update through Redis pub/sub to the other processes.
+News (:class:`Update`) says only that a table has reached a version (its entries are in the
+store) or that its people came or went; each process reads the new entries from the store itself
+and renders the views of its own connections, so no secret travels through the hub. Presence is
+kept per seat with an expiry, so the people of a process that died are seen to have left. A
+table's lease names the one process that runs its bots and deals; it moves when its holder dies.
+:class:`LocalHub` does all of it inside one process (the default); :class:`RedisHub` through Redis.
 """
 
 from __future__ import annotations
@@ -13,46 +15,59 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 import uuid
-from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections import OrderedDict, defaultdict
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
     from redis.asyncio.client import PubSub
 
+LEASE_SECONDS = 6.0  # a lease not renewed for this long moves to another process
+PRESENCE_SECONDS = 15.0  # a process's people are seen as gone this long after its last heartbeat
+REMEMBERED_TABLES = 10_000  # tables whose people's comings and goings one process remembers
+KEPT_SECONDS = 24 * 3600  # Redis forgets a table's presence keys a day after their last change
 QUEUE_LIMIT = 256  # a connection this far behind is dropped; it reconnects and gets the state anew
 SUBSCRIBE_TIMEOUT = 10.0  # seconds Redis may take to confirm a subscription
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+Presence = dict[int, float | None]  # seat -> None while its person is here, else when they left (wall clock)
 
 
 @dataclass(frozen=True, slots=True)
 class Update:
+    """News of a table: it has reached ``version``; with ``presence``, who is at it now; with
+    ``recheck``, news may have been missed (Redis was away): look at the store."""
+
     table_id: str
     version: int
-    seats: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> that seat's message
-    public: dict[str, Any] = field(default_factory=dict)  # for spectators
-
-    def for_audience(self, seat: int | None) -> dict[str, Any]:
-        if seat is not None and seat in self.seats:
-            return self.seats[seat]
-        return self.public
+    presence: Presence | None = None
+    recheck: bool = False
 
     def to_json(self) -> str:
-        return json.dumps({"table_id": self.table_id, "version": self.version,
-                           "seats": {str(seat): message for seat, message in self.seats.items()},
-                           "public": self.public}, separators=(",", ":"))
+        data: dict[str, Any] = {"table_id": self.table_id, "version": self.version}
+        if self.presence is not None:
+            data["presence"] = {str(seat): since for seat, since in self.presence.items()}
+        return json.dumps(data, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Update:
         data = json.loads(text)
-        return cls(data["table_id"], data["version"], {int(seat): message for seat, message in data["seats"].items()},
-                   data["public"])
+        table_id, version, presence = data["table_id"], data["version"], data.get("presence")
+        if not isinstance(table_id, str) or not isinstance(version, int) or isinstance(version, bool):
+            raise ValueError("an update has a table id and a version")
+        seen: Presence | None = None
+        if presence is not None:
+            seen = {int(seat): None if since is None else float(since) for seat, since in presence.items()}
+        return cls(table_id, version, seen)
 
 
 class Subscription(Protocol):
@@ -75,6 +90,23 @@ class Hub(Protocol):
 
     def subscribe(self, table_id: str) -> Any:
         """An async context manager giving a :class:`Subscription` to the table's updates."""
+        ...
+
+    async def arrive(self, table_id: str, seat: int) -> Presence:
+        """A connection of this process is open for the seat's person; who is at the table now."""
+        ...
+
+    async def leave(self, table_id: str, seat: int) -> Presence:
+        """One such connection has closed; who is at the table now."""
+        ...
+
+    async def presence(self, table_id: str) -> Presence:
+        """Who is at the table now, over every process."""
+        ...
+
+    async def lease(self, table_id: str) -> bool:
+        """Take or keep the table's lease for :data:`LEASE_SECONDS`: True while this process holds it
+        (it alone runs the table's bots and deals then)."""
         ...
 
 
@@ -123,10 +155,13 @@ class _Queue:
 
 
 class LocalHub:
-    """In-process delivery: each subscriber has a bounded queue."""
+    """In-process delivery: each subscriber has a bounded queue; presence is counted here; this
+    process holds every lease."""
 
     def __init__(self) -> None:
         self._subscribers: dict[str, set[_Queue]] = defaultdict(set)
+        self._here: dict[str, dict[int, int]] = {}  # table -> seat -> open connections
+        self._left: OrderedDict[str, dict[int, float]] = OrderedDict()  # table -> seat -> when its person left
 
     async def start(self) -> None:
         pass
@@ -153,8 +188,46 @@ class LocalHub:
             if not self._subscribers[table_id]:
                 del self._subscribers[table_id]
 
-    def subscribers(self, table_id: str) -> int:
-        return len(self._subscribers.get(table_id, ()))
+    def count(self, table_id: str, seat: int, change: int) -> int:
+        """Add ``change`` to this process's connections for the seat; how many it has now."""
+        here = self._here.setdefault(table_id, {})
+        count = here[seat] = max(0, here.get(seat, 0) + change)
+        if not count:
+            del here[seat]
+            if not here:
+                del self._here[table_id]
+            self._left_at(table_id)[seat] = time.time()
+        return count
+
+    def _left_at(self, table_id: str) -> dict[int, float]:
+        left = self._left.get(table_id)
+        if left is None:
+            left = self._left[table_id] = {}
+            while len(self._left) > REMEMBERED_TABLES:
+                self._left.popitem(last=False)
+        else:
+            self._left.move_to_end(table_id)
+        return left
+
+    def here(self) -> dict[str, list[int]]:
+        """The seats this process has connections for, by table."""
+        return {table_id: sorted(seats) for table_id, seats in self._here.items()}
+
+    async def arrive(self, table_id: str, seat: int) -> Presence:
+        self.count(table_id, seat, 1)
+        return await self.presence(table_id)
+
+    async def leave(self, table_id: str, seat: int) -> Presence:
+        self.count(table_id, seat, -1)
+        return await self.presence(table_id)
+
+    async def presence(self, table_id: str) -> Presence:
+        seen: Presence = dict(self._left.get(table_id, {}))
+        seen.update({seat: None for seat in self._here.get(table_id, {})})
+        return seen
+
+    async def lease(self, table_id: str) -> bool:
+        return True
 
 
 class RedisHub:
@@ -182,6 +255,9 @@ class RedisHub:
         self._confirmed: dict[str, asyncio.Future[None]] = {}
         self._pending: set[str] = set()  # channels to subscribe to once Redis answers again
         self._lock = asyncio.Lock()
+        self._heart: asyncio.Task[None] | None = None
+        self._complained = 0.0
+        self._beat_now = asyncio.Event()
 
     @property
     def shown_url(self) -> str:
@@ -208,12 +284,15 @@ class RedisHub:
             raise
         self._client, self._pubsub = client, pubsub
         self._reader = asyncio.create_task(self._read(pubsub), name="nimmt-redis-hub")
+        self._heart = asyncio.create_task(self._heartbeat(), name="nimmt-redis-presence")
 
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
-            await asyncio.wait([self._reader])
-            self._reader = None
+        await self._release_leases()  # another process takes the tables' bots at once
+        for task in (self._reader, self._heart):
+            if task is not None:
+                task.cancel()
+                await asyncio.wait([task])
+        self._reader = self._heart = None
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call]
@@ -255,9 +334,106 @@ class RedisHub:
             finally:
                 await self._unlisten(channel)
 
-    def subscribers(self, table_id: str) -> int:
-        """This process's subscribers to the table."""
-        return self._local.subscribers(table_id)
+    # -- presence: a sorted set per table, each member a (process, seat) with its expiry as score ----
+    def _presence_keys(self, table_id: str) -> tuple[str, str]:
+        return f"{self.prefix}{table_id}:here", f"{self.prefix}{table_id}:left"
+
+    async def arrive(self, table_id: str, seat: int) -> Presence:
+        if self._local.count(table_id, seat, 1) == 1:
+            here, _left = self._presence_keys(table_id)
+            await self._redis("presence", self._mark_here, here, [f"{self.origin}:{seat}"])
+        return await self.presence(table_id)
+
+    async def leave(self, table_id: str, seat: int) -> Presence:
+        if self._local.count(table_id, seat, -1) == 0:
+            here, left = self._presence_keys(table_id)
+
+            async def gone(client: Redis) -> None:
+                async with client.pipeline(transaction=True) as pipe:
+                    pipe.zrem(here, f"{self.origin}:{seat}")
+                    pipe.hset(left, str(seat), repr(time.time()))
+                    pipe.expire(left, KEPT_SECONDS)
+                    await pipe.execute()
+
+            await self._redis("presence", gone)
+        return await self.presence(table_id)
+
+    async def _mark_here(self, client: Redis, key: str, members: list[str]) -> None:
+        expiry = time.time() + PRESENCE_SECONDS
+        async with client.pipeline(transaction=False) as pipe:
+            pipe.zadd(key, {member: expiry for member in members})
+            pipe.expire(key, KEPT_SECONDS)
+            await pipe.execute()
+
+    async def presence(self, table_id: str) -> Presence:
+        here, left = self._presence_keys(table_id)
+
+        async def read(client: Redis) -> tuple[list[tuple[bytes, float]], dict[bytes, bytes]]:
+            async with client.pipeline(transaction=False) as pipe:
+                pipe.zrange(here, 0, -1, withscores=True)
+                pipe.hgetall(left)
+                members, gone = await pipe.execute()
+            return members, gone
+
+        got = await self._redis("presence", read)
+        if got is None:  # Redis is away: this process's own people, as far as it knows
+            return await self._local.presence(table_id)
+        members, gone = got
+        now = time.time()
+        seen: Presence = {}
+        for key, since in gone.items():
+            seen[int(key)] = float(since)
+        for member, expiry in members:
+            seat = int(member.decode().rpartition(":")[2])
+            if expiry > now:
+                seen[seat] = None
+            elif seen.get(seat, 0.0) is not None:  # a process that stopped beating: gone since its last beat
+                seen[seat] = max(seen.get(seat) or 0.0, expiry - PRESENCE_SECONDS)
+        return seen
+
+    async def _heartbeat(self) -> None:
+        """Renew this process's presence marks before they expire (and again after Redis was away)."""
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._beat_now.wait(), PRESENCE_SECONDS / 3)
+            self._beat_now.clear()
+            for table_id, seats in self._local.here().items():
+                here, _left = self._presence_keys(table_id)
+                await self._redis("presence", self._mark_here, here, [f"{self.origin}:{seat}" for seat in seats])
+
+    # -- leases: one key per table, holding the process's mark, with an expiry ---------------------
+    async def lease(self, table_id: str) -> bool:
+        taken = await self._redis("lease", self._take, f"{self.prefix}{table_id}:lease")
+        # Without Redis, every process may run the bots: the store refuses all but one of their writes.
+        return True if taken is None else bool(taken)
+
+    async def _take(self, client: Redis, key: str) -> int:
+        result = await client.eval(_TAKE_LEASE, 1, key, self.origin, str(int(LEASE_SECONDS * 1000)))
+        return int(result)
+
+    async def _release_leases(self) -> None:
+        if self._client is None:
+            return
+        from redis.exceptions import RedisError
+
+        with contextlib.suppress(RedisError, OSError):
+            async for key in self._client.scan_iter(match=f"{self.prefix}*:lease", count=1000):
+                await self._client.eval(_GIVE_LEASE, 1, key, self.origin)
+
+    async def _redis(self, what: str, work: Callable[..., Awaitable[T]], *args: Any) -> T | None:
+        """``work(client, *args)``, or None (logged once in a while) when Redis does not answer."""
+        await self.start()
+        assert self._client is not None
+        from redis.exceptions import RedisError
+
+        try:
+            return await work(self._client, *args)
+        except (RedisError, OSError) as error:
+            now = time.monotonic()
+            if now - self._complained > 5.0:
+                self._complained = now
+                log.warning("Redis does not answer (%s): %s", what, error)
+            return None
 
     async def _listen(self, channel: str) -> None:
         assert self._pubsub is not None
@@ -320,10 +496,18 @@ class RedisHub:
             if failing:
                 log.warning("connected to Redis again")
                 failing = False
+                self._recheck()
             if message is not None:
                 self._handle(message)
             if self._pending:
                 await self._subscribe_pending(pubsub)
+
+    def _recheck(self) -> None:
+        """News may have been missed while Redis was away: every table watched here looks at the store,
+        and this process's presence marks are written again."""
+        for channel in list(self._listening):
+            self._local.deliver(Update(channel[len(self.prefix):], 0, recheck=True))
+        self._beat_now.set()
 
     async def _subscribe_pending(self, pubsub: PubSub) -> None:
         from redis.exceptions import RedisError
@@ -356,3 +540,19 @@ class RedisHub:
                 log.warning("ignored a message on %s that is not a nimmt update: %s", channel, error)
                 return
             self._local.deliver(update)
+
+
+# Take the lease if it is free, keep it if it is ours: 1; another process holds it: 0.
+_TAKE_LEASE = """
+local holder = redis.call('get', KEYS[1])
+if holder == false or holder == ARGV[1] then
+  redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+# Give the lease back if it is ours.
+_GIVE_LEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0
+"""

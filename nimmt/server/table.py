@@ -56,7 +56,7 @@ from nimmt.core import (
 from nimmt.records import GameRecord, Recorder
 
 from .botpool import BotPool, PoolClosed, SeatBot, Thought
-from .hub import Hub, Update
+from .hub import LEASE_SECONDS, Hub, LocalHub, Presence, Update
 from .models import CreateTable, TableInfo, TableOptions
 from .store import GameRow, Store, StoreConflict
 
@@ -140,7 +140,7 @@ class Table:
     reveal: dict[str, Any] | None = None  # the latest turn's reveal, for people to follow
     events: list[dict[str, Any]] = field(default_factory=list)  # of the latest entry
     finished_games: list[int] = field(default_factory=list)
-    present: dict[int, int] = field(default_factory=dict)  # seat -> open connections
+    present: dict[int, int] = field(default_factory=dict)  # seat -> 1 while its person is here (any process)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bots: dict[int, SeatBot] = field(default_factory=dict)  # seat -> its bot's seed and state
     bot_task: asyncio.Task[None] | None = None
@@ -150,6 +150,7 @@ class Table:
     loaded_at: float = field(default_factory=time.monotonic)  # a person not seen since is away since then
     connections: int = 0  # WebSockets open on this table (spectators too)
     last_active: float = field(default_factory=time.monotonic)  # last asked for, acted on or left
+    last_news: Update | None = None  # the hub's latest news taken in (each connection hears it)
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -172,6 +173,16 @@ class Table:
             if seat.token_hash is not None and hmac.compare_digest(digest, seat.token_hash):
                 found = index
         return found
+
+    def see(self, presence: Presence) -> None:
+        """Who is at the table now, as the hub says: the people present, and since when the others left."""
+        now, wall = time.monotonic(), time.time()
+        self.present = {seat: 1 for seat, since in presence.items() if since is None}
+        for seat, since in presence.items():
+            if since is None:
+                self.away_since.pop(seat, None)
+            else:
+                self.away_since[seat] = now - max(0.0, wall - since)
 
     def is_present(self, seat: int) -> bool:
         """Whether the person of this seat has a connection open now (whoever plays the seat)."""
@@ -255,13 +266,8 @@ class Table:
         }
         return message
 
-    def update(self) -> Update:
-        return Update(
-            table_id=self.id,
-            version=self.version,
-            seats={i: self.message_for(i) for i, s in enumerate(self.seats) if s.token_hash is not None},
-            public=self.message_for(None),
-        )
+    def news(self, presence: Presence | None = None) -> Update:
+        return Update(self.id, self.version, presence)
 
     # -- what comes next -------------------------------------------------------------------------
     def waiting_bots(self) -> list[int]:
@@ -326,6 +332,11 @@ class Table:
         Raises :class:`ActionError` if the entry cannot be applied now.
         """
         self.check(entry)
+        return self._effect(entry)
+
+    def _effect(self, entry: dict[str, Any]) -> Prepared:
+        """What an entry does to the game (a stored entry is replayed this way, without the checks
+        made when it was accepted: whoever was present then, say)."""
         kind = entry["kind"]
         if kind in ("start", "rematch"):
             names = tuple(s.name or "" for s in self.seats)
@@ -341,24 +352,27 @@ class Table:
         return Prepared(None, None)
 
     def game_row(self, prepared: Prepared) -> GameRow | None:
-        """The game's record as it will stand once the prepared entry is applied."""
+        """The game's record, stored with the entry that starts the game and with the one that ends it
+        (between them the journal holds it: no record is written again at each action)."""
         if prepared.recorder is None:
             return None
+        over = prepared.recorder.state.phase is Phase.OVER
+        if prepared.step is not None and not over:
+            return None
         game = self.game + (1 if prepared.step is None else 0)
-        return GameRow(self.id, game, prepared.recorder.record.to_json(),
-                       prepared.recorder.state.phase is Phase.OVER)
+        return GameRow(self.id, game, prepared.recorder.record.to_json(), over)
 
     def apply(self, entry: dict[str, Any], prepared: Prepared | None = None) -> None:
         """Apply an accepted entry (stored already, or being replayed from the journal)."""
         if prepared is None:
-            prepared = self.prepare(entry)
+            prepared = self._effect(entry)
         kind = entry["kind"]
         self.version += 1
         self.events = []
         if kind == "join":
             seat = self.seats[entry["seat"]]
             seat.name, seat.token_hash = entry["name"], entry["token_hash"]
-            self.away_since[entry["seat"]] = time.monotonic()  # until the person's page connects
+            self.away_since[entry["seat"]] = _since(entry)  # until the person's page connects
         elif kind == "seat_to_bot":
             self.seats[entry["seat"]].bot = entry["bot"]
         elif kind == "seat_back":  # the person is back at their decision: the bot stops playing for them
@@ -501,9 +515,10 @@ class TableService:
         self.bots = BotPool(bot_workers, budget=bot_budget, observe=observe_bot)
         self.idle_after = idle_after
         self._sweeper: asyncio.Task[None] | None = None
-        # Tables that left memory: when each person left (wall clock), so that their absence goes on
-        # counting when the table comes back. Bounded: the oldest are forgotten first.
-        self._away_of_evicted: dict[str, dict[int, float]] = {}
+        # Other processes may write this process's tables (a hub between processes): look at the store
+        # when a table is asked for, and catch up when a write finds its number taken.
+        self.shared = not isinstance(hub, LocalHub)
+        self._bot_retries: dict[str, asyncio.Task[None]] = {}  # tables whose bots another process runs
         self._watches: dict[tuple[str, int], asyncio.Task[None]] = {}  # publish when a person's grace runs out
         self.rng = rng or random.SystemRandom()
         self.make_id = make_id
@@ -525,6 +540,7 @@ class TableService:
         self._stopping.set()
         tasks = [t.bot_task for t in self._tables.values() if t.bot_task is not None and not t.bot_task.done()]
         tasks += list(self._watches.values())  # they wake on _stopping and store nothing
+        tasks += list(self._bot_retries.values())
         if self._sweeper is not None:
             tasks.append(self._sweeper)
         if tasks:
@@ -554,6 +570,7 @@ class TableService:
             "language": request.language,
             "name": request.name,
             "token_hash": _hash(token),
+            "at": round(time.time(), 3),  # when: the creator is away since then until their page opens
         }
         table_id = self.make_id()
         try:
@@ -568,7 +585,7 @@ class TableService:
         if request.start:  # play now: the game starts at once, its first deal stored with it
             try:
                 async with table.lock:
-                    await self._commit(table, {"kind": "start"})
+                    await self._write(table, lambda: {"kind": "start"} if table.recorder is None else None)
                     await self._deal_if_needed(table)
             except Exception:  # the table is stored: it opens in the lobby, or deals when someone arrives
                 logger.exception("starting table %s at once failed", table.id)
@@ -579,6 +596,8 @@ class TableService:
         table = self._tables.get(table_id)
         if table is not None:
             table.last_active = time.monotonic()
+            if self.shared:  # another process may have written it since this one last heard
+                await self.catch_up(table)
             return table
         async with self._loading:
             if table_id in self._tables:
@@ -591,11 +610,7 @@ class TableService:
             for entry in entries[1:]:
                 table.apply(entry)
             table.loaded_at = time.monotonic()
-            table.away_since.clear()  # nobody has been seen by this process yet: away since now
-            left = self._away_of_evicted.pop(table_id, None)
-            if left is not None:  # it left memory earlier: each person is away since they left
-                now, wall = time.monotonic(), time.time()
-                table.away_since.update({seat: now - max(0.0, wall - since) for seat, since in left.items()})
+            table.see(await self.hub.presence(table_id))  # who is here, and since when the others left
             self._tables[table_id] = table
             self._sweep_soon()
         for seat in range(len(table.seats)):
@@ -607,53 +622,33 @@ class TableService:
         return table
 
     async def join(self, table: Table, name: str) -> tuple[int, str]:
-        async with table.lock:
+        token = new_token()
+        taken: list[int] = []
+
+        def entry() -> dict[str, Any]:
             table.check({"kind": "join"})
             free = [i for i, s in enumerate(table.seats) if not s.taken]
             if not free:
                 raise ActionError("table_full", "every seat is taken")
-            token = new_token()
-            entry = {"kind": "join", "seat": free[0], "name": name, "token_hash": _hash(token)}
-            await self._commit(table, entry)
-        self._watch_away(table, free[0])
-        return free[0], token
+            taken[:] = free[:1]
+            return {"kind": "join", "seat": free[0], "name": name, "token_hash": _hash(token),
+                    "at": round(time.time(), 3)}
+
+        async with table.lock:
+            await self._write(table, entry)
+        self._watch_away(table, taken[0])
+        return taken[0], token
 
     # -- acting --------------------------------------------------------------------------------
     async def act(self, table: Table, seat: int | None, message: Any) -> int:
         """Check, store, apply and publish one person's action; return the new version."""
-        kind = message.type
         if seat is None:
             raise ActionError("spectator", "a spectator cannot act at the table")
         async with table.lock:
+            if getattr(message, "version", 0) > table.version:  # seen through another process: catch up
+                await self._catch_up_locked(table)
             await self._deal_if_needed(table)  # a deal that failed to be stored earlier
-            if table.seats[seat].bot is not None:
-                raise ActionError("seat_is_bot", "a bot plays this seat now")
-            if kind in ("start", "rematch") and seat != table.host:
-                raise ActionError("not_creator", "only the table's host can do this: the creator, or while the "
-                                  "creator is away, the first person present")
-            if kind == "start":
-                entry: dict[str, Any] = {"kind": "start"}
-            elif kind == "rematch":
-                entry = {"kind": "rematch"}
-            elif kind == "seat_to_bot":
-                entry = {"kind": "seat_to_bot", "seat": message.seat, "bot": message.bot}
-                table.check(entry)
-                left = table.away_grace - (table.away_seconds(message.seat) or 0.0)
-                if left > 0:
-                    raise ActionError("not_away_long", f"this player has been away less than {table.away_grace:g} "
-                                      f"seconds: wait {math.ceil(left)} more", seat=message.seat,
-                                      seconds_left=math.ceil(left))
-            elif kind == "play":
-                self._check_version(table, seat, message.version)
-                _check_repeat(table, seat, Phase.CHOOSE_CARDS)
-                entry = {"kind": "play", "seat": seat, "card": message.card}
-            elif kind == "choose_row":
-                self._check_version(table, seat, message.version)
-                _check_repeat(table, seat, Phase.CHOOSE_ROW)
-                entry = {"kind": "row", "seat": seat, "row": message.row}
-            else:
-                raise ActionError("bad_message", f"unknown message type {kind!r}")
-            await self._commit(table, entry)
+            await self._write(table, lambda: self._entry_for(table, seat, message))
             version = table.version
             try:
                 await self._deal_if_needed(table)
@@ -662,6 +657,37 @@ class TableService:
                 logger.exception("dealing on table %s failed", table.id)
         self._wake_bots(table)
         return version
+
+    def _entry_for(self, table: Table, seat: int, message: Any) -> dict[str, Any]:
+        """The entry a person's message asks for, checked against the table as it is now."""
+        kind = message.type
+        if table.seats[seat].bot is not None:
+            raise ActionError("seat_is_bot", "a bot plays this seat now")
+        if kind in ("start", "rematch") and seat != table.host:
+            raise ActionError("not_creator", "only the table's host can do this: the creator, or while the "
+                              "creator is away, the first person present")
+        if kind == "start":
+            return {"kind": "start"}
+        if kind == "rematch":
+            return {"kind": "rematch"}
+        if kind == "seat_to_bot":
+            entry: dict[str, Any] = {"kind": "seat_to_bot", "seat": message.seat, "bot": message.bot}
+            table.check(entry)
+            left = table.away_grace - (table.away_seconds(message.seat) or 0.0)
+            if left > 0:
+                raise ActionError("not_away_long", f"this player has been away less than {table.away_grace:g} "
+                                  f"seconds: wait {math.ceil(left)} more", seat=message.seat,
+                                  seconds_left=math.ceil(left))
+            return entry
+        if kind == "play":
+            self._check_version(table, seat, message.version)
+            _check_repeat(table, seat, Phase.CHOOSE_CARDS)
+            return {"kind": "play", "seat": seat, "card": message.card}
+        if kind == "choose_row":
+            self._check_version(table, seat, message.version)
+            _check_repeat(table, seat, Phase.CHOOSE_ROW)
+            return {"kind": "row", "seat": seat, "row": message.row}
+        raise ActionError("bad_message", f"unknown message type {kind!r}")
 
     def _check_version(self, table: Table, seat: int, version: int) -> None:
         if version > table.version or version < 0:
@@ -673,37 +699,89 @@ class TableService:
                               f"(version {table.version}): look again and choose", version=version,
                               current=table.version)
 
+    async def _write(self, table: Table, entry: Callable[[], dict[str, Any] | None]) -> bool:
+        """Store the entry ``entry()`` makes (None: nothing to store) and apply it, under the table's lock.
+
+        When another process has written the table meanwhile (its number is taken), this process
+        catches up from the store and asks ``entry()`` again, against the table as it now is: the
+        person is never told to reload. False when nothing was stored.
+        """
+        for _attempt in range(CONFLICT_TRIES):
+            made = entry()
+            if made is None:
+                return False
+            try:
+                await self._commit(table, made)
+            except StoreConflict:
+                await self._catch_up_locked(table)
+                continue
+            return True
+        raise ActionError("server_error", "the table is changing too fast to store this action: nothing was "
+                          "changed, try again")
+
     async def _commit(self, table: Table, entry: dict[str, Any]) -> None:
-        """Check, then store, then apply and publish. A refused entry changes nothing."""
+        """Check, then store, then apply and publish. A refused entry changes nothing; StoreConflict
+        when another process stored an entry under this number first (this copy is behind)."""
         if self._closed:  # the store is closing or closed: nothing may be written any more
             raise ActionError("server_error", "the server is stopping: nothing was changed, try again")
         prepared = table.prepare(entry)
         try:
             await self.store.append(table.id, table.version, entry, table.game_row(prepared))
         except StoreConflict:
-            # Another process wrote this table: drop our copy; the next request reloads it.
-            self._tables.pop(table.id, None)
-            raise ActionError("conflict", "the table changed elsewhere: reload the page") from None
+            raise
         except Exception as error:  # the store failed (locked, gone): nothing was stored or applied
             raise _store_failed(table.id, error) from None
         table.apply(entry, prepared)
-        await self.hub.publish(table.update())
+        await self.hub.publish(table.news())
+
+    async def catch_up(self, table: Table) -> None:
+        """Apply what other processes have stored for the table since this copy's version."""
+        async with table.lock:
+            moved = await self._catch_up_locked(table)
+        if moved:
+            self._wake_bots(table)
+
+    async def _catch_up_locked(self, table: Table) -> bool:
+        entries = await self.store.journal(table.id, table.version)
+        for entry in entries or ():
+            table.apply(entry)
+        return bool(entries)
+
+    async def follow(self, table: Table, update: Update) -> None:
+        """Take in the hub's news of a table (once per process, however many of its connections hear it)."""
+        if table.last_news is update:
+            return
+        table.last_news = update
+        if update.presence is not None:
+            table.see(update.presence)
+            for seat, since in update.presence.items():
+                if since is not None:
+                    self._watch_away(table, seat)
+        if update.recheck or update.version > table.version:
+            await self.catch_up(table)
 
     async def _seats_back(self, table: Table) -> None:
         """Give each replaced person who is present back their seat, if the table awaits its decision
         now (under the table's lock, before the bot acts), or once the game is over (so that they may
         host the rematch, and play it themselves). Nothing else puts a person back."""
-        over = table.status == "over"
-        seats = range(len(table.seats)) if over else table.waiting_bots()
-        for seat in seats:
-            if table.seats[seat].bot is not None and table.seats[seat].token_hash is not None \
-                    and table.is_present(seat):
-                await self._commit(table, {"kind": "seat_back", "seat": seat})
+        for seat in range(len(table.seats)):
+            def entry(seat: int = seat) -> dict[str, Any] | None:
+                waited = table.status == "over" or seat in table.waiting_bots()
+                if waited and table.seats[seat].bot is not None and table.seats[seat].token_hash is not None \
+                        and table.is_present(seat):
+                    return {"kind": "seat_back", "seat": seat}
+                return None
+
+            await self._write(table, entry)
 
     async def _deal_if_needed(self, table: Table) -> None:
-        if table.needs_deal():
+        def entry() -> dict[str, Any] | None:
+            if not table.needs_deal():
+                return None
             deal = deal_cards(len(table.seats), self.rng)
-            await self._commit(table, {"kind": "deal", "rows": list(deal.rows), "hands": [list(h) for h in deal.hands]})
+            return {"kind": "deal", "rows": list(deal.rows), "hands": [list(h) for h in deal.hands]}
+
+        await self._write(table, entry)
 
     # -- the coach -------------------------------------------------------------------------------
     async def advise(self, table: Table, seat: int | None) -> dict[str, Any]:
@@ -755,8 +833,8 @@ class TableService:
     async def arrive(self, table: Table, seat: int | None) -> None:
         if seat is None:
             return
-        table.present[seat] = table.present.get(seat, 0) + 1
-        table.away_since.pop(seat, None)
+        presence = await self.hub.arrive(table.id, seat)
+        table.see(presence)
         back = table.seats[seat].bot is not None and (seat in table.waiting_bots() or table.status == "over")
         if table.needs_deal() or back:
             # A replaced person is back while the table awaits their seat: theirs again, before the bot acts.
@@ -767,20 +845,19 @@ class TableService:
                     await self._seats_back(table)
                 if table.version != version:
                     self._wake_bots(table)
-                    return  # published with the entries
             except Exception:  # storing failed: the bot plays on, and the next decision tries again
                 logger.exception("giving seat %s of table %s back failed", seat, table.id)
-        await self.hub.publish(table.update())
+        await self.hub.publish(table.news(presence))
 
     async def leave(self, table: Table, seat: int | None) -> None:
         if seat is None:
             return
-        table.present[seat] = max(0, table.present.get(seat, 0) - 1)
+        presence = await self.hub.leave(table.id, seat)
+        table.see(presence)
         if not table.is_present(seat):
-            table.away_since[seat] = time.monotonic()
             self._watch_away(table, seat)
         if not self._closed:
-            await self.hub.publish(table.update())
+            await self.hub.publish(table.news(presence))
 
     def _watch_away(self, table: Table, seat: int) -> None:
         """Publish an update once this seat's person has been away ``away_grace`` seconds, so every page
@@ -801,14 +878,33 @@ class TableService:
             await asyncio.wait_for(self._stopping.wait(), max(0.0, delay))
         still_away = table.away_seconds(seat) is not None and table.away_since.get(seat, table.loaded_at) == since
         if not self._closed and still_away and table.seats[seat].bot is None and self._tables.get(table.id) is table:
-            await self.hub.publish(table.update())
+            await self.hub.publish(table.news())
 
     # -- bots ----------------------------------------------------------------------------------
     def _wake_bots(self, table: Table) -> None:
-        if self._closed or not table.waiting_bots():
+        if self._closed or not (table.waiting_bots() or table.needs_deal()):
             return
         if table.bot_task is None or table.bot_task.done():
             table.bot_task = asyncio.create_task(self._run_bots(table))
+
+    def _bots_later(self, table: Table) -> None:
+        """Another process holds the table's lease: look again in a while, in case it has died."""
+        if self._closed or table.id in self._bot_retries:
+            return
+
+        async def later() -> None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), LEASE_SECONDS / 3)
+            if self._closed or self._tables.get(table.id) is not table:
+                return
+            try:
+                await self.catch_up(table)
+            except Exception as error:  # the store is away: the next news or request tries again
+                logger.warning("catching up table %s failed: %s", table.id, error)
+            self._wake_bots(table)
+
+        retry = self._bot_retries[table.id] = asyncio.create_task(later())
+        retry.add_done_callback(lambda _done: self._bot_retries.pop(table.id, None))
 
     async def _run_bots(self, table: Table) -> None:
         """Let the bots the table waits for act, until it waits for none.
@@ -825,6 +921,9 @@ class TableService:
         while not self._closed:
             began = time.monotonic()
             try:
+                if not await self.hub.lease(table.id):  # another process runs this table's bots
+                    self._bots_later(table)
+                    return
                 asks = await self._bots_asked(table)
                 if not asks:
                     return
@@ -868,6 +967,7 @@ class TableService:
     async def _bots_asked(self, table: Table) -> list[_Ask]:
         """The bots the table waits for now, each with its view (under the lock, briefly)."""
         async with table.lock:
+            await self._deal_if_needed(table)
             await self._seats_back(table)
             if self._closed or table.recorder is None:
                 return []
@@ -897,7 +997,11 @@ class TableService:
                 entry: dict[str, Any] = {"kind": "play", "seat": ask.seat, "card": thought.action.card}
             else:
                 entry = {"kind": "row", "seat": ask.seat, "row": thought.action.row}
-            await self._commit(table, entry)
+            try:
+                await self._commit(table, entry)
+            except StoreConflict:  # another process moved the table on: see where it is, ask again
+                await self._catch_up_locked(table)
+                return True
             await self._deal_if_needed(table)
             await self._seats_back(table)
             table.last_active = time.monotonic()
@@ -922,7 +1026,7 @@ class TableService:
     def evict_idle(self, later: float = 0.0) -> list[str]:
         """Drop every idle table from memory (it comes back from the store when asked for); their ids.
         ``later``: as if that many seconds more had passed (for tests)."""
-        now, wall = time.monotonic(), time.time()
+        now = time.monotonic()
         gone = [table for table in self._tables.values() if self._idle(table, now + later)]
         for table in gone:
             del self._tables[table.id]
@@ -930,11 +1034,6 @@ class TableService:
                 watch = self._watches.get((table.id, seat))
                 if watch is not None:
                     watch.cancel()
-            away = {seat: wall - (now - table.away_since.get(seat, table.loaded_at))
-                    for seat, s in enumerate(table.seats) if s.token_hash is not None}
-            self._away_of_evicted[table.id] = away
-            while len(self._away_of_evicted) > EVICTED_REMEMBERED:
-                del self._away_of_evicted[next(iter(self._away_of_evicted))]
         return [table.id for table in gone]
 
     def _sweep_soon(self) -> None:
@@ -955,7 +1054,7 @@ class TableService:
                 logger.debug("%d idle table(s) left memory", len(gone))
 
 
-EVICTED_REMEMBERED = 10_000  # tables whose people's absences are remembered after they left memory
+CONFLICT_TRIES = 5  # times an action is tried again after another process wrote the table first
 
 
 @dataclass(frozen=True, slots=True)
@@ -1046,14 +1145,28 @@ def _fork(recorder: Recorder) -> Recorder:
     return fork
 
 
+def _since(entry: dict[str, Any]) -> float:
+    """When a create or join entry was made, on this process's monotonic clock, but not before the
+    process started: after a restart everyone's page gets its grace to reconnect. (An entry stored
+    before entries were dated: now.)"""
+    now = time.monotonic()
+    at = entry.get("at")
+    return max(_STARTED, now - max(0.0, time.time() - at)) if isinstance(at, (int, float)) else now
+
+
+_STARTED = time.monotonic()  # about when this process started
+
+
 def _table_from_create(table_id: str, entry: dict[str, Any]) -> Table:
     seats = [Seat() for _ in range(entry["seats"])]
     seats[0] = Seat(name=entry["name"], token_hash=entry["token_hash"])
     for index, bot in entry["bots"].items():
         seats[int(index)] = Seat(name=f"Bot {int(index) + 1}", bot=bot)
-    return Table(
+    table = Table(
         id=table_id,
         seats=seats,
         options=TableOptions(**entry["options"]),
         language=entry["language"],
     )
+    table.away_since[0] = _since(entry)
+    return table

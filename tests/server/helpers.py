@@ -55,6 +55,13 @@ class Person:
                 return message
         raise AssertionError("the expected message never came")
 
+    def state_where(self, predicate: Callable[[dict[str, Any]], bool], limit: int = 2000) -> dict[str, Any]:
+        """The latest state if it is already as wanted, else the first later one that is (a state is
+        sent only when it differs from the last one sent)."""
+        if self.state and predicate(self.state):
+            return self.state
+        return self.until(lambda m: m["type"] == "state" and predicate(m), limit)
+
     def send(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send, and return the answer to it (an ack or an error)."""
         self.socket.send_json({**message, "ref": "r1"} if message["type"] != "ping" else message)

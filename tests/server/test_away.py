@@ -227,7 +227,7 @@ def test_a_replaced_player_back_after_the_game_gets_the_seat_and_may_host_the_re
         assert seat(bruno.state, 0)["bot"] == "random" and bruno.state["table"]["host"] == 1
     with client.websocket_connect(f"/ws/{table_id}") as a:
         ana = Person(a, table["token"])
-        back = ana.until(lambda m: m["type"] == "state" and seat(m, 0)["bot"] is None)
+        back = ana.state_where(lambda m: seat(m, 0)["bot"] is None)
         assert back["table"]["host"] == 0 and back["table"]["creator"] is True
         assert ana.send({"type": "rematch"})["type"] == "ack"
         state = ana.until(lambda m: m["type"] == "state" and m["table"]["status"] == "playing")

@@ -350,7 +350,7 @@ def test_a_connection_whose_client_left_stops_quietly() -> None:
             self.done_count = 0
 
         async def get(self) -> Any:
-            return SimpleNamespace(for_audience=lambda seat: {"type": "state"})
+            return SimpleNamespace(table_id="t", version=2, presence=None, recheck=False)
 
         def done(self) -> None:
             self.done_count += 1
@@ -359,7 +359,12 @@ def test_a_connection_whose_client_left_stops_quietly() -> None:
         nonlocal gone
         websocket = WebSocket({"type": "websocket", "path": "/ws/t", "headers": []}, receive, send)
         await websocket.accept()
-        connection = Connection(websocket, cast(Any, None), cast(Any, None), cast(Any, SimpleNamespace(id="t")))
+        async def follow(_table: Any, _update: Any) -> None:
+            pass
+
+        service = SimpleNamespace(follow=follow)
+        table = SimpleNamespace(id="t", message_for=lambda seat: {"type": "state"})
+        connection = Connection(websocket, cast(Any, service), cast(Any, None), cast(Any, table))
         await connection.send({"type": "pong"})
         gone = True
         for _ in range(2):

@@ -74,8 +74,8 @@ def test_a_game_on_postgresql_and_redis(services: Services, postgres_url: str) -
                 updates.append(Update.from_json(message["data"].decode().partition(" ")[2]))
         versions = [update.version for update in updates]
         assert versions == sorted(versions) and versions[-1] == final["version"]
-        assert updates[-1].seats[0]["view"]["totals"] == final["view"]["totals"]
-        assert "token" not in json.dumps(updates[-1].public)
+        # News carries versions and who is here, never a view: each process renders its own.
+        assert all(set(json.loads(update.to_json())) <= {"table_id", "version", "presence"} for update in updates)
         # A new process on the same database finds the game as it ended.
         with LiveServer(postgres_url, args=["--hub", services.redis_url]) as server:
             again = Seat(server, table_id, created["token"])

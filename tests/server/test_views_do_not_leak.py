@@ -54,6 +54,9 @@ def _secrets_for(state: GameState, dealt: set[int], seat: int | None) -> set[int
 
 
 def _check(update: Update, table: Table) -> None:
+    """What each audience is sent on this news: its own message, rendered from the table."""
+    assert update.presence is None or all(since is None or isinstance(since, float)
+                                          for since in update.presence.values())
     assert table.recorder is not None
     state = table.recorder.state
     if not state.hands:
@@ -61,7 +64,7 @@ def _check(update: Update, table: Table) -> None:
     last = table.recorder.record.rounds[-1]
     dealt = set(last.rows) | {c for hand in last.hands for c in hand}
     for seat in [None, *range(state.players)]:
-        message = update.for_audience(seat)
+        message = table.message_for(seat)
         assert message["table"]["you"] == seat
         shown = _cards_in(message)
         leaked = shown & _secrets_for(state, dealt, seat)
