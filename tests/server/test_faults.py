@@ -1,15 +1,18 @@
-"""The documented deployment (docs/deploy/nginx-two.conf) run for real: two ``nimmt serve``
-processes on PostgreSQL and Redis behind nginx (tests/server/cluster.py). nginx goes round-robin,
-skips a process that died, takes it back once it is up again, and passes a database that is down
-on as a clear 503; the proxy never serves one process's metrics as if they were the site's.
+"""Two ``nimmt serve`` processes behind nginx (the documented deployment, docs/deploy/), one
+PostgreSQL, one Redis: tests/server/cluster.py (issue 9, items 5 and 7).
 
-The games played across both processes while one dies, Redis restarts or PostgreSQL stops are in
-tests/server/faults_pending.py until the server serves a table from any process (issue 9, item 3).
+nginx goes round-robin, skips a process that died, takes it back once it is up again, and passes a
+database that is down on as a clear 503. People at a table with bots, each connected through nginx,
+play to the end whatever fails, and every action a person had acknowledged is in the game's record
+afterwards: ``kill -9`` of a process (its people reconnect through nginx to the other, the bots go
+on), Redis restarted (updates reach the people again), PostgreSQL stopped (actions are refused with
+``server_error`` and change nothing while it is down; play resumes once it is back).
 """
 
 from __future__ import annotations
 
 import json
+import random
 import re
 import time
 from collections.abc import Iterator
@@ -18,7 +21,21 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from .cluster import ANSWER, SITE, Cluster, Node, render_site
+from .cluster import (
+    ANSWER,
+    GAME,
+    SITE,
+    Cluster,
+    Dropped,
+    Node,
+    cards_asked,
+    check_record,
+    over,
+    past_turn,
+    play,
+    render_site,
+    seat_two_people,
+)
 
 
 @pytest.fixture
@@ -136,3 +153,127 @@ def test_a_database_that_is_down_is_a_clear_503_through_nginx(cluster: Cluster) 
                 time.sleep(0.2)
         created = http.post(f"{cluster.url}/api/tables", json={"name": "Ana", "seats": 2, "bots": ["random"]})
         assert created.status_code == 201, created.text
+
+
+def test_a_game_with_each_person_on_another_process(cluster: Cluster) -> None:
+    rng = random.Random(3)
+    table_id, ana, bruno = seat_two_people(cluster)
+    final = play(rng, [ana, bruno], over, time.monotonic() + GAME, cluster)
+    # Both saw the same ending, each through their own process, and nobody was ever cut off.
+    assert bruno.sync()["view"]["totals"] == final["view"]["totals"]
+    assert (ana.node, bruno.node) == (cluster.nodes[0], cluster.nodes[1])
+    assert ana.connections == bruno.connections == 1
+    check_record(cluster, table_id, [ana, bruno], final)
+
+
+def test_kill_9_of_either_process_loses_nothing(cluster: Cluster) -> None:
+    """Kill the first process right after Ana's action was acknowledged there, play on through
+    the second, start the first again, then kill the second: whichever process ran the bots
+    died once, and the game still ends with every acknowledged action in its record."""
+    rng = random.Random(5)
+    table_id, ana, bruno = seat_two_people(cluster)
+    people = [ana, bruno]
+    deadline = time.monotonic() + GAME
+    first, second = cluster.nodes
+    for victim, survivor, from_turn in ((first, second, 2), (second, first, 6)):
+        state = play(rng, people, cards_asked(from_turn), deadline, cluster)
+        assert not over(state), "the game ended before the fault"
+        on_victim = [person for person in people if person.node is victim]
+        assert on_victim, f"nobody is connected to {victim.name}"
+        # An action acknowledged by the victim, then at once kill -9.
+        mover = on_victim[0]
+        state = mover.sync()
+        message = mover.decision(rng, state)
+        assert message is not None
+        assert mover.act(message, state)["type"] == "ack"
+        chosen = message["card"]
+        killed_at = time.monotonic()
+        victim.kill()
+        # Its people's sockets drop; they reconnect through nginx, which skips the dead process.
+        for person in on_victim:
+            with pytest.raises(Dropped):
+                person.until("never", timeout=ANSWER)
+            again = person.connect()
+            assert person.node is survivor
+            assert again["version"] >= person.acked[-1].version
+        assert mover.state["view"]["my_card"] == chosen or mover.state["view"]["turn"] > state["view"]["turn"]
+        # The bots go on without the dead process (whose lease on them expires): the next turn,
+        # whose cards the bots choose after the kill, is complete within a minute.
+        turn = state["view"]["turn"]
+        after = play(rng, people, past_turn(turn + 1), min(deadline, killed_at + 60), cluster)
+        print(f"{victim.name} killed in turn {turn}: turn {turn + 1} complete "
+              f"{time.monotonic() - killed_at:.1f} s later")
+        assert after["view"]["turn"] > turn + 1
+        victim.start()  # back, for the next round of this loop (the other one dies then)
+    final = play(rng, people, over, deadline, cluster)
+    assert ana.connections >= 2 and bruno.connections >= 2
+    check_record(cluster, table_id, people, final)
+
+
+def test_redis_restarted_loses_nothing_and_updates_resume(cluster: Cluster) -> None:
+    rng = random.Random(8)
+    table_id, ana, bruno = seat_two_people(cluster)
+    people = [ana, bruno]
+    deadline = time.monotonic() + GAME
+    play(rng, people, cards_asked(2), deadline, cluster)
+    cluster.stop_redis()
+    # While Redis is down, an action is answered (not left hanging); if acknowledged, it is kept.
+    state = ana.sync()
+    message = ana.decision(rng, state)
+    if message is not None:
+        answer = ana.act(message, state)
+        assert answer["type"] == "ack" or answer["code"] == "server_error", answer
+    cluster.start_redis()
+    # From now on nobody asks: each person acts on what the server pushes. Bruno must be told of
+    # Ana's moves (they cross from her process to his through Redis), or the game stalls.
+    seen_from_ana = 0
+    while not over(ana.state) or not over(bruno.state):
+        assert time.monotonic() < deadline, f"updates did not resume after Redis came back: Ana at " \
+            f"v{ana.state['version']}, Bruno at v{bruno.state['version']}\n{cluster.logs()}"
+        for person in people:
+            move = person.decision(rng, person.state)
+            if move is not None and not over(person.state):
+                answer = person.act(move, person.state)
+                assert answer["type"] == "ack", f"{person.name}: {move} refused: {answer}"
+                if person is ana:
+                    bruno.state_from(answer["version"], timeout=GAME)  # pushed to Bruno, unasked
+                    seen_from_ana += 1
+            person.receive(0.1)
+    assert seen_from_ana >= 3
+    assert ana.connections == bruno.connections == 1  # nobody was cut off
+    check_record(cluster, table_id, people, ana.state)
+
+
+def test_postgresql_stopped_refuses_actions_then_play_resumes(cluster: Cluster) -> None:
+    rng = random.Random(13)
+    table_id, ana, bruno = seat_two_people(cluster)
+    people = [ana, bruno]
+    deadline = time.monotonic() + GAME
+    play(rng, people, cards_asked(2), deadline, cluster)
+    before = ana.sync()
+    cluster.stop_postgres()
+    try:
+        # Refused with a clear error, and nothing changed.
+        message = ana.decision(rng, before)
+        assert message is not None
+        answer = ana.act(message, before)
+        assert answer["type"] == "error" and answer["code"] == "server_error", answer
+        during = ana.sync()
+        assert during["version"] == before["version"] and during["view"]["my_card"] is None
+        assert during["legal"] == before["legal"]
+        with httpx.Client(trust_env=False, timeout=ANSWER) as http:
+            assert http.get(f"{cluster.url}/healthz").status_code == 503
+    finally:
+        cluster.start_postgres()
+    # Back: the same action goes through (a few tries while the processes reconnect).
+    while True:
+        assert time.monotonic() < deadline, "actions were still refused after PostgreSQL came back"
+        state = ana.sync()
+        answer = ana.act({**message, "version": state["version"]}, state)
+        if answer["type"] == "ack":
+            break
+        assert answer["code"] == "server_error", answer
+        time.sleep(0.5)
+    final = play(rng, people, over, deadline, cluster)
+    assert ana.connections == bruno.connections == 1
+    check_record(cluster, table_id, people, final)
