@@ -50,6 +50,7 @@ from nimmt.core import ChooseRow, PlayCard, View
 logger = logging.getLogger("nimmt.server")
 
 QUICK_BOTS = frozenset({"random", "beginner", "heuristic"})  # well under a millisecond a decision
+READY_SECONDS = 180.0  # longest new workers may take to start and compile the rollouts
 START_SECONDS = 10.0  # room for a new worker to start and load the compiled rollouts
 WORKER_NICENESS = 10  # workers yield the cores to the server's event loop when both want them
 T = TypeVar("T")
@@ -147,6 +148,7 @@ class BotPool:
         self._free = self.workers  # workers not given a job by this pool
         self._queues: dict[str, deque[asyncio.Future[None]]] = {}  # key -> its jobs waiting, in turn order
         self._closed = False
+        self._starting: list[concurrent.futures.Future[None]] = []
 
     @property
     def timeout(self) -> float:
@@ -193,9 +195,24 @@ class BotPool:
             self._executor = concurrent.futures.ProcessPoolExecutor(
                 self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start,
                 initargs=(os.getpid(),))
-            for _ in range(self.workers):
-                self._executor.submit(_nothing)  # start them all now, while this decision waits
+            # Start them all now, while this decision waits; the first jobs wait until they are ready.
+            self._starting = [self._executor.submit(_nothing) for _ in range(self.workers)]
         return self._executor
+
+    async def _ready(self, executor: concurrent.futures.ProcessPoolExecutor) -> None:
+        """Wait (at most :data:`READY_SECONDS`) until the workers have started and compiled the rollouts
+        (on a new installation Numba compiles them then, which can take half a minute on a busy machine):
+        a decision's time limit counts from then."""
+        starting = [future for future in self._starting if not future.done()]
+        if not starting:
+            return
+        _done, pending = await asyncio.wait([asyncio.wrap_future(future) for future in starting],
+                                           timeout=READY_SECONDS)
+        if pending:
+            logger.warning("the bots' workers did not start in %.0f s: they are started again", READY_SECONDS)
+            if self._executor is executor:
+                await asyncio.to_thread(self._stop_workers)
+            raise BotTimeout
 
     def _stop_workers(self) -> None:
         """Stop every worker at once (a worker is stuck, or the server stops); the next job starts new ones."""
@@ -220,6 +237,7 @@ class BotPool:
         await self._acquire(key)
         try:
             executor = self._pool()
+            await self._ready(executor)
             future = asyncio.get_running_loop().run_in_executor(executor, function, *args)
             try:
                 return await asyncio.wait_for(future, self.timeout)

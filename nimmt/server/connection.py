@@ -22,6 +22,7 @@ from .hub import Hub
 from .limits import RATE_LIMITED_CLOSE
 from .metrics import Metrics
 from .models import MAX_MESSAGE_BYTES, AskAdvice, Hello, Ping, client_message
+from .render import state_message
 from .table import ActionError, Table, TableService
 
 HELLO_TIMEOUT = 30.0
@@ -238,7 +239,7 @@ class Connection:
     async def _send_state(self) -> None:
         """The person's own state, rendered here from this process's copy of the table; nothing when it
         is what they were sent last."""
-        message = self.table.message_for(self.seat)
+        message = state_message(self.table, self.seat)
         if message != self.last_state:
             await self.send(message)
             self.last_state = message

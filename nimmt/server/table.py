@@ -26,15 +26,12 @@ from typing import Any, Literal
 from nimmt.bots import BOTS
 from nimmt.coach import CardAdvice, CoachError, RowAdvice, advise_cards, advise_rows
 from nimmt.core import (
-    BULLHEADS,
-    DECK,
     AlreadyPlayed,
     CardNotInHand,
     CardPlaced,
     CardsRevealed,
     ChooseRow,
     Deal,
-    Ending,
     Event,
     GameOver,
     GameState,
@@ -50,7 +47,6 @@ from nimmt.core import (
     Step,
     View,
     deal_cards,
-    ending,
     view,
 )
 from nimmt.records import GameRecord, Recorder
@@ -211,7 +207,7 @@ class Table:
             status=self.status,
             language=self.language,
             options=self.options,
-            seats=[self._seat_info(i) for i in range(len(self.seats))],  # type: ignore[misc]
+            seats=[self.seat_info(i) for i in range(len(self.seats))],  # type: ignore[misc]
             game=self.game,
             version=self.version,
             games_finished=list(self.finished_games),
@@ -219,7 +215,7 @@ class Table:
             away_grace=self.away_grace,
         )
 
-    def _seat_info(self, index: int) -> dict[str, Any]:
+    def seat_info(self, index: int) -> dict[str, Any]:
         seat = self.seats[index]
         return {
             "seat": index,
@@ -230,41 +226,6 @@ class Table:
             "away_seconds": None if (away := self.away_seconds(index)) is None else round(away, 1),
             "replaced": seat.bot is not None and seat.token_hash is not None,  # a bot plays a person's seat
         }
-
-    def message_for(self, seat: int | None) -> dict[str, Any]:
-        """Everything one person may see of the table now: their own view, never another's."""
-        table = self.info().model_dump()
-        table["seats"] = [self._seat_info(i) for i in range(len(self.seats))]
-        table["you"] = seat
-        table["creator"] = seat is not None and seat == table["host"]  # holds the host's buttons now
-        message: dict[str, Any] = {"type": "state", "version": self.version, "table": table}
-        if self.recorder is None:
-            message.update(view=None, legal={"cards": [], "rows": []}, reveal=None, scores=None, events=[])
-            return message
-        seen = view(self.recorder.state, seat)
-        message["view"] = _view_json(seen)
-        # While a bot plays the seat, its person may do nothing (seat_is_bot): no decision is shown.
-        legal = seen.legal_actions() if seat is None or self.seats[seat].bot is None else []
-        message["legal"] = {
-            "cards": [a.card for a in legal if isinstance(a, PlayCard)],
-            "rows": [a.row for a in legal if isinstance(a, ChooseRow)],
-        }
-        message["reveal"] = self.reveal
-        message["events"] = self.events
-        threshold = self.options.end_above
-        message["scores"] = {
-            "countdown": self.options.countdown,
-            "threshold": threshold,
-            "totals": list(seen.totals),
-            "shown": [threshold - t for t in seen.totals] if self.options.countdown else list(seen.totals),
-            "history": [list(h) for h in seen.history],
-            "history_shown": _countdown_history(seen.history, threshold) if self.options.countdown
-            else [list(h) for h in seen.history],
-            # Why the game ended after its last complete round, or why it goes on (None before one).
-            "ending": _ending_json(ending(self.rules, seen.totals, len(seen.history)))
-            if seen.history else None,
-        }
-        return message
 
     def news(self, presence: Presence | None = None) -> Update:
         return Update(self.id, self.version, presence)
@@ -432,19 +393,6 @@ class Table:
         self.events = out
 
 
-def _ending_json(end: Ending) -> dict[str, Any]:
-    return {"over": end.over, "reason": end.reason, "players": list(end.players), "totals": list(end.totals),
-            "end_above": end.end_above, "rounds": end.rounds, "rounds_played": end.rounds_played}
-
-
-def _countdown_history(history: tuple[tuple[int, ...], ...], threshold: int) -> list[list[int]]:
-    shown, totals = [], [0] * (len(history[0]) if history else 0)
-    for penalties in history:
-        totals = [t + p for t, p in zip(totals, penalties, strict=True)]
-        shown.append([threshold - t for t in totals])
-    return shown
-
-
 def _event_json(event: Event) -> dict[str, Any]:
     name = re.sub(r"(?<!^)(?=[A-Z])", "_", type(event).__name__).lower()  # CardsRevealed -> cards_revealed
     data: dict[str, Any] = {"type": name}
@@ -454,37 +402,6 @@ def _event_json(event: Event) -> dict[str, Any]:
     if isinstance(event, CardsRevealed):
         data["cards"] = list(event.cards)
     return data
-
-
-def _view_json(seen: View) -> dict[str, Any]:
-    return {
-        "player": seen.player,
-        "players": seen.players,
-        "phase": seen.phase.value,
-        "round": seen.round,
-        "turn": seen.turn,
-        "rows": [list(r) for r in seen.rows],
-        "row_bullheads": list(seen.row_bullheads()),
-        "hand": list(seen.hand),
-        "my_card": seen.my_card,
-        "has_chosen": list(seen.has_chosen),
-        "revealed": [list(x) for x in seen.revealed],
-        "resolved": seen.resolved,
-        "waiting_for": list(seen.waiting_for),
-        "row_choice_card": seen.row_choice_card,
-        "penalties": list(seen.penalties),
-        "totals": list(seen.totals),
-        "history": [list(h) for h in seen.history],
-        "winners": list(seen.winners),
-        "hand_sizes": list(seen.hand_sizes),
-        "taken_counts": [len(t) for t in seen.taken],
-        "rules": {"end_above": seen.rules.end_above, "rounds": seen.rules.rounds},
-        # The printed bullheads of every card: public, so the client never computes them.
-        "bullheads": _ALL_BULLHEADS,
-    }
-
-
-_ALL_BULLHEADS = {str(c): BULLHEADS[c] for c in DECK}
 
 
 class TableService:

@@ -18,6 +18,7 @@ with warnings.catch_warnings():
 
 from nimmt.server.app import create_app
 from nimmt.server.botpool import BotPool
+from nimmt.server.render import state_message
 from nimmt.server.table import TableService
 
 from .helpers import Person, create_table, join
@@ -85,7 +86,7 @@ def test_an_idle_table_leaves_memory_and_comes_back_whole(idle_client: TestClien
         assert _evict(idle_client) == []  # people are connected
     # Nobody connected, and the bot waits for the people: the table leaves memory.
     _bots_done(idle_client, table_id)
-    before = _service(idle_client)._tables[table_id].message_for(0)
+    before = state_message(_service(idle_client)._tables[table_id], 0)
     assert table_id in _evict(idle_client)
     assert not _in_memory(idle_client, table_id)
     assert idle_client.get("/metrics").text.count("nimmt_tables 0.0") == 1

@@ -10,6 +10,7 @@ from typing import Any
 from nimmt.core import DECK, GameState, Phase
 from nimmt.server.hub import LocalHub, Update
 from nimmt.server.models import ChooseRowMessage, CreateTable, Play, Start, TableOptions
+from nimmt.server.render import state_message
 from nimmt.server.store import SqlStore
 from nimmt.server.table import Table, TableService
 from tests.server.helpers import run
@@ -64,7 +65,7 @@ def _check(update: Update, table: Table) -> None:
     last = table.recorder.record.rounds[-1]
     dealt = set(last.rows) | {c for hand in last.hands for c in hand}
     for seat in [None, *range(state.players)]:
-        message = table.message_for(seat)
+        message = state_message(table, seat)
         assert message["table"]["you"] == seat
         shown = _cards_in(message)
         leaked = shown & _secrets_for(state, dealt, seat)
