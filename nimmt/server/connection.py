@@ -22,6 +22,7 @@ from .hub import Hub
 from .limits import RATE_LIMITED_CLOSE
 from .metrics import Metrics
 from .models import MAX_MESSAGE_BYTES, AskAdvice, Hello, Ping, client_message
+from .patch import state_patch
 from .render import state_message
 from .table import ActionError, Table, TableService
 
@@ -46,7 +47,8 @@ class Connection:
         self.message_wait: Callable[[str], float] = lambda _client: 0.0  # its message limit: seconds to wait
         self.closed = False  # the client left (or was sent away): nothing more is sent
         self.metrics: Metrics | None = None
-        self.last_state: dict[str, Any] | None = None
+        self.last_state: dict[str, Any] | None = None  # the state this client holds now
+        self.patches = False  # the client asked for patches after its first whole state
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send a message; WebSocketDisconnect when the client has gone, however it went."""
@@ -90,6 +92,7 @@ class Connection:
             hello = await self._hello()
             if hello is None:
                 return
+            self.patches = hello.patches
             async with self.hub.subscribe(self.table.id) as subscription:
                 self.subscription = subscription
                 await self.service.arrive(self.table, self.seat)
@@ -128,7 +131,7 @@ class Connection:
                     seat = self.table.seat_of(parsed.token)
                 if seat is None:
                     await self.send(ActionError("bad_token", "this token belongs to no seat of this table")
-                                    .to_message())
+                                    .to_message(parsed.ref))
                     continue
                 self.seat = seat
             return parsed
@@ -172,10 +175,11 @@ class Connection:
                 # writer send them first (bounded, in case the connection is failing).
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.subscription.drained(), PONG_WAIT)
-                await self.send({"type": "pong"})
+                await self.send({"type": "pong"} if message.ref is None else {"type": "pong", "ref": message.ref})
                 continue
             if isinstance(message, Hello):
-                await self.send(ActionError("already_greeted", "hello comes once per connection").to_message())
+                await self.send(ActionError("already_greeted", "hello comes once per connection")
+                                .to_message(message.ref))
                 continue
             if isinstance(message, AskAdvice):
                 # Answered on its own, so the person can go on playing while the coach works.
@@ -238,11 +242,25 @@ class Connection:
 
     async def _send_state(self) -> None:
         """The person's own state, rendered here from this process's copy of the table; nothing when it
-        is what they were sent last."""
+        is what they were sent last. A client that asked for patches gets what changed since then
+        (the whole state first, and whenever a patch cannot say the change)."""
         message = state_message(self.table, self.seat)
-        if message != self.last_state:
+        last = self.last_state
+        if last is None:
             await self.send(message)
-            self.last_state = message
+        elif self.patches:
+            patch = state_patch(last, message)
+            if patch is None:
+                await self.send(message)
+            elif not patch:
+                return
+            else:
+                await self.send({"type": "patch", "version": message["version"], "patch": patch})
+        elif message == last:
+            return
+        else:
+            await self.send(message)
+        self.last_state = message
 
 
 def _unicode(data: Any) -> bool:

@@ -206,6 +206,9 @@ class ScoreSheetUndo(_Body):
 class Hello(_Strict):
     type: Literal["hello"]
     token: Annotated[str, StringConstraints(max_length=128)] | None = None  # None: a spectator
+    # True: after the first whole state, send what changed (docs/protocol.md, *Patches*).
+    patches: bool = False
+    ref: Ref | None = None
 
 
 class Play(_Strict):
@@ -248,6 +251,7 @@ class AskAdvice(_Strict):
 
 class Ping(_Strict):
     type: Literal["ping"]
+    ref: Ref | None = None
 
 
 AnyClientMessage = Hello | Play | ChooseRowMessage | Start | Rematch | SeatToBot | AskAdvice | Ping

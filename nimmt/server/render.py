@@ -11,13 +11,13 @@ from typing import Any
 
 from nimmt.core import BULLHEADS, DECK, ChooseRow, Ending, PlayCard, View, ending, view
 
+from .models import TableOptions
 from .table import Table
 
 
 def state_message(table: Table, seat: int | None) -> dict[str, Any]:
     """Everything one person may see of the table now: their own view, never another's."""
-    about = table.info().model_dump()
-    about["seats"] = [table.seat_info(i) for i in range(len(table.seats))]
+    about = table_info(table)
     about["you"] = seat
     about["creator"] = seat is not None and seat == about["host"]  # holds the host's buttons now
     message: dict[str, Any] = {"type": "state", "version": table.version, "table": about}
@@ -32,8 +32,9 @@ def state_message(table: Table, seat: int | None) -> dict[str, Any]:
         "cards": [a.card for a in legal if isinstance(a, PlayCard)],
         "rows": [a.row for a in legal if isinstance(a, ChooseRow)],
     }
-    message["reveal"] = table.reveal
-    message["events"] = table.events
+    # Copies: the table fills its reveal in place, and a connection diffs against what it sent last.
+    message["reveal"] = _copy(table.reveal)
+    message["events"] = _copy(table.events)
     threshold = table.options.end_above
     message["scores"] = {
         "countdown": table.options.countdown,
@@ -48,6 +49,35 @@ def state_message(table: Table, seat: int | None) -> dict[str, Any]:
         if seen.history else None,
     }
     return message
+
+
+def table_info(table: Table) -> dict[str, Any]:
+    """``table.info().model_dump()``, built directly: the same JSON, without pydantic on every render."""
+    options = table.options
+    return {
+        "id": table.id,
+        "status": table.status,
+        "language": table.language,
+        "options": {name: getattr(options, name) for name in _OPTION_FIELDS},
+        "seats": [table.seat_info(i) for i in range(len(table.seats))],
+        "game": table.game,
+        "version": table.version,
+        "games_finished": list(table.finished_games),
+        "host": table.host,
+        "away_grace": float(table.away_grace),  # as pydantic gave it: 30.0, not 30
+    }
+
+
+_OPTION_FIELDS = tuple(TableOptions.model_fields)
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of a JSON value (much quicker than ``copy.deepcopy`` for these)."""
+    if type(value) is dict:
+        return {key: _copy(item) for key, item in value.items()}
+    if type(value) is list:
+        return [_copy(item) for item in value]
+    return value
 
 
 def _ending_json(end: Ending) -> dict[str, Any]:

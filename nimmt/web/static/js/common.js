@@ -2,6 +2,7 @@
 const messages = JSON.parse(document.getElementById("i18n").textContent);
 export const page = JSON.parse(document.getElementById("page-data").textContent);
 export const lang = page.lang;
+export { mergePatch } from "./patch.js";
 
 /** A text of the page's language with its {placeholders} filled. */
 export function t(key, params = {}) {

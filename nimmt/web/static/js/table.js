@@ -1,7 +1,7 @@
 // The table: lobby, game and standings. Shows what the server sends; never applies a rule itself.
 import {
-  announce, api, cardElement, cardFace, cardLabel, el, errorText, has, headsLabel, lang, listFormat, page,
-  reducedMotion, renderRows, rowName, t,
+  announce, api, cardElement, cardFace, cardLabel, el, errorText, has, headsLabel, lang, listFormat, mergePatch,
+  page, reducedMotion, renderRows, rowName, t,
 } from "./common.js";
 
 const tableId = page.table;
@@ -13,6 +13,7 @@ const baseTitle = document.title;
 let token = spectator ? null : localStorage.getItem(tokenKey);
 let socket = null;
 let state = null;
+let received = null;  // the state as this connection's server holds it: the next patch applies to it
 let retry = 0;
 let spokenNews = null;
 let refs = 0;
@@ -64,10 +65,19 @@ function connect() {
     retry = 0;
     adviceAsked = null;  // a question asked on the old connection is answered on none
     pending = null;  // nor an action: the state after hello shows whether it was taken
-    socket.send(JSON.stringify({ type: "hello", token }));
+    received = null;  // a new connection starts with a whole state
+    socket.send(JSON.stringify({ type: "hello", token, patches: true }));
   });
   socket.addEventListener("message", (event) => {
-    const message = JSON.parse(event.data);
+    let message = JSON.parse(event.data);
+    if (message.type === "patch") {
+      if (!received) return;  // cannot happen: the server sends the whole state first
+      // Each render gets a state of its own, as if it had come whole.
+      received = mergePatch(received, message.patch);
+      message = structuredClone(received);
+    } else if (message.type === "state") {
+      received = structuredClone(message);
+    }
     if (message.type === "state") {
       $("connection").textContent = "";
       if (!state || message.version >= state.version) render(message);
@@ -83,7 +93,7 @@ function connect() {
       if (message.code === "bad_token") {
         localStorage.removeItem(tokenKey);
         token = null;
-        socket.send(JSON.stringify({ type: "hello", token: null }));
+        socket.send(JSON.stringify({ type: "hello", token: null, patches: true }));
         return;
       }
       showError(message);
