@@ -22,8 +22,17 @@ CPU seconds per action (``/proc/<pid>/stat`` before and after) and the generator
 on the same machine, in one asyncio event loop (one core at most), sharing the cores with the
 server.
 
-Bounded: at most 4,000 players and 600 s, every wait has a timeout (``--timeout``, default 30 s),
-and traffic goes to 127.0.0.1 only. ``--json`` adds the figures as one JSON line at the end.
+``--cluster`` runs the documented deployment instead (``docs/deploy/``): ``--processes`` (default 2)
+``nimmt serve`` processes on a PostgreSQL and a Redis of their own (``scripts/services.sh``: Unix
+sockets in a temporary folder, ``fsync`` off) behind Debian's nginx running
+``docs/deploy/nginx-two.conf`` (its ports replaced), all started here through
+``tests/server/cluster.py``'s harness and stopped at the end (a watcher stops them should this
+process be killed). Every person then goes through nginx; the figures add the CPU of nginx,
+PostgreSQL and Redis per action beside the processes'.
+
+Bounded: at most 4,000 players, 600 s and 8 processes, every wait has a timeout (``--timeout``,
+default 30 s), and traffic goes to 127.0.0.1 only. ``--json`` adds the figures as one JSON line at
+the end.
 """
 
 from __future__ import annotations
@@ -44,7 +53,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -53,7 +62,12 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from nimmt.cli.serve import ready_url
 
+if TYPE_CHECKING:
+    from tests.server.cluster import Cluster
+
+ROOT = Path(__file__).resolve().parents[1]
 MAX_PLAYERS = 4000
+MAX_PROCESSES = 8
 MAX_SECONDS = 600.0
 SEATS = 4
 NO_LIMITS = ["--limit-tables", "0", "--limit-joins", "0", "--limit-sockets", "0", "--limit-messages", "0",
@@ -64,14 +78,15 @@ MEASURED = ("play", "choose_row")  # the actions whose latency is measured
 class Server:
     """``nimmt serve`` on 127.0.0.1 in a child process, its output drained (and its tracebacks counted)."""
 
+    lines = 0
+    tracebacks = 0
+
     def __init__(self, db: str, extra: list[str], timeout: float, log: Path | None) -> None:
         self.log = log.open("w") if log is not None else None
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.args = ["--host", "127.0.0.1", "--port", "0", "--db", db, "--bot-delay", "0", *NO_LIMITS, *extra]
         self.process = subprocess.Popen([sys.executable, "-m", "nimmt", "serve", *self.args], env=env,
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        self.lines = 0
-        self.tracebacks = 0
         self.samples: list[str] = []  # the first few lines after start, to show what went wrong
         assert self.process.stdout is not None
         self.url = ""
@@ -99,6 +114,12 @@ class Server:
     def pid(self) -> int:
         return self.process.pid
 
+    def groups(self) -> dict[str, list[int]]:
+        return {"nimmt": [self.pid]}
+
+    def cpu(self) -> dict[str, dict[int, float]]:
+        return {"nimmt": {self.pid: c} if (c := cpu_seconds(self.pid)) is not None else {}}
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()
@@ -119,6 +140,97 @@ def cpu_seconds(pid: int) -> float | None:
         return None
     fields = text[text.rindex(")") + 2:].split()  # after the command name, which may hold spaces
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime: fields 14, 15
+
+
+def children(parent: int) -> list[int]:
+    """The processes whose parent is ``parent`` (PostgreSQL's backends under its postmaster)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                text = (entry / "stat").read_text()
+                if int(text[text.rindex(")") + 2:].split()[1]) == parent:
+                    found.append(int(entry.name))
+    return found
+
+
+class Processes:
+    """``--cluster``: N ``nimmt serve`` processes on PostgreSQL and Redis behind nginx, by the fault
+    tests' harness (``tests/server/cluster.py``), with nginx allowed enough connections for the load
+    (two for each person: theirs and the one to a process)."""
+
+    def __init__(self, processes: int, players: int, extra: list[str]) -> None:
+        if str(ROOT) not in sys.path:
+            sys.path.insert(0, str(ROOT))  # run as a script: the harness lives in tests/server/
+        from tests.server import cluster
+
+        connections = 2 * players + 256
+
+        class Wide(cluster.Cluster):
+            def _start_nginx(self) -> None:
+                main_config = cluster._main_config
+                def wide(folder: Path) -> str:
+                    text = main_config(folder)
+                    wider = text.replace("worker_connections 512;", f"worker_connections {connections};")
+                    if wider == text:
+                        raise SystemExit("tests/server/cluster.py's nginx.conf changed: 'worker_connections 512;' "
+                                         "not found")
+                    return wider.replace("worker_processes 1;", f"worker_processes 1;\nworker_rlimit_nofile "
+                                         f"{connections + 64};")
+                cluster._main_config = wide
+                try:
+                    super()._start_nginx()
+                finally:
+                    cluster._main_config = main_config
+
+        self.cluster: Cluster = Wide(processes, bot_delay=0, args=[*NO_LIMITS, *extra])
+        self.cluster.start()
+        self.url = self.cluster.url
+        self.lines = 0
+        self.tracebacks = 0
+
+    def cpu(self) -> dict[str, dict[int, float]]:
+        """CPU seconds so far, by group (the nimmt processes; nginx, PostgreSQL, Redis) and pid."""
+        return {name: {pid: c for pid in pids if (c := cpu_seconds(pid)) is not None}
+                for name, pids in self.groups().items()}
+
+    def groups(self) -> dict[str, list[int]]:
+        def pid(child: Any) -> list[int]:
+            return [child.process.pid] if child.process is not None and child.process.poll() is None else []
+        services = self.cluster.services
+        postmaster = []
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            postmaster = [int((services / "pg" / "data" / "postmaster.pid").read_text().split()[0])]
+        redis = []
+        with contextlib.suppress(OSError, ValueError):
+            redis = [int((services / "redis.pid").read_text().strip())]
+        return {"nimmt": [p for node in self.cluster.nodes for p in pid(node)],
+                "nginx": pid(self.cluster.nginx) + [p for n in pid(self.cluster.nginx) for p in children(n)],
+                "postgres": postmaster + [p for m in postmaster for p in children(m)],
+                "redis": redis}
+
+    def count_log(self) -> None:
+        output = [line for node in self.cluster.nodes for line in node.output
+                  if not line.startswith(("nimmt is ready", "games are kept", "--- nimmt"))]
+        self.lines = len(output)
+        self.tracebacks = sum(line.startswith("Traceback") for line in output)
+
+    @property
+    def samples(self) -> list[str]:
+        return [f"{node.name}: {line.rstrip()[:200]}" for node in self.cluster.nodes for line in node.output
+                if not line.startswith(("nimmt is ready", "games are kept", "--- nimmt"))][:5]
+
+    def stop(self) -> None:
+        self.cluster.stop()
+        self.count_log()  # the shutdown's lines too
+
+    @property
+    def description(self) -> str:
+        nodes = ", ".join(f"{node.name} (pid {node.process.pid if node.process else '?'}) at {node.url}"
+                          for node in self.cluster.nodes)
+        return (f"{len(self.cluster.nodes)} nimmt serve processes, {nodes}, on PostgreSQL and Redis of their own "
+                f"(scripts/services.sh, fsync off), behind nginx at {self.url} (docs/deploy/nginx-two.conf), "
+                f"with every per-client limit off ({' '.join(NO_LIMITS)}): all the load comes from one address")
 
 
 def percentile(sorted_values: list[float], share: float) -> float:
@@ -148,6 +260,8 @@ class Stats:
     connected: int = 0
     peak: int = 0
     tables_started: int = 0
+    stalls: int = 0  # tables found stalled (and reloaded)
+    stalled_behind: int = 0  # people of those tables at an older version than a tablemate
 
     def in_window(self, when: float) -> bool:
         return self.window_start <= when < self.window_end
@@ -170,8 +284,24 @@ class Person:
         self.refs = 0
         self.greeted = asyncio.Event()
         self.open = False
+        self.reloading = False
+        self.heard = time.perf_counter()  # when the server last sent this person anything
 
     async def play(self) -> None:
+        """Connect, and connect again as long as :meth:`reload` asks it (a page reloaded)."""
+        while True:
+            self.reloading = False
+            await self.connection()
+            if not self.reloading or self.run.stopping:
+                return
+
+    def reload(self) -> None:
+        """Close the socket and open another, as a person whose page shows nothing new reloads it."""
+        if self.socket is not None and self.open:
+            self.reloading = True
+            self.run.spawn(self.socket.close())
+
+    async def connection(self) -> None:
         stats = self.run.stats
         try:
             async with connect(f"{self.run.ws_url}/ws/{self.table_id}", open_timeout=self.run.timeout,
@@ -185,11 +315,12 @@ class Person:
                 self.greeted.set()
                 self.handle(first)
                 async for raw in socket:
+                    self.heard = time.perf_counter()
                     self.handle(json.loads(raw))
-                if not self.run.stopping:  # the server closed the socket
+                if not self.run.stopping and not self.reloading:  # the server closed the socket
                     stats.errors[f"closed_{socket.close_code}"] += 1
         except (ConnectionClosed, OSError, TimeoutError, InvalidHandshake) as error:
-            if not self.run.stopping:
+            if not self.run.stopping and not self.reloading:
                 code = "closed" if isinstance(error, ConnectionClosed) else (
                     "timeout" if isinstance(error, TimeoutError) and not self.open else "connect_failed")
                 stats.errors[code] += 1
@@ -200,6 +331,7 @@ class Person:
             self.greeted.set()  # whoever waits for this person waits no more
             if self.timer is not None:
                 self.timer.cancel()
+                self.timer = None
 
     def handle(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
@@ -274,7 +406,8 @@ class Person:
 
 
 class Run:
-    def __init__(self, args: argparse.Namespace, url: str, server_pid: int | None, server: Server | None) -> None:
+    def __init__(self, args: argparse.Namespace, url: str, server_pid: int | None,
+                 server: Server | Processes | None) -> None:
         self.server = server
         self.url = url
         self.ws_url = url.replace("http://", "ws://", 1)
@@ -288,12 +421,14 @@ class Run:
         self.rng = random.Random(args.seed)
         self.stats = Stats()
         self.people: list[Person] = []
+        self.tables: list[list[Person]] = []
+        self.stall: float = args.stall
         self.tasks: set[asyncio.Task[Any]] = set()
         self.stopping = False
         self.figures: dict[str, Any] = {}
 
     def spawn(self, coroutine: Any) -> asyncio.Task[Any]:
-        task = asyncio.ensure_future(coroutine)
+        task: asyncio.Task[Any] = asyncio.ensure_future(coroutine)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
         return task
@@ -322,6 +457,7 @@ class Run:
                 tokens.append((answer.json()["seat"], answer.json()["token"]))
         people = [Person(self, table_id, seat, token, random.Random(self.rng.random())) for seat, token in tokens]
         self.people.extend(people)
+        self.tables.append(people)
         for person in people:
             self.spawn(person.play())
         waits = [asyncio.ensure_future(p.greeted.wait()) for p in people]
@@ -337,7 +473,10 @@ class Run:
             self.stats.setup_latencies.append(time.perf_counter() - began)
 
     async def watchdog(self) -> None:
-        """An action with no answer within the timeout counts as ``timeout``; the person goes on."""
+        """An action with no answer within the timeout counts as ``timeout``; the person goes on. A
+        table where nobody has been sent anything for ``--stall`` seconds, nobody is about to act
+        and no action is unanswered is stalled (someone missed an update that asked them to act):
+        counted, and its people reload (connect again, and are sent the whole state)."""
         while not self.stopping:
             await asyncio.sleep(1.0)
             now = time.perf_counter()
@@ -346,6 +485,15 @@ class Run:
                     self.stats.errors["timeout"] += 1
                     person.pending = None
                     person.consider()
+            if not self.stall:
+                continue
+            for people in self.tables:
+                if all(p.open and p.pending is None and p.timer is None and now - p.heard > self.stall
+                       for p in people):
+                    self.stats.stalls += 1
+                    self.stats.stalled_behind += sum(p.version < max(q.version for q in people) for p in people)
+                    for person in people:
+                        person.reload()
 
     async def main(self) -> None:
         tables = self.players // SEATS
@@ -365,13 +513,15 @@ class Run:
                     break
                 setups.append(self.spawn(self._guarded(self.table(http, index, gate))))
             await asyncio.sleep(max(0.0, self.stats.window_start - time.perf_counter()))
-            cpu_before = cpu_seconds(self.server_pid) if self.server_pid else None
+            cpu_before = self.cpu()
             own_before = resource.getrusage(resource.RUSAGE_SELF)
             start = time.perf_counter()
             await asyncio.sleep(max(0.0, self.stats.window_end - start))
             end = time.perf_counter()
-            cpu_after = cpu_seconds(self.server_pid) if self.server_pid else None
+            cpu_after = self.cpu()
             own_after = resource.getrusage(resource.RUSAGE_SELF)
+            if isinstance(self.server, Processes):
+                self.server.count_log()
             log = (self.server.lines, self.server.tracebacks) if self.server is not None else None
             held = sum(1 for p in self.people if p.open)
             in_flight = sum(1 for p in self.people if p.pending is not None)
@@ -382,7 +532,9 @@ class Run:
         window = end - start
         actions = sum(self.stats.kinds[k] for k in MEASURED)
         ms = sorted(x * 1000 for x in self.stats.latencies)
-        server_cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
+        used = {name: sum(cpu - cpu_before.get(name, {}).get(pid, 0.0) for pid, cpu in pids.items())
+                for name, pids in cpu_after.items()}  # a process born in the window counts whole
+        server_cpu = used.pop("nimmt", None) if cpu_after.get("nimmt") else None
         own_cpu = (own_after.ru_utime + own_after.ru_stime) - (own_before.ru_utime + own_before.ru_stime)
         self.figures = {
             "players": tables * SEATS, "tables": tables, "tables_started": self.stats.tables_started,
@@ -392,15 +544,28 @@ class Run:
             "latency_ms": {"p50": round(percentile(ms, 0.50), 1), "p95": round(percentile(ms, 0.95), 1),
                            "p99": round(percentile(ms, 0.99), 1), "max": round(ms[-1], 1) if ms else 0.0},
             "in_flight_at_end": in_flight,
+            "stalls": self.stats.stalls, "stalled_behind": self.stats.stalled_behind,
             "errors": dict(self.stats.errors.most_common()),
             "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 2),
             "server_cpu_ms_per_action": (round(server_cpu * 1000 / actions, 2)
                                          if server_cpu is not None and actions else None),
             "generator_cpu_seconds": round(own_cpu, 2),
+            "services_cpu_seconds": {name: round(cpu, 2) for name, cpu in used.items()},
+            "services_cpu_ms_per_action": {name: round(cpu * 1000 / actions, 3) if actions else None
+                                           for name, cpu in used.items()},
+            "load_average": [round(x, 2) for x in os.getloadavg()],
             "server_log_lines": None if log is None else log[0],
             "server_tracebacks": None if log is None else log[1],
             "setup_p50_ms": round(percentile(sorted(x * 1000 for x in self.stats.setup_latencies), 0.5), 1),
         }
+
+    def cpu(self) -> dict[str, dict[int, float]]:
+        """CPU seconds so far of what is measured, by group and pid (``nimmt``: the servers)."""
+        if self.server is not None:
+            return self.server.cpu()
+        if self.server_pid and (used := cpu_seconds(self.server_pid)) is not None:
+            return {"nimmt": {self.server_pid: used}}
+        return {}
 
     async def _guarded(self, coroutine: Any) -> None:
         try:
@@ -437,7 +602,7 @@ def _loopback(url: str) -> str:
     return f"http://127.0.0.1:{parts.port}"
 
 
-def report(figures: dict[str, Any], think: float) -> str:
+def report(figures: dict[str, Any], think: float, stall: float) -> str:
     lat = figures["latency_ms"]
     errors = ", ".join(f"{code} {count}" for code, count in figures["errors"].items()) or "none"
     other = ", ".join(f"{kind} {count}" for kind, count in figures["other_actions"].items())
@@ -454,11 +619,22 @@ def report(figures: dict[str, Any], think: float) -> str:
         f"max {lat['max']:.1f} ms (send -> ack and own state at that version); "
         f"{figures['in_flight_at_end']} in flight at the end",
         f"errors:            {errors}",
+        f"stalled tables:    {figures['stalls']} (nobody sent anything for {stall:g} s, nobody asked to act; "
+        f"{figures['stalled_behind']} of their people were at an older version than a tablemate: a missed "
+        "update); their people reloaded",
         "server CPU:        " + ("n/a (give --server-pid)" if cpu is None else
                                  f"{cpu:.1f} s in {window:.1f} s ({100 * cpu / window:.0f} % of one core) = "
-                                 f"{figures['server_cpu_ms_per_action'] or 0:.2f} ms per action"),
+                                 f"{figures['server_cpu_ms_per_action'] or 0:.2f} ms per action"
+                                 + (" (nimmt processes together)" if figures["services_cpu_seconds"] else "")),
+    ]
+    if figures["services_cpu_seconds"]:
+        lines.append("services CPU:      " + ", ".join(
+            f"{name} {used:.1f} s = {figures['services_cpu_ms_per_action'][name] or 0:.2f} ms per action"
+            for name, used in figures["services_cpu_seconds"].items()))
+    lines += [
         f"generator CPU:     {figures['generator_cpu_seconds']:.1f} s in {window:.1f} s "
         f"({100 * figures['generator_cpu_seconds'] / window:.0f} % of one core; same machine)",
+        "load average:      " + " ".join(f"{x:.2f}" for x in figures["load_average"]) + " at the end",
     ]
     return "\n".join(lines)
 
@@ -475,11 +651,17 @@ def main(argv: list[str] | None = None) -> None:
                         "the load: --limit-* 0)")
     parser.add_argument("--server-pid", type=int, help="with --url: the server's pid, to measure its CPU")
     parser.add_argument("--db", help="the started server's --db (default: a fresh SQLite file in a temporary folder)")
+    parser.add_argument("--cluster", action="store_true", help="start --processes nimmt serve processes on a "
+                        "PostgreSQL and a Redis of their own behind nginx (docs/deploy/), and load them through it")
+    parser.add_argument("--processes", type=int, default=2, help=f"with --cluster: how many (default 2, at most "
+                        f"{MAX_PROCESSES})")
     parser.add_argument("--serve-arg", action="append", default=[], metavar="ARG",
                         help="one more option for the started nimmt serve (repeat it: --serve-arg=--hub ...)")
     parser.add_argument("--server-log", type=Path, help="write what the started server prints to this file")
     parser.add_argument("--no-compression", action="store_true",
                         help="do not offer permessage-deflate (browsers offer it; so does this by default)")
+    parser.add_argument("--stall", type=float, default=10.0, help="seconds of silence after which a table where "
+                        "nobody is asked to act counts as stalled and its people reload (default 10; 0: never)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="end with the figures as one JSON line")
     args = parser.parse_args(argv)
@@ -488,6 +670,10 @@ def main(argv: list[str] | None = None) -> None:
             or not 0.01 <= args.think <= 60 or not 0.5 <= args.timeout <= 120:
         parser.error(f"keep it bounded: {SEATS} to {MAX_PLAYERS} players, 1 to {MAX_SECONDS:g} s, "
                      "think 0.01 to 60 s, timeout 0.5 to 120 s")
+    if args.cluster and (args.url or args.db):
+        parser.error("--cluster starts its own PostgreSQL and processes: no --url or --db with it")
+    if not 1 <= args.processes <= MAX_PROCESSES:
+        parser.error(f"--processes: 1 to {MAX_PROCESSES}")
     if args.ramp is None:
         args.ramp = min(20.0, args.seconds / 4)
     if not 0 <= args.ramp < args.seconds:
@@ -497,9 +683,13 @@ def main(argv: list[str] | None = None) -> None:
           f"think {args.think:g} s ±50 %, ramp {args.ramp:g} s, {args.seconds:g} s in all "
           f"(figures over the last {args.seconds - args.ramp:g} s); {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.2f} before", flush=True)
-    server: Server | None = None
+    server: Server | Processes | None = None
     with tempfile.TemporaryDirectory(prefix="nimmt-load-") as folder:
-        if args.url:
+        if args.cluster:
+            server = Processes(args.processes, args.players, list(args.serve_arg))
+            url, pid = server.url, None
+            print(f"servers: {server.description}", flush=True)
+        elif args.url:
             url, pid = _loopback(args.url), args.server_pid
             print(f"server: {url} (already running; its per-client limits are its own)", flush=True)
         else:
@@ -517,7 +707,7 @@ def main(argv: list[str] | None = None) -> None:
                 server.stop()
     if not run.figures:
         raise SystemExit("the run did not finish in time")
-    print(report(run.figures, args.think))
+    print(report(run.figures, args.think, args.stall))
     if server is not None:
         print(f"server log:        {run.figures['server_log_lines']} lines, {run.figures['server_tracebacks']} "
               f"tracebacks until the end of the run ({server.lines} lines, {server.tracebacks} tracebacks with "
