@@ -24,13 +24,14 @@ def state_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any] | No
         before = old.get(key, _MISSING)
         if before is value:  # shared and never changed (the bullheads of the deck)
             continue
-        if type(value) is dict and type(before) is dict:
+        kind = type(value)
+        if kind is dict and type(before) is dict:
             inner = state_patch(before, value)
             if inner is None:
                 return None
             if inner:
                 patch[key] = inner
-        elif before is _MISSING or not same(before, value):
+        elif kind is not type(before) or before != value or (kind is list and not same(before, value)):
             patch[key] = value
     return patch
 
@@ -39,13 +40,24 @@ def same(a: Any, b: Any) -> bool:
     """Whether two JSON values are the same JSON: unlike ``==``, ``1``, ``1.0`` and ``true`` differ."""
     if a is b:
         return True
-    if type(a) is not type(b):
+    if type(a) is not type(b) or a != b:  # ==, in C, settles most cases: the rest only checks types
         return False
     if type(a) is list:
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    if type(a) is dict:
-        return a.keys() == b.keys() and all(same(value, b[key]) for key, value in a.items())
-    return bool(a == b)
+        types = list(map(type, a))
+        if types != list(map(type, b)):
+            return False
+        if list not in types and dict not in types:  # numbers, texts: nothing deeper to look at
+            return True
+        return all(same(x, y) for x, y in zip(a, b, strict=True))
+    if type(a) is dict:  # a == b: the same keys
+        if list(a) == list(b):  # in the same order (built by the same code): the types compared in C
+            types = list(map(type, a.values()))
+            if types != list(map(type, b.values())):
+                return False
+            if list not in types and dict not in types:
+                return True
+        return all(same(value, b[key]) for key, value in a.items())
+    return True
 
 
 def apply_patch(state: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
