@@ -4,6 +4,7 @@ a few seconds; they act, every action is answered, and nothing fails."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,3 +37,24 @@ def test_the_load_script_plays_and_reports(tmp_path: Path) -> None:
     assert figures["server_cpu_seconds"] is not None and figures["server_cpu_ms_per_action"] > 0
     assert "players held:" in done.stdout and "latency:" in done.stdout
     assert "Traceback" not in log, log
+
+
+def test_the_load_script_starts_two_processes_behind_nginx_and_stops_them() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "load.py"), "--cluster", "--players", "8", "--seconds", "6",
+         "--ramp", "1", "--think", "0.2", "--timeout", "20", "--stall", "3", "--json"],
+        capture_output=True, text=True, timeout=240, cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["players"] == 8 and figures["tables_started"] == 2 and figures["players_held"] == 8
+    assert figures["actions"] > 0 and figures["errors"] == {}, figures
+    assert figures["server_cpu_seconds"] is not None and figures["server_cpu_seconds"] > 0  # both processes measured
+    assert set(figures["services_cpu_seconds"]) == {"nginx", "postgres", "redis"}
+    assert figures["server_tracebacks"] == 0, done.stdout
+    servers = re.search(r"^servers: 2 nimmt serve processes, (.*)$", done.stdout, re.MULTILINE)
+    assert servers is not None, done.stdout
+    pids = [int(pid) for pid in re.findall(r"\(pid (\d+)\)", servers.group(1))]
+    assert len(pids) == 2 and "behind nginx at http://127.0.0.1:" in servers.group(1)
+    for pid in pids:  # stopped at the end, not left running
+        assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text().lower()
