@@ -7,7 +7,8 @@ no bots, **every per-client limit off**: the whole load comes from one address, 
 ``nimmt/server/limits.py`` would refuse), or with ``--url http://127.0.0.1:PORT`` uses one already
 running (give ``--server-pid`` to measure its CPU). Then, spread evenly over the ramp, it creates
 tables of four people through the HTTP API (``POST /api/tables``, three ``POST .../join``, each
-giving a seat token), opens one WebSocket per person, says ``hello``, and the creator starts the
+giving a seat token), opens one WebSocket per person, says ``hello`` asking for patches, as the web
+page does (``--no-patches``: whole states only), and the creator starts the
 table once all four are there. From then on each person acts whenever the table asks them (a random
 legal card from the state they were sent, or a row when asked; the host asks for a rematch when a
 game is over), ``--think`` seconds (default 2, jittered ±50 %) after they were asked, as a person
@@ -61,6 +62,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from nimmt.cli.serve import ready_url
+from nimmt.server.patch import apply_patch
 
 if TYPE_CHECKING:
     from tests.server.cluster import Cluster
@@ -307,7 +309,7 @@ class Person:
             async with connect(f"{self.run.ws_url}/ws/{self.table_id}", open_timeout=self.run.timeout,
                                close_timeout=2, max_size=2**20, compression=self.run.compression) as socket:
                 self.socket = socket
-                await socket.send(json.dumps({"type": "hello", "token": self.token}))
+                await socket.send(json.dumps({"type": "hello", "token": self.token, "patches": self.run.patches}))
                 first = json.loads(await asyncio.wait_for(socket.recv(), self.run.timeout))
                 self.open = True
                 stats.connected += 1
@@ -335,6 +337,9 @@ class Person:
 
     def handle(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
+        if kind == "patch" and self.state is not None:  # what changed since the last state, merged in
+            message = apply_patch(self.state, message["patch"])
+            kind = "state"
         if kind == "state":
             self.state = message
             self.version = max(self.version, message["version"])
@@ -418,6 +423,7 @@ class Run:
         self.think = args.think
         self.timeout = args.timeout
         self.compression: str | None = None if args.no_compression else "deflate"
+        self.patches: bool = not args.no_patches
         self.rng = random.Random(args.seed)
         self.stats = Stats()
         self.people: list[Person] = []
@@ -544,7 +550,7 @@ class Run:
             "latency_ms": {"p50": round(percentile(ms, 0.50), 1), "p95": round(percentile(ms, 0.95), 1),
                            "p99": round(percentile(ms, 0.99), 1), "max": round(ms[-1], 1) if ms else 0.0},
             "in_flight_at_end": in_flight,
-            "stalls": self.stats.stalls, "stalled_behind": self.stats.stalled_behind,
+            "patches": self.patches, "stalls": self.stats.stalls, "stalled_behind": self.stats.stalled_behind,
             "errors": dict(self.stats.errors.most_common()),
             "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 2),
             "server_cpu_ms_per_action": (round(server_cpu * 1000 / actions, 2)
@@ -614,7 +620,7 @@ def report(figures: dict[str, Any], think: float, stall: float) -> str:
         f"setup p50 {figures['setup_p50_ms']:.0f} ms)",
         f"actions:           {figures['actions']} play/choose_row in {window:.1f} s = "
         f"{figures['actions_per_second']:.1f} per second" + (f" (also {other})" if other else "")
-        + f"; think {think:g} s ±50 %",
+        + f"; think {think:g} s ±50 %; " + ("patches" if figures["patches"] else "whole states"),
         f"latency:           p50 {lat['p50']:.1f} ms, p95 {lat['p95']:.1f} ms, p99 {lat['p99']:.1f} ms, "
         f"max {lat['max']:.1f} ms (send -> ack and own state at that version); "
         f"{figures['in_flight_at_end']} in flight at the end",
@@ -662,6 +668,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="do not offer permessage-deflate (browsers offer it; so does this by default)")
     parser.add_argument("--stall", type=float, default=10.0, help="seconds of silence after which a table where "
                         "nobody is asked to act counts as stalled and its people reload (default 10; 0: never)")
+    parser.add_argument("--no-patches", action="store_true",
+                        help="ask for whole states only (the web page asks for patches; so does this by default)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="end with the figures as one JSON line")
     args = parser.parse_args(argv)
