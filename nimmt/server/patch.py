@@ -4,7 +4,9 @@
 A patch is a JSON Merge Patch (RFC 7386) with one difference: a ``null`` in a patch sets the key to
 ``null`` (``reveal``, ``view``, ``my_card`` are legitimately null) instead of removing it. No key of a
 state ever goes away; should one, :func:`state_patch` says so and the whole state is sent instead.
-Arrays are replaced whole, objects merged key by key.
+Arrays are replaced whole, objects merged key by key. A value is changed when its type or its value
+(``==``) is: ``1`` to ``true`` or ``1.0`` is sent, though not inside an array, which the states never
+do (an array holds one kind of thing).
 """
 
 from __future__ import annotations
@@ -31,33 +33,10 @@ def state_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any] | No
                 return None
             if inner:
                 patch[key] = inner
-        elif kind is not type(before) or before != value or (kind is list and not same(before, value)):
+        elif kind is not type(before) or before != value:
+            # Arrays compare with ==, in C: a state never turns a 1 in an array into true or 1.0.
             patch[key] = value
     return patch
-
-
-def same(a: Any, b: Any) -> bool:
-    """Whether two JSON values are the same JSON: unlike ``==``, ``1``, ``1.0`` and ``true`` differ."""
-    if a is b:
-        return True
-    if type(a) is not type(b) or a != b:  # ==, in C, settles most cases: the rest only checks types
-        return False
-    if type(a) is list:
-        types = list(map(type, a))
-        if types != list(map(type, b)):
-            return False
-        if list not in types and dict not in types:  # numbers, texts: nothing deeper to look at
-            return True
-        return all(same(x, y) for x, y in zip(a, b, strict=True))
-    if type(a) is dict:  # a == b: the same keys
-        if list(a) == list(b):  # in the same order (built by the same code): the types compared in C
-            types = list(map(type, a.values()))
-            if types != list(map(type, b.values())):
-                return False
-            if list not in types and dict not in types:
-                return True
-        return all(same(value, b[key]) for key, value in a.items())
-    return True
 
 
 def apply_patch(state: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:

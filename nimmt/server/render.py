@@ -7,6 +7,7 @@ between processes: the hub carries only news of versions and presence.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from nimmt.core import BULLHEADS, DECK, ChooseRow, Ending, PlayCard, View, ending, view
@@ -32,9 +33,7 @@ def state_message(table: Table, seat: int | None) -> dict[str, Any]:
         "cards": [a.card for a in legal if isinstance(a, PlayCard)],
         "rows": [a.row for a in legal if isinstance(a, ChooseRow)],
     }
-    # Copies: the table fills its reveal in place, and a connection diffs against what it sent last.
-    message["reveal"] = _copy(table.reveal)
-    message["events"] = _copy(table.events)
+    message["reveal"], message["events"] = _news_of(table)
     threshold = table.options.end_above
     message["scores"] = {
         "countdown": table.options.countdown,
@@ -69,6 +68,25 @@ def table_info(table: Table) -> dict[str, Any]:
 
 
 _OPTION_FIELDS = tuple(TableOptions.model_fields)
+
+
+def _news_of(table: Table) -> tuple[Any, Any]:
+    """Copies of the table's reveal and events, made once per version and shared by every connection's
+    render (never changed afterwards): the table fills its reveal in place, and a connection diffs
+    against what it sent last."""
+    key = (id(table), table.version)
+    found = _NEWS.get(key)
+    if found is not None and found[0]() is table:
+        return found[1], found[2]
+    news = (_copy(table.reveal), _copy(table.events))
+    if len(_NEWS) >= _NEWS_KEPT:
+        _NEWS.pop(next(iter(_NEWS)))  # the oldest: its table has moved on or gone
+    _NEWS[key] = (weakref.ref(table), *news)
+    return news
+
+
+_NEWS: dict[tuple[int, int], tuple[weakref.ReferenceType[Table], Any, Any]] = {}
+_NEWS_KEPT = 4096  # versions of tables remembered, about one per table in play
 
 
 def _copy(value: Any) -> Any:
