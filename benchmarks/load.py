@@ -264,6 +264,7 @@ class Stats:
     tables_started: int = 0
     stalls: int = 0  # tables found stalled (and reloaded)
     stalled_behind: int = 0  # people of those tables at an older version than a tablemate
+    stalled_at: Counter[str] = field(default_factory=Counter)  # status/phase of the newest state there
 
     def in_window(self, when: float) -> bool:
         return self.window_start <= when < self.window_end
@@ -349,8 +350,9 @@ class Person:
         elif kind == "ack":
             if self.pending is not None and message.get("ref") == self.pending.ref:
                 self.pending.ack_version = message["version"]
-                if self.version >= message["version"]:
+                if self.version >= message["version"]:  # its state came first: it may ask something already
                     self.done()
+                    self.consider()
             return
         elif kind == "error":
             self.run.stats.errors[message.get("code", "?")] += 1
@@ -498,6 +500,9 @@ class Run:
                        for p in people):
                     self.stats.stalls += 1
                     self.stats.stalled_behind += sum(p.version < max(q.version for q in people) for p in people)
+                    newest = max(people, key=lambda p: p.version).state or {}
+                    self.stats.stalled_at[f"{(newest.get('table') or {}).get('status')}/"
+                                          f"{(newest.get('view') or {}).get('phase')}"] += 1
                     for person in people:
                         person.reload()
 
@@ -550,7 +555,8 @@ class Run:
             "latency_ms": {"p50": round(percentile(ms, 0.50), 1), "p95": round(percentile(ms, 0.95), 1),
                            "p99": round(percentile(ms, 0.99), 1), "max": round(ms[-1], 1) if ms else 0.0},
             "in_flight_at_end": in_flight,
-            "patches": self.patches, "stalls": self.stats.stalls, "stalled_behind": self.stats.stalled_behind,
+            "patches": self.patches, "stalls": self.stats.stalls, "stalled_at": dict(self.stats.stalled_at),
+            "stalled_behind": self.stats.stalled_behind,
             "errors": dict(self.stats.errors.most_common()),
             "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 2),
             "server_cpu_ms_per_action": (round(server_cpu * 1000 / actions, 2)
@@ -627,7 +633,7 @@ def report(figures: dict[str, Any], think: float, stall: float) -> str:
         f"errors:            {errors}",
         f"stalled tables:    {figures['stalls']} (nobody sent anything for {stall:g} s, nobody asked to act; "
         f"{figures['stalled_behind']} of their people were at an older version than a tablemate: a missed "
-        "update); their people reloaded",
+        "update); their people reloaded" + "".join(f"; {n} at {at}" for at, n in figures["stalled_at"].items()),
         "server CPU:        " + ("n/a (give --server-pid)" if cpu is None else
                                  f"{cpu:.1f} s in {window:.1f} s ({100 * cpu / window:.0f} % of one core) = "
                                  f"{figures['server_cpu_ms_per_action'] or 0:.2f} ms per action"
