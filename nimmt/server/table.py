@@ -51,8 +51,25 @@ from nimmt.core import (
 )
 from nimmt.records import GameRecord, Recorder
 
+from . import journal
 from .botpool import BotPool, PoolClosed, SeatBot, Thought
 from .hub import LEASE_SECONDS, Hub, LocalHub, Presence, Update
+from .journal import (
+    Created,
+    Dealt,
+    Entry,
+    GameEntry,
+    Joined,
+    JournalError,
+    Played,
+    Rematched,
+    RowChosen,
+    SeatBack,
+    SeatToBot,
+    Started,
+    entry_from_json,
+    entry_to_json,
+)
 from .models import CreateTable, TableInfo, TableOptions
 from .store import GameRow, Store, StoreConflict
 
@@ -240,76 +257,70 @@ class Table:
         return self.recorder is not None and self.recorder.state.phase is Phase.DEAL
 
     # -- entries -------------------------------------------------------------------------------
-    def check(self, entry: dict[str, Any]) -> None:
-        """Raise :class:`ActionError` if ``entry`` cannot be applied now (nothing changes)."""
-        kind = entry["kind"]
-        if kind == "join":
-            if self.status != "lobby":
-                raise ActionError("already_started", "the game has started: no seat is free")
-            return
-        if kind == "start":
-            if self.recorder is not None:
-                raise ActionError("already_started", "the game has already started")
-            empty = [i for i, s in enumerate(self.seats) if not s.taken]
-            if empty:
-                raise ActionError("seats_not_filled", f"{len(empty)} seat(s) are still free", free=len(empty))
-            return
-        if kind == "rematch":
-            if self.status != "over":
-                raise ActionError("not_over", "a rematch starts only after the game is over")
-            return
-        if kind == "seat_to_bot":
-            seat = entry["seat"]
-            if not 0 <= seat < len(self.seats) or self.seats[seat].token_hash is None:
-                raise ActionError("no_such_seat", f"seat {seat} is not a person's seat", seat=seat)
-            if self.seats[seat].bot is not None:
-                raise ActionError("already_bot", f"a bot already plays seat {seat}", seat=seat)
-            if self.is_present(seat):
-                raise ActionError("player_present", "this player is still at the table", seat=seat)
-            if entry["bot"] not in BOTS:
-                raise ActionError("unknown_bot", f"unknown bot {entry['bot']!r}", bot=entry["bot"])
-            if self.status == "lobby":
-                raise ActionError("not_started", "the game has not started")
-            return
-        if kind == "seat_back":
-            seat = entry["seat"]
-            if not 0 <= seat < len(self.seats) or self.seats[seat].token_hash is None \
-                    or self.seats[seat].bot is None:
-                raise ActionError("no_such_seat", f"no bot plays a person's seat {seat}", seat=seat)
-            return
-        if kind in ("play", "row"):
-            if self.recorder is None:
-                raise ActionError("not_started", "the game has not started")
-            if self.status == "over":
-                raise ActionError("game_over", "the game is over")
-            return
-        if kind == "deal":
-            return
-        raise ActionError("bad_message", f"unknown entry {kind!r}")
+    def check(self, entry: Entry) -> None:
+        """Raise :class:`ActionError` if ``entry`` cannot be accepted now (nothing changes)."""
+        match entry:
+            case Joined():
+                if self.status != "lobby":
+                    raise ActionError("already_started", "the game has started: no seat is free")
+            case Started():
+                if self.recorder is not None:
+                    raise ActionError("already_started", "the game has already started")
+                empty = [i for i, s in enumerate(self.seats) if not s.taken]
+                if empty:
+                    raise ActionError("seats_not_filled", f"{len(empty)} seat(s) are still free", free=len(empty))
+            case Rematched():
+                if self.status != "over":
+                    raise ActionError("not_over", "a rematch starts only after the game is over")
+            case SeatToBot(seat=seat, bot=bot):
+                if not 0 <= seat < len(self.seats) or self.seats[seat].token_hash is None:
+                    raise ActionError("no_such_seat", f"seat {seat} is not a person's seat", seat=seat)
+                if self.seats[seat].bot is not None:
+                    raise ActionError("already_bot", f"a bot already plays seat {seat}", seat=seat)
+                if self.is_present(seat):
+                    raise ActionError("player_present", "this player is still at the table", seat=seat)
+                if bot not in BOTS:
+                    raise ActionError("unknown_bot", f"unknown bot {bot!r}", bot=bot)
+                if self.status == "lobby":
+                    raise ActionError("not_started", "the game has not started")
+            case SeatBack(seat=seat):
+                if not 0 <= seat < len(self.seats) or self.seats[seat].token_hash is None \
+                        or self.seats[seat].bot is None:
+                    raise ActionError("no_such_seat", f"no bot plays a person's seat {seat}", seat=seat)
+            case Played() | RowChosen():
+                if self.recorder is None:
+                    raise ActionError("not_started", "the game has not started")
+                if self.status == "over":
+                    raise ActionError("game_over", "the game is over")
+            case Dealt():
+                pass
+            case Created():
+                raise ActionError("bad_message", "a table is created once")
 
-    def prepare(self, entry: dict[str, Any]) -> Prepared:
+    def prepare(self, entry: Entry) -> Prepared:
         """Check ``entry`` and work out its effect on the game without changing the table.
 
-        Raises :class:`ActionError` if the entry cannot be applied now.
+        Raises :class:`ActionError` if the entry cannot be accepted now.
         """
         self.check(entry)
         return self._effect(entry)
 
-    def _effect(self, entry: dict[str, Any]) -> Prepared:
+    def _effect(self, entry: Entry) -> Prepared:
         """What an entry does to the game (a stored entry is replayed this way, without the checks
         made when it was accepted: whoever was present then, say)."""
-        kind = entry["kind"]
-        if kind in ("start", "rematch"):
-            names = tuple(s.name or "" for s in self.seats)
-            return Prepared(Recorder(GameRecord(players=names, rules=self.rules)), None)
-        if kind in ("play", "row", "deal"):
-            assert self.recorder is not None
-            fork = _fork(self.recorder)
-            try:
-                step = fork.add(_action(entry))
-            except IllegalAction as error:
-                raise _core_error(error) from None
-            return Prepared(fork, step)
+        match entry:
+            case Started() | Rematched():
+                names = tuple(s.name or "" for s in self.seats)
+                return Prepared(Recorder(GameRecord(players=names, rules=self.rules)), None)
+            case Dealt() | Played() | RowChosen():
+                if self.recorder is None:
+                    raise ActionError("not_started", "the game has not started")
+                fork = _fork(self.recorder)
+                try:
+                    step = fork.add(_action(entry))
+                except IllegalAction as error:
+                    raise _core_error(error) from None
+                return Prepared(fork, step)
         return Prepared(None, None)
 
     def game_row(self, prepared: Prepared) -> GameRow | None:
@@ -323,28 +334,30 @@ class Table:
         game = self.game + (1 if prepared.step is None else 0)
         return GameRow(self.id, game, prepared.recorder.record.to_json(), over)
 
-    def apply(self, entry: dict[str, Any], prepared: Prepared | None = None) -> None:
-        """Apply an accepted entry (stored already, or being replayed from the journal)."""
+    def apply(self, entry: Entry, prepared: Prepared | None = None) -> None:
+        """One step of the fold that is a table: apply an accepted entry (stored already, or being
+        replayed from the journal)."""
         if prepared is None:
             prepared = self._effect(entry)
-        kind = entry["kind"]
         self.version += 1
         self.events = []
-        if kind == "join":
-            seat = self.seats[entry["seat"]]
-            seat.name, seat.token_hash = entry["name"], entry["token_hash"]
-            self.away_since[entry["seat"]] = _since(entry)  # until the person's page connects
-        elif kind == "seat_to_bot":
-            self.seats[entry["seat"]].bot = entry["bot"]
-        elif kind == "seat_back":  # the person is back at their decision: the bot stops playing for them
-            self.seats[entry["seat"]].bot = None
-            self.bots.pop(entry["seat"], None)
-        elif kind in ("start", "rematch"):
+        if isinstance(entry, Joined):
+            seat = self.seats[entry.seat]
+            seat.name, seat.token_hash = entry.name, entry.token_hash
+            self.away_since[entry.seat] = _since(entry.at)  # until the person's page connects
+        elif isinstance(entry, SeatToBot):
+            self.seats[entry.seat].bot = entry.bot
+        elif isinstance(entry, SeatBack):  # the person is back at their decision: the bot stops playing for them
+            self.seats[entry.seat].bot = None
+            self.bots.pop(entry.seat, None)
+        elif isinstance(entry, Started | Rematched):
             self.game += 1
             self.recorder = prepared.recorder
             self.reveal = None
             self.asked_since = {}
             self.decisions = {}
+        elif isinstance(entry, Created):
+            raise JournalError("a table is created once: a second 'create' entry")
         else:
             assert prepared.recorder is not None and prepared.step is not None
             assert self.recorder is not None
@@ -479,22 +492,15 @@ class TableService:
                               f"{free} seat(s) would still be free", free=free)
         token = new_token()
         first_bot = request.seats - len(request.bots)
-        entry = {
-            "kind": "create",
-            "seats": request.seats,
-            "bots": {str(first_bot + i): name for i, name in enumerate(request.bots)},
-            "options": request.options.model_dump(),
-            "language": request.language,
-            "name": request.name,
-            "token_hash": _hash(token),
-            "at": round(time.time(), 3),  # when: the creator is away since then until their page opens
-        }
+        # Dated: the creator is away since then, until their page opens.
+        entry = Created(request.seats, {first_bot + i: name for i, name in enumerate(request.bots)},
+                        request.options.model_dump(), request.language, request.name, _hash(token), journal.now())
         table_id = self.make_id()
         try:
-            await self.store.append(table_id, 0, entry)
+            await self.store.append(table_id, 0, entry_to_json(entry))
         except Exception as error:
             raise _store_failed(table_id, error) from None
-        table = _table_from_create(table_id, entry)
+        table = table_from(table_id, entry)
         table.away_grace = self.away_grace
         self._tables[table_id] = table
         self._sweep_soon()
@@ -502,7 +508,7 @@ class TableService:
         if request.start:  # play now: the game starts at once, its first deal stored with it
             try:
                 async with table.lock:
-                    await self._write(table, lambda: {"kind": "start"} if table.recorder is None else None)
+                    await self._write(table, lambda: Started() if table.recorder is None else None)
                     await self._deal_if_needed(table)
             except Exception:  # the table is stored: it opens in the lobby, or deals when someone arrives
                 logger.exception("starting table %s at once failed", table.id)
@@ -522,10 +528,13 @@ class TableService:
             entries = await self.store.journal(table_id)
             if not entries:
                 return None
-            table = _table_from_create(table_id, entries[0])
+            try:
+                table = _replay(table_id, entries)
+            except (JournalError, ActionError, ValueError, TypeError) as error:  # damaged: said once, nothing changed
+                logger.error("table %s cannot be read back from its journal: %s", table_id, error)
+                raise ActionError("server_error", "this table's history cannot be read: nothing was changed") \
+                    from None
             table.away_grace = self.away_grace
-            for entry in entries[1:]:
-                table.apply(entry)
             table.loaded_at = time.monotonic()
             table.see(await self.hub.presence(table_id))  # who is here, and since when the others left
             self._tables[table_id] = table
@@ -542,14 +551,13 @@ class TableService:
         token = new_token()
         taken: list[int] = []
 
-        def entry() -> dict[str, Any]:
-            table.check({"kind": "join"})
+        def entry() -> Entry:
+            table.check(Joined(-1, name, ""))
             free = [i for i, s in enumerate(table.seats) if not s.taken]
             if not free:
                 raise ActionError("table_full", "every seat is taken")
             taken[:] = free[:1]
-            return {"kind": "join", "seat": free[0], "name": name, "token_hash": _hash(token),
-                    "at": round(time.time(), 3)}
+            return Joined(free[0], name, _hash(token), journal.now())
 
         async with table.lock:
             await self._write(table, entry)
@@ -575,7 +583,7 @@ class TableService:
         self._wake_bots(table)
         return version
 
-    def _entry_for(self, table: Table, seat: int, message: Any) -> dict[str, Any]:
+    def _entry_for(self, table: Table, seat: int, message: Any) -> Entry:
         """The entry a person's message asks for, checked against the table as it is now."""
         kind = message.type
         if table.seats[seat].bot is not None:
@@ -584,11 +592,11 @@ class TableService:
             raise ActionError("not_creator", "only the table's host can do this: the creator, or while the "
                               "creator is away, the first person present")
         if kind == "start":
-            return {"kind": "start"}
+            return Started()
         if kind == "rematch":
-            return {"kind": "rematch"}
+            return Rematched()
         if kind == "seat_to_bot":
-            entry: dict[str, Any] = {"kind": "seat_to_bot", "seat": message.seat, "bot": message.bot}
+            entry = SeatToBot(message.seat, message.bot)
             table.check(entry)
             left = table.away_grace - (table.away_seconds(message.seat) or 0.0)
             if left > 0:
@@ -599,11 +607,11 @@ class TableService:
         if kind == "play":
             self._check_version(table, seat, message.version)
             _check_repeat(table, seat, Phase.CHOOSE_CARDS)
-            return {"kind": "play", "seat": seat, "card": message.card}
+            return Played(seat, message.card)
         if kind == "choose_row":
             self._check_version(table, seat, message.version)
             _check_repeat(table, seat, Phase.CHOOSE_ROW)
-            return {"kind": "row", "seat": seat, "row": message.row}
+            return RowChosen(seat, message.row)
         raise ActionError("bad_message", f"unknown message type {kind!r}")
 
     def _check_version(self, table: Table, seat: int, version: int) -> None:
@@ -616,7 +624,7 @@ class TableService:
                               f"(version {table.version}): look again and choose", version=version,
                               current=table.version)
 
-    async def _write(self, table: Table, entry: Callable[[], dict[str, Any] | None]) -> bool:
+    async def _write(self, table: Table, entry: Callable[[], Entry | None]) -> bool:
         """Store the entry ``entry()`` makes (None: nothing to store) and apply it, under the table's lock.
 
         When another process has written the table meanwhile (its number is taken), this process
@@ -636,14 +644,14 @@ class TableService:
         raise ActionError("server_error", "the table is changing too fast to store this action: nothing was "
                           "changed, try again")
 
-    async def _commit(self, table: Table, entry: dict[str, Any]) -> None:
+    async def _commit(self, table: Table, entry: Entry) -> None:
         """Check, then store, then apply and publish. A refused entry changes nothing; StoreConflict
         when another process stored an entry under this number first (this copy is behind)."""
         if self._closed:  # the store is closing or closed: nothing may be written any more
             raise ActionError("server_error", "the server is stopping: nothing was changed, try again")
         prepared = table.prepare(entry)
         try:
-            await self.store.append(table.id, table.version, entry, table.game_row(prepared))
+            await self.store.append(table.id, table.version, entry_to_json(entry), table.game_row(prepared))
         except StoreConflict:
             raise
         except Exception as error:  # the store failed (locked, gone): nothing was stored or applied
@@ -660,8 +668,8 @@ class TableService:
 
     async def _catch_up_locked(self, table: Table) -> bool:
         entries = await self.store.journal(table.id, table.version)
-        for entry in entries or ():
-            table.apply(entry)
+        for data in entries or ():
+            table.apply(entry_from_json(data))
         return bool(entries)
 
     async def follow(self, table: Table, update: Update) -> None:
@@ -682,21 +690,21 @@ class TableService:
         now (under the table's lock, before the bot acts), or once the game is over (so that they may
         host the rematch, and play it themselves). Nothing else puts a person back."""
         for seat in range(len(table.seats)):
-            def entry(seat: int = seat) -> dict[str, Any] | None:
+            def entry(seat: int = seat) -> Entry | None:
                 waited = table.status == "over" or seat in table.waiting_bots()
                 if waited and table.seats[seat].bot is not None and table.seats[seat].token_hash is not None \
                         and table.is_present(seat):
-                    return {"kind": "seat_back", "seat": seat}
+                    return SeatBack(seat)
                 return None
 
             await self._write(table, entry)
 
     async def _deal_if_needed(self, table: Table) -> None:
-        def entry() -> dict[str, Any] | None:
+        def entry() -> Entry | None:
             if not table.needs_deal():
                 return None
             deal = deal_cards(len(table.seats), self.rng)
-            return {"kind": "deal", "rows": list(deal.rows), "hands": [list(h) for h in deal.hands]}
+            return Dealt(deal.rows, deal.hands)
 
         await self._write(table, entry)
 
@@ -861,7 +869,10 @@ class TableService:
                 delay = self.bot_delay
             except PoolClosed:
                 return
-            except Exception:  # the store failed: nothing was applied; the bots try again shortly
+            except ActionError as error:  # the store failed (logged in a line): the bots try again shortly
+                logger.warning("a bot's action on table %s was not stored: %s", table.id, error.message)
+                delay = max(self.bot_delay, 1.0)
+            except Exception:  # something unforeseen: nothing was applied; the bots try again shortly
                 logger.exception("a bot's action on table %s failed", table.id)
                 delay = max(self.bot_delay, 1.0)
 
@@ -911,9 +922,9 @@ class TableService:
             if thought.state is not None:
                 ask.seat_bot.state = thought.state
             if isinstance(thought.action, PlayCard):
-                entry: dict[str, Any] = {"kind": "play", "seat": ask.seat, "card": thought.action.card}
+                entry: Entry = Played(ask.seat, thought.action.card)
             else:
-                entry = {"kind": "row", "seat": ask.seat, "row": thought.action.row}
+                entry = RowChosen(ask.seat, thought.action.row)
             try:
                 await self._commit(table, entry)
             except StoreConflict:  # another process moved the table on: see where it is, ask again
@@ -1039,12 +1050,15 @@ def _row_advice_json(advice: RowAdvice) -> dict[str, Any]:
             "total": advice.total}
 
 
-def _action(entry: dict[str, Any]) -> Deal | PlayCard | ChooseRow:
-    if entry["kind"] == "deal":
-        return Deal(tuple(entry["rows"]), tuple(tuple(h) for h in entry["hands"]))
-    if entry["kind"] == "play":
-        return PlayCard(entry["seat"], entry["card"])
-    return ChooseRow(entry["seat"], entry["row"])
+def _action(entry: GameEntry) -> Deal | PlayCard | ChooseRow:
+    """The core's action that a game entry records."""
+    match entry:
+        case Dealt():
+            return Deal(entry.rows, entry.hands)
+        case Played():
+            return PlayCard(entry.seat, entry.card)
+        case RowChosen():
+            return ChooseRow(entry.seat, entry.row)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1062,28 +1076,33 @@ def _fork(recorder: Recorder) -> Recorder:
     return fork
 
 
-def _since(entry: dict[str, Any]) -> float:
+def _since(at: float | None) -> float:
     """When a create or join entry was made, on this process's monotonic clock, but not before the
     process started: after a restart everyone's page gets its grace to reconnect. (An entry stored
     before entries were dated: now.)"""
     now = time.monotonic()
-    at = entry.get("at")
-    return max(_STARTED, now - max(0.0, time.time() - at)) if isinstance(at, (int, float)) else now
+    return now if at is None else max(_STARTED, now - max(0.0, time.time() - at))
 
 
 _STARTED = time.monotonic()  # about when this process started
 
 
-def _table_from_create(table_id: str, entry: dict[str, Any]) -> Table:
-    seats = [Seat() for _ in range(entry["seats"])]
-    seats[0] = Seat(name=entry["name"], token_hash=entry["token_hash"])
-    for index, bot in entry["bots"].items():
-        seats[int(index)] = Seat(name=f"Bot {int(index) + 1}", bot=bot)
-    table = Table(
-        id=table_id,
-        seats=seats,
-        options=TableOptions(**entry["options"]),
-        language=entry["language"],
-    )
-    table.away_since[0] = _since(entry)
+def _replay(table_id: str, entries: list[dict[str, Any]]) -> Table:
+    """The table its stored journal makes: the fold of its entries."""
+    table = table_from(table_id, entry_from_json(entries[0]))
+    for data in entries[1:]:
+        table.apply(entry_from_json(data))
+    return table
+
+
+def table_from(table_id: str, entry: Entry) -> Table:
+    """The table its first entry makes (the start of the fold)."""
+    if not isinstance(entry, Created):
+        raise JournalError(f"a table's journal starts with its 'create' entry, not {type(entry).__name__}")
+    seats = [Seat() for _ in range(entry.seats)]
+    seats[0] = Seat(name=entry.name, token_hash=entry.token_hash)
+    for index, bot in entry.bots.items():
+        seats[index] = Seat(name=f"Bot {index + 1}", bot=bot)
+    table = Table(id=table_id, seats=seats, options=TableOptions(**entry.options), language=entry.language)
+    table.away_since[0] = _since(entry.at)
     return table

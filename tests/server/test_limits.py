@@ -23,6 +23,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from nimmt.server import connection as connection_module
 from nimmt.server.app import MAX_BODY_BYTES, MAX_RECORD_UPLOAD, create_app
 from nimmt.server.connection import Connection
 from nimmt.server.limits import RATE_LIMITED_CLOSE, Limits, RateLimiter
@@ -330,7 +331,7 @@ def test_clients_that_leave_while_answered_leave_no_traceback(live: LiveServer) 
     assert httpx.get(f"{live.url}/api/tables/{table}").status_code == 200
 
 
-def test_a_connection_whose_client_left_stops_quietly() -> None:
+def test_a_connection_whose_client_left_stops_quietly(monkeypatch: pytest.MonkeyPatch) -> None:
     """The server side of a client gone mid-answer, as uvicorn shows it: its send raises an OSError
     (ClientDisconnected). Every later send says WebSocketDisconnect, never Starlette's RuntimeError
     about a closed socket, and the writer of updates just stops."""
@@ -363,7 +364,8 @@ def test_a_connection_whose_client_left_stops_quietly() -> None:
             pass
 
         service = SimpleNamespace(follow=follow)
-        table = SimpleNamespace(id="t", message_for=lambda seat: {"type": "state"})
+        table = SimpleNamespace(id="t")
+        monkeypatch.setattr(connection_module, "state_message", lambda _table, _seat: {"type": "state"})
         connection = Connection(websocket, cast(Any, service), cast(Any, None), cast(Any, table))
         await connection.send({"type": "pong"})
         gone = True

@@ -1,0 +1,214 @@
+"""A table's history: typed entries, like the core's actions, and their JSON form in the store.
+
+A table is the fold of its entries (:meth:`nimmt.server.table.Table.apply`, one step per entry,
+from :func:`table_from` of the first). Every entry the server writes is made here, and every
+entry it reads back comes through :func:`entry_from_json`, which refuses anything else with a
+:class:`JournalError` that says what is wrong.
+
+>>> entry_from_json({"kind": "play", "seat": 1, "card": 55})
+Played(seat=1, card=55)
+>>> entry_to_json(RowChosen(seat=0, row=3))
+{'kind': 'row', 'seat': 0, 'row': 3}
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from nimmt.core import NimmtError
+
+
+class JournalError(NimmtError):
+    """A stored entry that is not one nimmt writes (a damaged or foreign journal)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    """The table is made: its seats, the bots in some of them, its options, and the creator in seat 0."""
+
+    seats: int
+    bots: Mapping[int, str]  # seat -> bot name
+    options: Mapping[str, Any]  # TableOptions' fields
+    language: str
+    name: str
+    token_hash: str
+    at: float | None = None  # when (wall clock); None in journals written before entries were dated
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    seat: int
+    name: str
+    token_hash: str
+    at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """The first game starts (the host pressed start)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rematched:
+    """The next game starts, with the same people and options."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatToBot:
+    """A bot plays an absent person's seat from now on."""
+
+    seat: int
+    bot: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatBack:
+    """The person is back: the bot stops playing their seat."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """A round's cards, as they were dealt (chance is data)."""
+
+    rows: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class RowChosen:
+    seat: int
+    row: int
+
+
+Entry = Created | Joined | Started | Rematched | SeatToBot | SeatBack | Dealt | Played | RowChosen
+GameEntry = Dealt | Played | RowChosen  # the entries that are the core's actions
+
+_KINDS: dict[type, str] = {Created: "create", Joined: "join", Started: "start", Rematched: "rematch",
+                           SeatToBot: "seat_to_bot", SeatBack: "seat_back", Dealt: "deal", Played: "play",
+                           RowChosen: "row"}
+
+
+def now() -> float:
+    """The time an entry is dated with: wall-clock seconds, to the millisecond."""
+    return round(time.time(), 3)
+
+
+def entry_to_json(entry: Entry) -> dict[str, Any]:
+    """The entry as the store keeps it: a JSON object with its ``kind``."""
+    data: dict[str, Any] = {"kind": _KINDS[type(entry)]}
+    match entry:
+        case Created():
+            data.update(seats=entry.seats, bots={str(seat): bot for seat, bot in entry.bots.items()},
+                        options=dict(entry.options), language=entry.language, name=entry.name,
+                        token_hash=entry.token_hash)
+        case Joined():
+            data.update(seat=entry.seat, name=entry.name, token_hash=entry.token_hash)
+        case SeatToBot():
+            data.update(seat=entry.seat, bot=entry.bot)
+        case SeatBack():
+            data.update(seat=entry.seat)
+        case Dealt():
+            data.update(rows=list(entry.rows), hands=[list(hand) for hand in entry.hands])
+        case Played():
+            data.update(seat=entry.seat, card=entry.card)
+        case RowChosen():
+            data.update(seat=entry.seat, row=entry.row)
+    if isinstance(entry, Created | Joined) and entry.at is not None:
+        data["at"] = entry.at
+    return data
+
+
+def entry_from_json(data: object) -> Entry:
+    """Read back what :func:`entry_to_json` wrote; :class:`JournalError` for anything else."""
+    if not isinstance(data, dict):
+        raise JournalError(f"a journal entry is a JSON object, not {type(data).__name__}")
+    kind = data.get("kind")
+    try:
+        match kind:
+            case "create":
+                bots = {_seat_key(key): _str_value(bot, "bots") for key, bot in _object(data, "bots").items()}
+                return Created(_int(data, "seats"), bots, _object(data, "options"), _str(data, "language"),
+                               _str(data, "name"), _str(data, "token_hash"), _at(data))
+            case "join":
+                return Joined(_int(data, "seat"), _str(data, "name"), _str(data, "token_hash"), _at(data))
+            case "start":
+                return Started()
+            case "rematch":
+                return Rematched()
+            case "seat_to_bot":
+                return SeatToBot(_int(data, "seat"), _str(data, "bot"))
+            case "seat_back":
+                return SeatBack(_int(data, "seat"))
+            case "deal":
+                return Dealt(_ints(data.get("rows"), "rows"),
+                             tuple(_ints(hand, "hands") for hand in _list(data, "hands")))
+            case "play":
+                return Played(_int(data, "seat"), _int(data, "card"))
+            case "row":
+                return RowChosen(_int(data, "seat"), _int(data, "row"))
+    except KeyError as missing:
+        raise JournalError(f"a {kind!r} entry has no {missing.args[0]!r}") from None
+    raise JournalError(f"unknown journal entry kind {kind!r}")
+
+
+def _int(data: Mapping[str, Any], key: str) -> int:
+    value = data[key]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise JournalError(f"the entry's {key!r} must be a whole number, not {value!r}")
+    return value
+
+
+def _str(data: Mapping[str, Any], key: str) -> str:
+    return _str_value(data[key], key)
+
+
+def _str_value(value: object, key: str) -> str:
+    if not isinstance(value, str):
+        raise JournalError(f"the entry's {key!r} must be text, not {value!r}")
+    return value
+
+
+def _object(data: Mapping[str, Any], key: str) -> dict[str, Any]:
+    value = data[key]
+    if not isinstance(value, dict):
+        raise JournalError(f"the entry's {key!r} must be an object, not {value!r}")
+    return value
+
+
+def _list(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data[key]
+    if not isinstance(value, list):
+        raise JournalError(f"the entry's {key!r} must be a list, not {value!r}")
+    return value
+
+
+def _ints(value: object, key: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise JournalError(f"the entry's {key!r} must be lists of whole numbers, not {value!r}")
+    return tuple(value)
+
+
+def _seat_key(key: str) -> int:
+    if not key.isdigit():
+        raise JournalError(f"a seat of the entry's 'bots' must be a number, not {key!r}")
+    return int(key)
+
+
+def _at(data: Mapping[str, Any]) -> float | None:
+    at = data.get("at")
+    if at is None:
+        return None
+    if not isinstance(at, int | float) or isinstance(at, bool):
+        raise JournalError(f"the entry's 'at' must be a time in seconds, not {at!r}")
+    return float(at)
