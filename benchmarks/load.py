@@ -144,6 +144,15 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime: fields 14, 15
 
 
+def waited_seconds(pid: int) -> float | None:
+    """Seconds the main thread of process ``pid`` (the event loop) has so far spent ready to run but
+    waiting for a core (``/proc/<pid>/schedstat``'s second field), or None."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def children(parent: int) -> list[int]:
     """The processes whose parent is ``parent`` (PostgreSQL's backends under its postmaster)."""
     found = []
@@ -525,11 +534,13 @@ class Run:
                 setups.append(self.spawn(self._guarded(self.table(http, index, gate))))
             await asyncio.sleep(max(0.0, self.stats.window_start - time.perf_counter()))
             cpu_before = self.cpu()
+            waited_before = self.waited(cpu_before)
             own_before = resource.getrusage(resource.RUSAGE_SELF)
             start = time.perf_counter()
             await asyncio.sleep(max(0.0, self.stats.window_end - start))
             end = time.perf_counter()
             cpu_after = self.cpu()
+            waited_after = self.waited(cpu_after)
             own_after = resource.getrusage(resource.RUSAGE_SELF)
             if isinstance(self.server, Processes):
                 self.server.count_log()
@@ -562,6 +573,8 @@ class Run:
             "server_cpu_ms_per_action": (round(server_cpu * 1000 / actions, 2)
                                          if server_cpu is not None and actions else None),
             "generator_cpu_seconds": round(own_cpu, 2),
+            "server_waited_for_cpu_seconds": round(sum(w - waited_before.get(pid, 0.0)
+                                                       for pid, w in waited_after.items()), 2),
             "services_cpu_seconds": {name: round(cpu, 2) for name, cpu in used.items()},
             "services_cpu_ms_per_action": {name: round(cpu * 1000 / actions, 3) if actions else None
                                            for name, cpu in used.items()},
@@ -570,6 +583,11 @@ class Run:
             "server_tracebacks": None if log is None else log[1],
             "setup_p50_ms": round(percentile(sorted(x * 1000 for x in self.stats.setup_latencies), 0.5), 1),
         }
+
+    @staticmethod
+    def waited(cpu: dict[str, dict[int, float]]) -> dict[int, float]:
+        """For each server process: seconds its event loop has waited for a core so far."""
+        return {pid: w for pid in cpu.get("nimmt", {}) if (w := waited_seconds(pid)) is not None}
 
     def cpu(self) -> dict[str, dict[int, float]]:
         """CPU seconds so far of what is measured, by group and pid (``nimmt``: the servers)."""
@@ -637,7 +655,9 @@ def report(figures: dict[str, Any], think: float, stall: float) -> str:
         "server CPU:        " + ("n/a (give --server-pid)" if cpu is None else
                                  f"{cpu:.1f} s in {window:.1f} s ({100 * cpu / window:.0f} % of one core) = "
                                  f"{figures['server_cpu_ms_per_action'] or 0:.2f} ms per action"
-                                 + (" (nimmt processes together)" if figures["services_cpu_seconds"] else "")),
+                                 + (" (nimmt processes together)" if figures["services_cpu_seconds"] else "")
+                                 + f"; its event loop{'s' if figures['services_cpu_seconds'] else ''} waited "
+                                 f"{figures['server_waited_for_cpu_seconds']:.1f} s for a core (ready to run)"),
     ]
     if figures["services_cpu_seconds"]:
         lines.append("services CPU:      " + ", ".join(
