@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 LEASE_SECONDS = 6.0  # a lease not renewed for this long moves to another process
 PRESENCE_SECONDS = 15.0  # a process's people are seen as gone this long after its last heartbeat
 REMEMBERED_TABLES = 10_000  # tables whose people's comings and goings one process remembers
+REDIS_CONNECTIONS = 64  # connections a process opens to Redis at most (pub/sub's own beside them)
+REDIS_WAIT = 5.0  # seconds a command may wait for one of them
 KEPT_SECONDS = 24 * 3600  # Redis forgets a table's presence keys a day after their last change
 QUEUE_LIMIT = 256  # a connection this far behind is dropped; it reconnects and gets the state anew
 SUBSCRIBE_TIMEOUT = 10.0  # seconds Redis may take to confirm a subscription
@@ -272,9 +274,13 @@ class RedisHub:
         """Connect, and fail at once (with Redis's error) if Redis does not answer."""
         if self._client is not None:
             return
-        from redis.asyncio import Redis
+        from redis.asyncio import BlockingConnectionPool, Redis
 
-        client = Redis.from_url(self.url, health_check_interval=30)
+        # A command waits for a free connection rather than failing when all are busy (news, presence,
+        # leases from many tables at once); the pool's default refuses beyond its size.
+        pool = BlockingConnectionPool.from_url(self.url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT,
+                                               health_check_interval=30)
+        client = Redis.from_pool(pool)  # the client owns the pool: closing it closes the pool
         try:
             await client.ping()
             pubsub = client.pubsub()

@@ -164,6 +164,7 @@ class Table:
     connections: int = 0  # WebSockets open on this table (spectators too)
     last_active: float = field(default_factory=time.monotonic)  # last asked for, acted on or left
     last_news: Update | None = None  # the hub's latest news taken in (each connection hears it)
+    news_taken: asyncio.Future[None] | None = None  # taking it in: the table's connections wait for it
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -673,15 +674,20 @@ class TableService:
         return bool(entries)
 
     async def follow(self, table: Table, update: Update) -> None:
-        """Take in the hub's news of a table (once per process, however many of its connections hear it)."""
-        if table.last_news is update:
-            return
-        table.last_news = update
+        """Take in the hub's news of a table: once per process, however many of its connections hear it;
+        each of them returns only once the table has caught up with it (so none renders a stale copy)."""
+        if table.last_news is not update:
+            table.last_news = update
+            table.news_taken = asyncio.ensure_future(self._take_news(table, update))
+        assert table.news_taken is not None
+        await asyncio.shield(table.news_taken)  # one connection closing does not stop the others' catch-up
+
+    async def _take_news(self, table: Table, update: Update) -> None:
         if update.presence is not None:
-            table.see(update.presence)
-            for seat, since in update.presence.items():
-                if since is not None:
-                    self._watch_away(table, seat)
+            # Read again rather than trust the snapshot: news from two processes may arrive out of order.
+            table.see(await self.hub.presence(table.id))
+            for seat in range(len(table.seats)):
+                self._watch_away(table, seat)
         if update.recheck or update.version > table.version:
             await self.catch_up(table)
 
