@@ -1,9 +1,10 @@
 """What the server processes share besides the store: news of each table, who is at it, and
 which process runs its bots. One small interface, :class:`Hub`.
 
-News (:class:`Update`) says only that a table has reached a version (its entries are in the
-store) or that its people came or went; each process reads the new entries from the store itself
-and renders the views of its own connections, so no secret travels through the hub. Presence is
+News (:class:`Update`) says that a table has reached a version, with the entry that took it there
+as stored (so Redis, like the database, is the server's own and kept private), or that its people
+came or went; each process applies the entry (or reads what it missed from the store) and renders
+the views of its own connections: no rendered view travels through the hub. Presence is
 kept per seat with an expiry, so the people of a process that died are seen to have left. A
 table's lease names the one process that runs its bots and deals; it moves when its holder dies.
 :class:`LocalHub` does all of it inside one process (the default); :class:`RedisHub` through Redis.
@@ -46,18 +47,22 @@ Presence = dict[int, float | None]  # seat -> None while its person is here, els
 
 @dataclass(frozen=True, slots=True)
 class Update:
-    """News of a table: it has reached ``version``; with ``presence``, who is at it now; with
-    ``recheck``, news may have been missed (Redis was away): look at the store."""
+    """News of a table: it has reached ``version``; with ``entry``, the stored entry that took it
+    there (a process one entry behind applies it without reading the store); with ``presence``, who
+    is at it now; with ``recheck``, news may have been missed (Redis was away): look at the store."""
 
     table_id: str
     version: int
     presence: Presence | None = None
     recheck: bool = False
+    entry: dict[str, Any] | None = None  # the journal entry's JSON, as stored
 
     def to_json(self) -> str:
         data: dict[str, Any] = {"table_id": self.table_id, "version": self.version}
         if self.presence is not None:
             data["presence"] = {str(seat): since for seat, since in self.presence.items()}
+        if self.entry is not None:
+            data["entry"] = self.entry
         return json.dumps(data, separators=(",", ":"))
 
     @classmethod
@@ -69,7 +74,8 @@ class Update:
         seen: Presence | None = None
         if presence is not None:
             seen = {int(seat): None if since is None else float(since) for seat, since in presence.items()}
-        return cls(table_id, version, seen)
+        entry = data.get("entry")
+        return cls(table_id, version, seen, entry=entry if isinstance(entry, dict) else None)
 
 
 class Subscription(Protocol):

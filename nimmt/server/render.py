@@ -1,8 +1,8 @@
 """What the server sends a person about a table: their ``state`` message, rendered from the
 process's copy of the table and that person's own view (never another's, never the whole game).
 
-Each connection renders its own (see :mod:`nimmt.server.connection`), so nothing secret travels
-between processes: the hub carries only news of versions and presence.
+Each connection renders its own (see :mod:`nimmt.server.connection`), from the table as its own
+process has rebuilt it: no rendered view travels between processes.
 """
 
 from __future__ import annotations

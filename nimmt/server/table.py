@@ -245,8 +245,8 @@ class Table:
             "replaced": seat.bot is not None and seat.token_hash is not None,  # a bot plays a person's seat
         }
 
-    def news(self, presence: Presence | None = None) -> Update:
-        return Update(self.id, self.version, presence)
+    def news(self, presence: Presence | None = None, entry: Entry | None = None) -> Update:
+        return Update(self.id, self.version, presence, entry=None if entry is None else entry_to_json(entry))
 
     # -- what comes next -------------------------------------------------------------------------
     def waiting_bots(self) -> list[int]:
@@ -658,7 +658,7 @@ class TableService:
         except Exception as error:  # the store failed (locked, gone): nothing was stored or applied
             raise _store_failed(table.id, error) from None
         table.apply(entry, prepared)
-        await self.hub.publish(table.news())
+        await self.hub.publish(table.news(entry=entry))
 
     async def catch_up(self, table: Table) -> None:
         """Apply what other processes have stored for the table since this copy's version."""
@@ -688,6 +688,12 @@ class TableService:
             table.see(await self.hub.presence(table.id))
             for seat in range(len(table.seats)):
                 self._watch_away(table, seat)
+        if update.entry is not None and update.version == table.version + 1 and not update.recheck:
+            async with table.lock:
+                if update.version == table.version + 1:  # the next entry: no need to read the store
+                    table.apply(entry_from_json(update.entry))
+                    self._wake_bots(table)
+                    return
         if update.recheck or update.version > table.version:
             await self.catch_up(table)
 

@@ -61,7 +61,8 @@ def hubs(request: pytest.FixtureRequest) -> Callable[[Scenario], None]:
 def update(table_id: str, version: int, seats: int = 3) -> Update:
     """News with who is at the table: even seats here, odd ones gone at some moment."""
     return Update(table_id, version,
-                  {seat: None if seat % 2 == 0 else 1_800_000_000.25 + seat for seat in range(seats)})
+                  {seat: None if seat % 2 == 0 else 1_800_000_000.25 + seat for seat in range(seats)},
+                  entry={"kind": "play", "seat": seats - 1, "card": 1 + version % 104, "name": "Zoë ❤"})
 
 
 async def get(subscription: Any) -> Update:
@@ -79,6 +80,7 @@ def test_a_published_update_reaches_the_tables_subscribers_whole(hubs: Callable[
                 got = await get(subscription)
                 assert got == sent
                 assert got.presence is not None and got.presence[7] == 1_800_000_007.25 and got.presence[8] is None
+                assert got.entry == {"kind": "play", "seat": 9, "card": 2, "name": "Zoë ❤"}
 
     hubs(scenario)
 

@@ -74,8 +74,10 @@ def test_a_game_on_postgresql_and_redis(services: Services, postgres_url: str) -
                 updates.append(Update.from_json(message["data"].decode().partition(" ")[2]))
         versions = [update.version for update in updates]
         assert versions == sorted(versions) and versions[-1] == final["version"]
-        # News carries versions and who is here, never a view: each process renders its own.
-        assert all(set(json.loads(update.to_json())) <= {"table_id", "version", "presence"} for update in updates)
+        # News carries versions, the entry as stored, who is here; never a view: each process renders its own.
+        assert all(set(json.loads(update.to_json())) <= {"table_id", "version", "presence", "entry"}
+                   for update in updates)
+        assert any(update.entry is not None and update.entry.get("kind") == "play" for update in updates)
         # A new process on the same database finds the game as it ended.
         with LiveServer(postgres_url, args=["--hub", services.redis_url]) as server:
             again = Seat(server, table_id, created["token"])
