@@ -20,13 +20,14 @@ from rich.text import Text
 
 from nimmt import i18n
 from nimmt.core import Rules, RulesError
+from nimmt.core.errors import NimmtError
 from nimmt.scoresheet import ScoreSheet, ScoreSheetError
 
 from ._common import DOMAIN, Translate, choose_language, os_reason
 from ._ending import EndTeller, fit, unbreakable
 
 
-class SheetFileError(Exception):
+class SheetFileError(NimmtError):
     """A sheet file that cannot be read: its message is already in the page's language."""
 
 

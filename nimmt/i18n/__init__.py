@@ -15,6 +15,8 @@ from importlib import resources
 
 from babel import Locale, UnknownLocaleError, negotiate_locale
 
+from nimmt.core.errors import NimmtError
+
 LANGUAGES: tuple[str, ...] = ("en", "pt-PT", "pt-BR", "fr", "de", "es")
 DEFAULT_LANGUAGE = "en"
 LANGUAGE_NAMES: dict[str, str] = {
@@ -27,8 +29,8 @@ LANGUAGE_NAMES: dict[str, str] = {
 }
 
 
-class UnknownLanguage(ValueError):
-    pass
+class UnknownLanguage(NimmtError, ValueError):
+    """A language nimmt does not speak."""
 
 
 # Bare codes that stand for one of our variants ("pt" alone is European Portuguese).

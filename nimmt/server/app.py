@@ -32,6 +32,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from nimmt import __version__
 from nimmt.bots import BOTS
 from nimmt.core import DECK_BULLHEADS, Rules, RulesError
+from nimmt.core.errors import NimmtError
 from nimmt.i18n import LANGUAGES
 from nimmt.records import RecordError, loads
 from nimmt.scoresheet import ScoreSheet, ScoreSheetError
@@ -74,7 +75,7 @@ _PAGE_HEADERS = {
 }
 
 
-class ApiError(Exception):
+class ApiError(NimmtError):
     def __init__(self, status: int, code: str, message: str, **params: Any) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.params = status, code, message, params

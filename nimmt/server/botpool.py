@@ -46,6 +46,7 @@ from typing import Any, TypeVar
 from nimmt.bots import Bot, make_bot
 from nimmt.bots.heuristic import HeuristicBot
 from nimmt.core import ChooseRow, PlayCard, View
+from nimmt.core.errors import NimmtError
 
 logger = logging.getLogger("nimmt.server")
 
@@ -81,7 +82,7 @@ class Thought:
     fallback: bool = False  # the bot did not answer in time: the heuristic decided
 
 
-class BotTimeout(Exception):
+class BotTimeout(NimmtError):
     """A worker did not answer in time (it was stopped)."""
 
 

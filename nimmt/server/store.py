@@ -52,16 +52,18 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from nimmt.core.errors import NimmtError
+
 # Sequence and game numbers are 32-bit columns on PostgreSQL: a number outside them is no entry.
 _LARGEST = 2**31 - 1
 _ID_LENGTH = 64  # the table id's column
 
 
-class StoreConflict(Exception):
+class StoreConflict(NimmtError):
     """Somebody else wrote this sequence number first: the caller's copy of the table is stale."""
 
 
-class StoreClosed(RuntimeError):
+class StoreClosed(NimmtError, RuntimeError):
     """The store was closed before this entry could be stored."""
 
 

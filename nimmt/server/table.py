@@ -49,6 +49,7 @@ from nimmt.core import (
     deal_cards,
     view,
 )
+from nimmt.core.errors import NimmtError
 from nimmt.records import GameRecord, Recorder
 
 from . import journal
@@ -80,7 +81,7 @@ ADVICE_SAMPLES = 200  # deals simulated per question: about a tenth of a second 
 ADVICE_AT_ONCE = 2  # questions worked on at the same time by this process, all tables together
 
 
-class ActionError(Exception):
+class ActionError(NimmtError):
     """An action refused with a code the client translates, and an English message for people
     reading logs or the protocol by hand. The table is left exactly as it was."""
 
