@@ -56,6 +56,7 @@ from .models import (
     valid_unicode,
 )
 from .pages import LANG_COOKIE, choose_language, render
+from .render import public_info
 from .replay import frames
 from .store import SqlStore, Store
 from .table import ActionError, Table, TableService
@@ -244,7 +245,7 @@ def create_app(
     @app.get("/api/tables/{table_id}", response_model=TableInfo, tags=["lobby"], responses=_errors(404))
     async def table_info(table_id: str) -> TableInfo:
         """A table's public state: seats, options, status (never a hand)."""
-        return (await _table(table_id)).info()
+        return TableInfo.model_validate(public_info(await _table(table_id)))
 
     @app.post("/api/tables/{table_id}/join", response_model=SeatToken, status_code=201, tags=["lobby"],
               responses=_errors(404, 409, 503))

@@ -18,7 +18,7 @@ from .table import Table
 
 def state_message(table: Table, seat: int | None) -> dict[str, Any]:
     """Everything one person may see of the table now: their own view, never another's."""
-    about = table_info(table)
+    about = public_info(table)
     about["you"] = seat
     about["creator"] = seat is not None and seat == about["host"]  # holds the host's buttons now
     message: dict[str, Any] = {"type": "state", "version": table.version, "table": about}
@@ -50,8 +50,9 @@ def state_message(table: Table, seat: int | None) -> dict[str, Any]:
     return message
 
 
-def table_info(table: Table) -> dict[str, Any]:
-    """``table.info().model_dump()``, built directly: the same JSON, without pydantic on every render."""
+def public_info(table: Table) -> dict[str, Any]:
+    """A table's public state (:class:`~nimmt.server.models.TableInfo`'s JSON), built directly: every
+    state message carries it, without pydantic on every render; the lobby API validates it."""
     options = table.options
     return {
         "id": table.id,

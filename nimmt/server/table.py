@@ -71,7 +71,7 @@ from .journal import (
     entry_from_json,
     entry_to_json,
 )
-from .models import CreateTable, TableInfo, TableOptions
+from .models import CreateTable, TableOptions
 from .store import GameRow, Store, StoreConflict
 
 Status = Literal["lobby", "playing", "over"]
@@ -219,20 +219,6 @@ class Table:
             if seat.token_hash is not None and seat.bot is None and self.is_present(index):
                 return index
         return None
-
-    def info(self) -> TableInfo:
-        return TableInfo(
-            id=self.id,
-            status=self.status,
-            language=self.language,
-            options=self.options,
-            seats=[self.seat_info(i) for i in range(len(self.seats))],  # type: ignore[misc]
-            game=self.game,
-            version=self.version,
-            games_finished=list(self.finished_games),
-            host=self.host,
-            away_grace=self.away_grace,
-        )
 
     def seat_info(self, index: int) -> dict[str, Any]:
         seat = self.seats[index]
