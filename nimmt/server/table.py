@@ -437,6 +437,7 @@ class TableService:
         # when a table is asked for, and catch up when a write finds its number taken.
         self.shared = not isinstance(hub, LocalHub)
         self._bot_retries: dict[str, asyncio.Task[None]] = {}  # tables whose bots another process runs
+        self._first_loaded: dict[str, float] = {}  # table -> when this process first loaded or made it
         self._watches: dict[tuple[str, int], asyncio.Task[None]] = {}  # publish when a person's grace runs out
         self.rng = rng or random.SystemRandom()
         self.make_id = make_id
@@ -491,6 +492,7 @@ class TableService:
         table = table_from(table_id, entry)
         table.away_grace = self.away_grace
         self._tables[table_id] = table
+        self._first_loaded[table_id] = time.monotonic()
         self._sweep_soon()
         self._watch_away(table, 0)
         if request.start:  # play now: the game starts at once, its first deal stored with it
@@ -524,6 +526,12 @@ class TableService:
                     from None
             table.away_grace = self.away_grace
             table.loaded_at = time.monotonic()
+            # A table this process loads for the first time (after a restart, say): everyone's page gets
+            # its grace to reconnect from now; loaded again after leaving memory, absences go on counting.
+            floor = self._first_loaded.setdefault(table_id, table.loaded_at)
+            while len(self._first_loaded) > FIRST_LOADS_KEPT:  # the oldest are forgotten first
+                del self._first_loaded[next(iter(self._first_loaded))]
+            table.away_since = {seat: max(since, floor) for seat, since in table.away_since.items()}
             table.see(await self.hub.presence(table_id))  # who is here, and since when the others left
             self._tables[table_id] = table
             self._sweep_soon()
@@ -981,6 +989,7 @@ class TableService:
                 logger.debug("%d idle table(s) left memory", len(gone))
 
 
+FIRST_LOADS_KEPT = 100_000  # tables whose first load this process remembers
 CONFLICT_TRIES = 5  # times an action is tried again after another process wrote the table first
 
 
@@ -1076,14 +1085,10 @@ def _fork(recorder: Recorder) -> Recorder:
 
 
 def _since(at: float | None) -> float:
-    """When a create or join entry was made, on this process's monotonic clock, but not before the
-    process started: after a restart everyone's page gets its grace to reconnect. (An entry stored
-    before entries were dated: now.)"""
+    """When a create or join entry was made, on this process's monotonic clock (now, for an entry
+    stored before entries were dated)."""
     now = time.monotonic()
-    return now if at is None else max(_STARTED, now - max(0.0, time.time() - at))
-
-
-_STARTED = time.monotonic()  # about when this process started
+    return now if at is None else now - max(0.0, time.time() - at)
 
 
 def _replay(table_id: str, entries: list[dict[str, Any]]) -> Table:
