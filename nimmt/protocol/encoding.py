@@ -72,8 +72,15 @@ def action_to_json(action: PlayCard | ChooseRow) -> dict[str, int]:
 
 
 def legal_to_json(view: View) -> list[dict[str, int]]:
-    """The actions the viewing player may take now, in the answer form."""
-    return [action_to_json(action) for action in view.legal_actions()]
+    """The actions the viewing player may take now, in the answer form: ``view.legal_actions()``'s,
+    written without making the actions (a server writes one for every seat at every change)."""
+    if view.player is None:
+        return []
+    if view.must_play_card:
+        return [{"card": card} for card in view.hand]
+    if view.must_choose_row:
+        return [{"row": row} for row in range(ROW_COUNT)]
+    return []
 
 
 def view_to_json(view: View) -> dict[str, Any]:
@@ -82,18 +89,27 @@ def view_to_json(view: View) -> dict[str, Any]:
     Derived keys (``row_bullheads``, ``must_play_card``, ``must_choose_row``, ``legal``) repeat what
     the other keys already say, so that simple programs need not recompute them.
     """
+    return seat_view_json(shared_view_json(view), view)
+
+
+def shared_view_json(view: View) -> dict[str, Any]:
+    """What :func:`view_to_json` gives every seat alike at this moment of the game: the spectator's view
+    (its own keys hold nobody's: no hand, no card, nothing to do), whichever seat ``view`` is from.
+
+    A server makes it once per moment and builds each seat's view on it with :func:`seat_view_json`.
+    """
     return {
         "format": VIEW_FORMAT,
-        "player": view.player,
+        "player": None,
         "players": view.players,
         "rules": rules_to_json(view.rules),
         "phase": view.phase.value,
         "round": view.round,
         "turn": view.turn,
         "rows": [list(row) for row in view.rows],
-        "row_bullheads": [sum(BULLHEADS[c] for c in row) for row in view.rows],
-        "hand": list(view.hand),
-        "my_card": view.my_card,
+        "row_bullheads": [sum([BULLHEADS[c] for c in row]) for row in view.rows],
+        "hand": [],
+        "my_card": None,
         "has_chosen": list(view.has_chosen),
         "revealed": [{"card": card, "player": player} for card, player in view.revealed],
         "resolved": view.resolved,
@@ -106,10 +122,26 @@ def view_to_json(view: View) -> dict[str, Any]:
         "history": [list(penalties) for penalties in view.history],
         "winners": list(view.winners),
         "hand_sizes": list(view.hand_sizes),
-        "must_play_card": view.must_play_card,
-        "must_choose_row": view.must_choose_row,
-        "legal": legal_to_json(view),
+        "must_play_card": False,
+        "must_choose_row": False,
+        "legal": [],
     }
+
+
+def seat_view_json(shared: dict[str, Any], view: View) -> dict[str, Any]:
+    """:func:`view_to_json` of ``view``, built on ``shared``, the :func:`shared_view_json` of any view of
+    the same moment: only the seat's own keys are made anew (in their places), the others are the very
+    values of ``shared``, so neither may be changed afterwards."""
+    if view.player is None:
+        return dict(shared)
+    seen = dict(shared)  # the same keys in the same order: assigning keeps each in its place
+    seen["player"] = view.player
+    seen["hand"] = list(view.hand)
+    seen["my_card"] = view.my_card
+    seen["must_play_card"] = view.must_play_card
+    seen["must_choose_row"] = view.must_choose_row
+    seen["legal"] = legal_to_json(view)
+    return seen
 
 
 def _int(data: Mapping[str, Any], key: str, *, optional: bool = False) -> Any:

@@ -11,6 +11,7 @@ import pytest
 
 from nimmt.core import ChooseRow, GameState, Phase, PlayCard, Rules, apply, deal_cards, new_game, view
 from nimmt.protocol import ProtocolError, action_from_json, action_to_json, view_from_json, view_to_json
+from nimmt.protocol.encoding import seat_view_json, shared_view_json
 
 CARD_KEYS = ("rows", "hand", "my_card", "revealed", "played", "taken", "row_choice_card", "legal")
 
@@ -67,6 +68,23 @@ def test_views_survive_json_and_hide_other_players_picks(seed: int, players: int
             for other, hand in enumerate(state.hands):
                 if other != player:
                     assert not visible & set(hand)  # nor is any card of another hand shown
+
+
+
+@pytest.mark.parametrize(("seed", "players"), [(4, 3), (5, 10)])
+def test_a_seats_view_is_the_shared_part_and_its_own_keys(seed: int, players: int) -> None:
+    """A server makes the shared part once per moment and each seat's view on it: the same JSON as
+    view_to_json, a spectator's view as the shared part, and nothing of a seat's own in it."""
+    own = {"player", "hand", "my_card", "must_play_card", "must_choose_row", "legal"}
+    for state in states(seed, players):
+        shared = shared_view_json(view(state, players - 1))  # from any seat's view
+        assert shared == view_to_json(view(state, None))
+        for player in (*range(players), None):
+            seen = view(state, player)
+            data = seat_view_json(shared, seen)
+            assert json.dumps(data) == json.dumps(view_to_json(seen))  # the keys in the same order too
+            assert data["legal"] == [action_to_json(action) for action in seen.legal_actions()]
+            assert {key for key in data if data[key] != shared[key]} <= own
 
 
 def test_actions_round_trip_and_lies_are_named() -> None:
