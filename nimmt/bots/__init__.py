@@ -14,10 +14,11 @@ from .expert import ExpertBot
 from .field import FIELD, make_field_bot
 from .field import PREFIX as FIELD_PREFIX
 from .heuristic import HeuristicBot
+from .learned import LearnedBot
 from .montecarlo import MonteCarloBot
 from .random_bot import RandomBot
 
-_BOT_CLASSES: tuple[type[Bot], ...] = (RandomBot, BeginnerBot, HeuristicBot, MonteCarloBot, ExpertBot)
+_BOT_CLASSES: tuple[type[Bot], ...] = (RandomBot, BeginnerBot, HeuristicBot, MonteCarloBot, ExpertBot, LearnedBot)
 BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in _BOT_CLASSES}
 
 

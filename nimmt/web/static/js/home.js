@@ -7,7 +7,7 @@ const NAME_KEY = "nimmt:name";
 const STRENGTH_KEY = "nimmt:play-strength";
 const PLAY_NOW_BOTS = 3; // you and three bots: four seats
 const DEFAULT_STRENGTH = "heuristic";
-const BY_STRENGTH = ["random", "beginner", "heuristic", "montecarlo", "expert"];
+const BY_STRENGTH = ["random", "beginner", "heuristic", "learned", "montecarlo", "expert"];
 
 function remembered(key) {
   try {

@@ -1,0 +1,305 @@
+"""A learned policy and value for 6 nimmt!: a small network, NumPy inference, weights in the package.
+
+The network scores each card of a hand from a few dozen numbers about that card and the table,
+all computed from the player's :class:`~nimmt.core.View` (or from rows, a hand and the unseen
+cards: :func:`card_features`), never from the game state:
+
+* **per card**: the card and its bullheads; whether it is below every row; the row it lands on
+  (length, bullheads, its gap to the row's end, how many unseen cards fall in that gap, how many
+  of the other players' cards are expected there, the chance that enough of them come first to
+  make it the sixth card); the expected cost now by ``heuristic``'s estimate
+  (:func:`nimmt.bots.heuristic.card_cost`) and the mean and sum of the estimated costs of the rest
+  of the hand on the rows it leaves; own cards in its gap, own cards that land on its row later,
+  the unseen cards that would land after it on its row; its rank in the hand; whether it is the
+  card ``heuristic`` would play;
+* **per table** (the same for every card): players, hand size, unseen cards, the four rows sorted
+  by their last card (end, length, bullheads), the cheapest row, the hand's mean and lowest
+  estimated cost, its share of cards below every row.
+
+A shared multilayer perceptron (two hidden layers of :data:`HIDDEN` units, ReLU) maps each card's
+numbers to two outputs:
+
+* **value** ``q``: the bullheads the player is expected to take from now to the end of the round
+  if it plays that card now (and plays on like ``heuristic``; trained on the compiled rollouts of
+  :mod:`nimmt.batch` at tables of mixed styles, see ``scripts/train_policy.py``);
+* **policy** logit: softmax over the hand gives the network's probability that the card is the
+  best one (trained on the rollouts' soft ranking of the cards).
+
+The value of a position (:meth:`Net.evaluate`) is the policy-weighted mean of ``q``. The row
+choice needs no third head: taking row ``r`` costs its bullheads now plus the value of the hand on
+the rows that choice leaves (the cards still to be placed this turn played out, a low one taking
+the cheapest row), :func:`row_values`.
+
+Inference is NumPy only (a few small matrix products); the weights are a small ``.npz`` file
+shipped in the package (:data:`WEIGHTS`, loaded with :mod:`importlib.resources`). Everything is
+deterministic: the same view gives the same numbers.
+
+>>> from nimmt.core import Deal, apply, new_game, view
+>>> hands = (tuple(range(41, 51)), tuple(range(51, 61)))
+>>> state = apply(new_game(2), Deal((1, 2, 3, 4), hands)).state
+>>> scores = load().score_view(view(state, 0))
+>>> sorted(scores) == list(range(41, 51)), all(p >= 0 for q, p in scores.values())
+(True, True)
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import random
+from bisect import bisect_left
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from nimmt.core import BULLHEADS, ROW_COUNT, ROW_LIMIT, View, target_row
+
+from .base import Bot, BotError
+from .heuristic import card_cost, choose, play_out
+
+Floats = npt.NDArray[np.float32]
+
+WEIGHTS = "policy.npz"  # in nimmt/bots/data
+HIDDEN = 64
+CARD_FEATURES = 22
+TABLE_FEATURES = 19
+FEATURES = CARD_FEATURES + TABLE_FEATURES
+TAKE_ROW = 20.0  # bullheads scale of the features (a row with 20 bullheads is a costly one)
+
+
+def _heads(row: Sequence[int]) -> int:
+    return sum(BULLHEADS[c] for c in row)
+
+
+def _at_least(n: int, p: float, k: int) -> float:
+    """P(X >= k) for X ~ Binomial(n, p)."""
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    q = 1.0 - p
+    return sum(math.comb(n, i) * p**i * q ** (n - i) for i in range(k, n + 1))
+
+
+def card_features(
+    rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int
+) -> Floats:
+    """(len(hand), FEATURES): the numbers the network sees for each card of ``hand`` (sorted or not)
+    on ``rows``, with ``unseen`` (sorted) the cards this player has not seen, at a table of
+    ``players``. Only what a player's view shows goes in."""
+    hand = sorted(hand)
+    n = len(hand)
+    opponents = players - 1
+    u = len(unseen)
+    heads = [_heads(r) for r in rows]
+    ends = [r[-1] for r in rows]
+    cheapest = min(heads)
+    lowest_end = min(ends)
+    costs = [card_cost(rows, c, unseen, opponents) for c in hand]
+    targets = [target_row(rows, c) for c in hand]
+    best_cost = min(costs)
+    usual = choose(rows, hand, unseen, players)  # what nimmt's heuristic plays: a strong starting point
+    # The table part: the same for every card.
+    order = sorted(range(ROW_COUNT), key=lambda r: ends[r])
+    table = [players / 10, n / 10, u / 100]
+    for r in order:
+        table += [ends[r] / 104, len(rows[r]) / ROW_LIMIT, heads[r] / TAKE_ROW]
+    table += [
+        cheapest / TAKE_ROW,
+        sum(costs) / n / 10,
+        best_cost / 10,
+        sum(t is None for t in targets) / n,
+    ]
+    out = np.zeros((n, FEATURES), np.float32)
+    for i, c in enumerate(hand):
+        row = targets[i]
+        rest = hand[:i] + hand[i + 1 :]
+        if rest:
+            after = play_out(rows, (c,))
+            later = [card_cost(after, d, unseen, opponents) for d in rest]
+            later_mean, later_sum = sum(later) / len(later), sum(later)
+        else:
+            later_mean = later_sum = 0.0
+        lower = bisect_left(unseen, c)
+        if row is None:
+            share = lower / u if u else 0.0
+            length, row_heads = 0.0, cheapest / TAKE_ROW
+            danger = 1.0 - (1.0 - share) ** opponents
+            distance = (lowest_end - c) / 104
+            own_gap = sum(1 for d in hand if d < c) / 5
+            same_row = sum(1 for j, d in enumerate(hand) if d > c and targets[j] is None) / 5
+            low = 1.0
+        else:
+            end = ends[row]
+            gap = lower - bisect_left(unseen, end)
+            share = gap / u if u else 0.0
+            length, row_heads = len(rows[row]) / ROW_LIMIT, heads[row] / TAKE_ROW
+            danger = _at_least(opponents, share, ROW_LIMIT - len(rows[row]))
+            distance = (c - end) / 104
+            own_gap = sum(1 for d in hand if end < d < c) / 5
+            same_row = sum(1 for j, d in enumerate(hand) if d > c and targets[j] == row) / 5
+            low = 0.0
+        above = [e for e in ends if e > c]
+        room = (bisect_left(unseen, min(above)) if above else u) - bisect_left(unseen, c + 1)
+        out[i, :CARD_FEATURES] = (
+            c / 104,
+            BULLHEADS[c] / 7,
+            low,
+            costs[i] / 10,
+            later_mean / 10,
+            later_sum / 20,
+            length,
+            row_heads,
+            share,
+            min(opponents * share, 10.0) / 5,
+            danger,
+            distance,
+            own_gap,
+            same_row,
+            i / max(1, n - 1),
+            room / max(1, u),
+            (costs[i] - best_cost) / 10,
+            float(costs[i] == best_cost),
+            (costs[i] + 0.5 * later_mean - best_cost) / 10,
+            (n - 1 - i) / 10,
+            lower / max(1, u),
+            float(c == usual),
+        )
+        out[i, CARD_FEATURES:] = table
+    return out
+
+
+def view_features(view: View) -> Floats:
+    """:func:`card_features` of ``view.hand`` (sorted) from ``view``: the rows, the hand and the
+    cards this player has not seen."""
+    if view.player is None or not view.hand:
+        raise BotError("the network scores the hand of a player's view")
+    return card_features(view.rows, view.hand, sorted(view.unseen_cards()), view.players)
+
+
+@dataclass(frozen=True)
+class Net:
+    """The network's weights: ``scale`` and ``shift`` standardise the features, then
+    ``w1, b1, w2, b2, w3, b3`` (ReLU between layers); output column 0 is ``q``, column 1 the logit."""
+
+    shift: Floats
+    scale: Floats
+    w1: Floats
+    b1: Floats
+    w2: Floats
+    b2: Floats
+    w3: Floats
+    b3: Floats
+    meta: str = ""  # how the weights were trained (JSON text written by scripts/train_policy.py)
+
+    ARRAYS = ("shift", "scale", "w1", "b1", "w2", "b2", "w3", "b3")
+
+    def forward(self, features: Floats) -> tuple[Floats, Floats]:
+        """(q, logits) of each row of ``features`` (n, FEATURES)."""
+        x = (features - self.shift) * self.scale
+        h = np.maximum(x @ self.w1 + self.b1, 0.0)
+        h = np.maximum(h @ self.w2 + self.b2, 0.0)
+        out = h @ self.w3 + self.b3
+        return out[:, 0], out[:, 1]
+
+    def evaluate(self, features: Floats) -> tuple[Floats, Floats, float]:
+        """(q, policy, value): each card's expected bullheads to the end of the round, the policy's
+        probability of each card, and the position's value (the policy-weighted mean of q)."""
+        q, logits = self.forward(features)
+        z = np.exp(logits - logits.max())
+        policy = z / z.sum()
+        return q, policy, float((policy * q).sum())
+
+    def score_view(self, view: View) -> dict[int, tuple[float, float]]:
+        """card -> (q, policy probability) for each card of ``view.hand``."""
+        q, policy, _ = self.evaluate(view_features(view))
+        return {c: (float(a), float(b)) for c, a, b in zip(sorted(view.hand), q, policy, strict=True)}
+
+    def save(self, path: str | Path) -> None:
+        arrays = {name: getattr(self, name) for name in self.ARRAYS}
+        np.savez_compressed(path, meta=np.array(self.meta), **arrays)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Net:
+        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+            arrays = {name: np.asarray(npz[name], np.float32) for name in cls.ARRAYS}
+            meta = str(npz["meta"]) if "meta" in npz.files else ""
+        if arrays["w1"].shape[0] != FEATURES:
+            raise BotError(f"these weights take {arrays['w1'].shape[0]} features, the encoding has {FEATURES}")
+        return cls(meta=meta, **arrays)
+
+
+@cache
+def load(path: str | None = None) -> Net:
+    """The network: the weights shipped in the package (``nimmt/bots/data/policy.npz``), or those in
+    the file ``path``."""
+    if path is None:
+        data = resources.files("nimmt.bots").joinpath("data", WEIGHTS).read_bytes()
+    else:
+        data = Path(path).read_bytes()
+    return Net.from_bytes(data)
+
+
+def hand_value(net: Net, rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int],
+               players: int) -> float:
+    """The bullheads ``hand`` is expected to take from the next card choice to the end of the
+    round on ``rows``: the lowest ``q`` of its cards (0 for an empty hand)."""
+    if not hand:
+        return 0.0
+    q, _ = net.forward(card_features(rows, hand, unseen, players))
+    return float(q.min())
+
+
+def row_values(net: Net, view: View) -> list[float]:
+    """For each row, while ``view.player``'s card waits for one: its bullheads now plus the value
+    of the hand on the rows the choice leaves, once the cards still to come this turn are placed
+    (a low one taking the cheapest row)."""
+    card = view.row_choice_card
+    if view.player is None or card is None or not view.must_choose_row:
+        raise BotError("row values need a card of this player waiting for a row")
+    unseen = sorted(view.unseen_cards())
+    still = [c for c, _ in view.revealed[view.resolved + 1 :]]
+    values = []
+    for r in range(ROW_COUNT):
+        now = _heads(view.rows[r])
+        rows = [tuple(row) for row in view.rows]
+        rows[r] = (card,)
+        after = play_out(rows, still)
+        values.append(now + hand_value(net, after, view.hand, unseen, view.players))
+    return values
+
+
+class LearnedBot(Bot):
+    name = "learned"
+    description = (
+        "A small network trained on rollouts of the batch engine: plays the card it values best "
+        "(fewest bullheads expected to the end of the round) and takes the row whose bullheads now "
+        "plus the value of its hand afterwards are lowest. No search."
+    )
+
+    MODES = ("value", "policy")
+
+    def __init__(self, rng: random.Random | None = None, weights: str | None = None, mode: str = "value") -> None:
+        super().__init__(rng)
+        if mode not in self.MODES:
+            raise BotError(f"the learned bot plays by 'value' or 'policy', not {mode!r}")
+        self.net = load(weights)
+        self.mode = mode  # "value": the card with the lowest q; "policy": the likeliest card
+
+    def choose_card(self, view: View) -> int:
+        hand = sorted(view.hand)
+        if len(hand) == 1:
+            return hand[0]
+        q, logits = self.net.forward(view_features(view))
+        if self.mode == "policy":
+            return hand[int(np.argmax(logits))]
+        return hand[int(np.argmin(q))]
+
+    def choose_row(self, view: View) -> int:
+        values = row_values(self.net, view)
+        return min(range(ROW_COUNT), key=lambda r: (values[r], r))
