@@ -17,6 +17,9 @@ Two questions, two functions:
 bullheads taken now (exact: the row's bullheads); ``later``, the bullheads expected from the rest
 of the round after that choice (Monte Carlo); and ``total = now + later``.
 
+Both also give the learned network's view (``net_bullheads`` and ``net_chance`` per card,
+``net_total`` per row: see "The network's view" below).
+
 Method
 ------
 *This turn* (``take_chance``, ``turn_bullheads``). The other players' cards this turn are taken as
@@ -35,6 +38,15 @@ unseen cards consistent with the view, each played to the end of the round by ev
 playing like the ``heuristic`` bot (the compiled rollouts of :mod:`nimmt.batch`; without NumPy,
 the pure-Python greedy rollouts of :mod:`nimmt.bots.rollout`); all options are scored on the same
 deals. The standard error is given with each mean.
+
+*The network's view* (``net_bullheads``, ``net_chance``, ``net_total``). The learned policy and
+value of :mod:`nimmt.bots.learned`, a small network trained on the same kind of rollouts: for
+each card the bullheads it expects from now to the end of the round (``net_bullheads``, the same
+question as ``round_bullheads``, answered in about a millisecond and without sampling) and the
+policy's probability that it is the best card (``net_chance``; they sum to 1 over the hand); for
+each row, its bullheads now plus the network's value of the hand afterwards (``net_total``). A
+second opinion, not a measurement: where it and the Monte Carlo numbers disagree, trust the Monte
+Carlo ones (their standard error says how far). ``learned=False`` leaves these fields None.
 
 A shortcut, exact as well: when no row can reach five cards before the advised card and some row
 end stays below it, the card is safe this turn (chance 0) whatever the others play.
@@ -78,6 +90,8 @@ class CardAdvice:
     round_bullheads: float  # expected bullheads from now to the end of the round (Monte Carlo)
     round_stderr: float  # standard error of round_bullheads
     row: int | None  # the row the card goes to as the rows stand; None: below every row
+    net_bullheads: float | None = None  # the learned network's expected bullheads to the end of the round
+    net_chance: float | None = None  # the learned policy's probability that this is the best card
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +103,7 @@ class RowAdvice:
     later: float  # expected bullheads from the rest of the round after this choice (Monte Carlo)
     later_stderr: float
     total: float  # now + later
+    net_total: float | None = None  # the learned network's now + later
 
 
 def _turn_outcome(view: View, card: int, lower: tuple[int, ...]) -> int:
@@ -162,12 +177,31 @@ def _sample(view: View, kind: str, rng: random.Random, samples: int) -> list[Est
     return evaluate(view, options, kind, rng=rng, engine="greedy", samples=samples)
 
 
+def _net_cards(view: View) -> dict[int, tuple[float, float]]:
+    """card -> (expected bullheads, policy probability) from the learned network; empty without NumPy."""
+    try:
+        from nimmt.bots.learned import load
+    except ImportError:
+        return {}
+    return load().score_view(view)
+
+
+def _net_rows(view: View) -> list[float]:
+    """Each row's bullheads now plus the learned network's value of the hand afterwards; empty without NumPy."""
+    try:
+        from nimmt.bots.learned import load, row_values
+    except ImportError:
+        return []
+    return row_values(load(), view)
+
+
 def advise_cards(
     view: View,
     *,
     samples: int = DEFAULT_SAMPLES,
     rng: random.Random | None = None,
     exact_limit: int = DEFAULT_EXACT_LIMIT,
+    learned: bool = True,
 ) -> list[CardAdvice]:
     """Advice for each card of ``view.hand``, in hand order. See the module's method."""
     if view.player is None:
@@ -178,6 +212,7 @@ def advise_cards(
         raise CoachError("a card waits for a row choice: ask for advice on the rows")
     rng = rng or random.Random()
     estimates = {e.option: e for e in _sample(view, "card", rng, samples)}
+    net = _net_cards(view) if learned else {}
     advice = []
     for card in view.hand:
         chance, heads, exact = turn_risk(view, card, rng=rng, samples=samples, exact_limit=exact_limit)
@@ -191,13 +226,15 @@ def advise_cards(
                 round_bullheads=estimate.mean,
                 round_stderr=estimate.stderr,
                 row=view.target_row(card),
+                net_bullheads=net[card][0] if net else None,
+                net_chance=net[card][1] if net else None,
             )
         )
     return advice
 
 
 def advise_rows(
-    view: View, *, samples: int = DEFAULT_SAMPLES, rng: random.Random | None = None
+    view: View, *, samples: int = DEFAULT_SAMPLES, rng: random.Random | None = None, learned: bool = True
 ) -> list[RowAdvice]:
     """Advice for each row when ``view.player``'s card is below every row. See the module's method."""
     if view.player is None or not view.must_choose_row:
@@ -205,11 +242,13 @@ def advise_rows(
     rng = rng or random.Random()
     heads = view.row_bullheads()
     estimates = {e.option: e for e in _sample(view, "row", rng, samples)}
+    net = _net_rows(view) if learned else []
     advice = []
     for row in range(ROW_COUNT):
         estimate = estimates[row]
         later = estimate.mean - heads[row]  # the sampled total counts the row taken now
         advice.append(
-            RowAdvice(row=row, now=heads[row], later=later, later_stderr=estimate.stderr, total=heads[row] + later)
+            RowAdvice(row=row, now=heads[row], later=later, later_stderr=estimate.stderr, total=heads[row] + later,
+                      net_total=net[row] if net else None)
         )
     return advice
