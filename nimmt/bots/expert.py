@@ -66,6 +66,7 @@ class ExpertBot(Bot):
     CHUNKS: ClassVar[dict[str, int]] = {"random": 128, "heuristic": 16}
     # Share of the budget used, leaving room for the caller's own work and clock jitter.
     MARGIN = 0.85
+    PRIOR_KEEP = 2  # the prior never leaves fewer cards than this to search
 
     CLOCKS: ClassVar[dict[str, Callable[[], float]]] = {"wall": time.perf_counter, "cpu": time.thread_time}
 
@@ -75,6 +76,8 @@ class ExpertBot(Bot):
         time_budget: float = 1.0,
         samples: int | None = None,
         clock: str = "wall",
+        prior_margin: float | None = None,
+        prior_weight: float = 0.0,
     ) -> None:
         super().__init__(rng)
         if clock not in self.CLOCKS:
@@ -84,11 +87,32 @@ class ExpertBot(Bot):
         # thread (what one dedicated core would take, the fair measure on a shared machine).
         self.clock = clock
         self.samples = samples  # a fixed sample count (also capped by the budget): reproducible runs
+        # The learned network (nimmt.bots.learned) as a prior: cards it values more than
+        # ``prior_margin`` bullheads worse than its best are not searched (at least PRIOR_KEEP are), and
+        # its values count as ``prior_weight`` samples each in the final choice. None and 0: no prior.
+        self.prior_margin = prior_margin
+        self.prior_weight = prior_weight
         self.batch = batch_available()
         self.opponents = OpponentModel(random.Random(self.rng.getrandbits(64)))
         _warm_up()
 
-    def _search(self, view: View, kind: str) -> list[Estimate]:
+    def _prior(self, view: View) -> dict[int, float]:
+        """card -> the network's expected bullheads to the end of the round (empty without a prior)."""
+        if self.prior_margin is None and self.prior_weight <= 0:
+            return {}
+        from .learned import load
+
+        return {card: q for card, (q, _) in load().score_view(view).items()}
+
+    def _candidates(self, view: View, prior: dict[int, float]) -> list[int]:
+        """The cards worth searching: all of them, or those the prior does not rule out."""
+        if not prior or self.prior_margin is None:
+            return list(view.hand)
+        ranked = sorted(view.hand, key=lambda c: prior[c])
+        best = prior[ranked[0]]
+        return [c for i, c in enumerate(ranked) if i < self.PRIOR_KEEP or prior[c] <= best + self.prior_margin]
+
+    def _search(self, view: View, kind: str, cards: list[int] | None = None) -> list[Estimate]:
         clock = self.CLOCKS[self.clock]
         deadline = clock() + self.time_budget * self.MARGIN
         if self.batch:
@@ -101,9 +125,9 @@ class ExpertBot(Bot):
             chunk = self.CHUNKS["random" if policy == "random" else "heuristic"]
             return evaluate_batch(
                 view, kind, rng=self.rng, policy=policy, samples=self.samples,
-                deadline=deadline, prune=True, clock=clock, chunk=chunk, min_samples=chunk, z=self.Z,
+                deadline=deadline, prune=True, clock=clock, chunk=chunk, min_samples=chunk, z=self.Z, cards=cards,
             )
-        options = view.hand if kind == "card" else range(ROW_COUNT)
+        options = (view.hand if cards is None else cards) if kind == "card" else range(ROW_COUNT)
         return evaluate(
             view, options, kind, rng=self.rng, engine=self.FALLBACK_POLICY,
             samples=self.samples, deadline=deadline, prune=True, clock=clock,
@@ -112,7 +136,18 @@ class ExpertBot(Bot):
     def choose_card(self, view: View) -> int:
         if len(view.hand) == 1:
             return view.hand[0]
-        return min(self._search(view, "card"), key=lambda e: (e.mean, -e.option)).option
+        prior = self._prior(view)
+        estimates = self._search(view, "card", self._candidates(view, prior))
+        if not prior or self.prior_weight <= 0:
+            return min(estimates, key=lambda e: (e.mean, -e.option)).option
+        # The prior on the search's level (its mean over the searched cards), weighed as that many samples.
+        shift = sum(e.mean - prior[e.option] for e in estimates) / len(estimates)
+        k = self.prior_weight
+
+        def score(e: Estimate) -> tuple[float, int]:
+            return ((e.samples * e.mean + k * (prior[e.option] + shift)) / (e.samples + k), -e.option)
+
+        return min(estimates, key=score).option
 
     def choose_row(self, view: View) -> int:
         return min(self._search(view, "row"), key=lambda e: (e.mean, e.option)).option

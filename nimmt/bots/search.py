@@ -177,12 +177,13 @@ def evaluate_batch(
     min_samples: int = 32,
     chunk: int = 16,
     clock: Callable[[], float] = time.perf_counter,
+    cards: Sequence[int] | None = None,
 ) -> list[Estimate]:
     """Like :func:`evaluate`, with the rollouts of :mod:`nimmt.batch` (compiled; ``policy`` is one of
     its table policies: ``random``, ``fewest`` or ``heuristic``, or a function that gives one for
     each chunk: a table policy, or the card and row policies of each seat,
     :func:`nimmt.bots.styles.seats_of`), ``chunk`` samples at a time. For ``kind="card"`` the
-    options are the whole hand; for ``"row"`` the four rows."""
+    options are ``cards`` (default: the whole hand); for ``"row"`` the four rows."""
     import numpy as np
 
     from nimmt.batch import rollout_card_penalties, rollout_row_penalties
@@ -192,7 +193,7 @@ def evaluate_batch(
     if samples is None and deadline is None:
         raise BotError("give samples, a deadline, or both")
     generator = np.random.default_rng(rng.getrandbits(64))
-    options = list(view.hand) if kind == "card" else list(range(ROW_COUNT))
+    options = list(view.hand if cards is None else cards) if kind == "card" else list(range(ROW_COUNT))
     values: dict[int, list[float]] = {option: [] for option in options}
     live = list(options)
     taken = 0
