@@ -119,17 +119,26 @@ async def _creator(server: Server, stop: asyncio.Event, rng: random.Random) -> t
     return table["table_id"], table["token"]
 
 
+def _legal(state: dict[str, Any]) -> dict[str, list[int]]:
+    """The cards and rows a state lets this person choose: its ``legal`` in the bot protocol's form
+    (``[{"card": 5}, ...]``), or the ``{"cards": [...], "rows": [...]}`` of servers before it (--before)."""
+    legal = state.get("legal") or []
+    if isinstance(legal, dict):
+        return {"cards": legal.get("cards", []), "rows": legal.get("rows", [])}
+    return {"cards": [a["card"] for a in legal if "card" in a], "rows": [a["row"] for a in legal if "row" in a]}
+
+
 async def _play_creator(server: Server, table_id: str, token: str, stop: asyncio.Event, rng: random.Random,
                         versions: dict[str, int]) -> None:
     async with connect(f"{server.ws}/ws/{table_id}", max_size=2**20) as socket:
         state = await _hello(socket, token)
         while not stop.is_set():
             versions[table_id] = state["version"]
-            legal = state.get("legal") or {}
-            if legal.get("rows"):
+            legal = _legal(state)
+            if legal["rows"]:
                 await socket.send(json.dumps({"type": "choose_row", "row": rng.choice(legal["rows"]),
                                               "version": state["version"]}))
-            elif legal.get("cards"):
+            elif legal["cards"]:
                 await socket.send(json.dumps({"type": "play", "card": rng.choice(legal["cards"]),
                                               "version": state["version"]}))
             elif state["table"]["status"] == "over":
@@ -155,12 +164,12 @@ async def _measure(server: Server, result: Result, seconds: float, actions: int,
         state = await _hello(socket, table["token"])
         ref = 0
         while time.monotonic() < deadline and len(result.latencies) < actions:
-            legal = state.get("legal") or {}
+            legal = _legal(state)
             if state["table"]["status"] == "over":
                 message: dict[str, Any] = {"type": "rematch"}
-            elif legal.get("rows"):
+            elif legal["rows"]:
                 message = {"type": "choose_row", "row": rng.choice(legal["rows"]), "version": state["version"]}
-            elif legal.get("cards"):
+            elif legal["cards"]:
                 message = {"type": "play", "card": rng.choice(legal["cards"]), "version": state["version"]}
             else:
                 state = await _next_state(socket, state, deadline)

@@ -391,11 +391,14 @@ class Person:
             self.timer = asyncio.get_running_loop().call_later(think, self.act)
 
     def _decision(self, state: dict[str, Any]) -> dict[str, Any] | None:
-        legal = state.get("legal") or {}
-        if legal.get("rows"):
-            return {"type": "choose_row", "row": self.rng.choice(legal["rows"]), "version": state["version"]}
-        if legal.get("cards"):
-            return {"type": "play", "card": self.rng.choice(legal["cards"]), "version": state["version"]}
+        legal = state.get("legal") or []  # the bot protocol's answers: [{"card": 5}, ...] or [{"row": 0}, ...]
+        if isinstance(legal, dict):  # a server from before that: {"cards": [...], "rows": [...]}
+            legal = [{"row": r} for r in legal.get("rows", [])] or [{"card": c} for c in legal.get("cards", [])]
+        if legal:
+            answer = self.rng.choice(legal)
+            if "row" in answer:
+                return {"type": "choose_row", "row": answer["row"], "version": state["version"]}
+            return {"type": "play", "card": answer["card"], "version": state["version"]}
         table = state.get("table") or {}
         if table.get("status") == "over" and table.get("you") is not None and table.get("host") == table.get("you"):
             return {"type": "rematch"}

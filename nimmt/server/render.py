@@ -1,19 +1,28 @@
 """What the server sends a person about a table: their ``state`` message, rendered from the
 process's copy of the table and that person's own view (never another's, never the whole game).
 
-Each connection renders its own (see :mod:`nimmt.server.connection`), from the table as its own
-process has rebuilt it: no rendered view travels between processes.
+The view is :func:`nimmt.protocol.view_to_json`'s, the ``nimmt-view/1`` form bot programs get: one
+form for everything that speaks JSON. Each connection renders its own (see
+:mod:`nimmt.server.connection`), from the table as its own process has rebuilt it: no rendered view
+travels between processes. What every seat is shown alike at one version of a table (the view's
+public part, the scores, the reveal, the events) is made once per version and shared by every
+connection's render; only the seat's own part of the view is made for each.
 """
 
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from typing import Any, NamedTuple
 
-from nimmt.core import BULLHEADS, DECK, ChooseRow, Ending, PlayCard, View, ending, view
+from nimmt.core import BULLHEADS, DECK, Ending, ending, view
+from nimmt.protocol.encoding import seat_view_json, shared_view_json
 
 from .models import TableOptions
 from .table import Table
+
+BULLHEADS_JSON: dict[str, int] = {str(c): BULLHEADS[c] for c in DECK}
+"""The printed bullheads of every card, as every state carries them (shared, never changed: a client of
+patches is sent them once, with its first state)."""
 
 
 def state_message(table: Table, seat: int | None) -> dict[str, Any]:
@@ -21,33 +30,23 @@ def state_message(table: Table, seat: int | None) -> dict[str, Any]:
     about = public_info(table)
     about["you"] = seat
     about["creator"] = seat is not None and seat == about["host"]  # holds the host's buttons now
-    message: dict[str, Any] = {"type": "state", "version": table.version, "table": about}
     if table.recorder is None:
-        message.update(view=None, legal={"cards": [], "rows": []}, reveal=None, scores=None, events=[])
-        return message
-    seen = view(table.recorder.state, seat)
-    message["view"] = _view_json(seen)
-    # While a bot plays the seat, its person may do nothing (seat_is_bot): no decision is shown.
-    legal = seen.legal_actions() if seat is None or table.seats[seat].bot is None else []
-    message["legal"] = {
-        "cards": [a.card for a in legal if isinstance(a, PlayCard)],
-        "rows": [a.row for a in legal if isinstance(a, ChooseRow)],
+        return {"type": "state", "version": table.version, "table": about, "view": None, "legal": [],
+                "reveal": None, "scores": None, "events": [], "bullheads": BULLHEADS_JSON}
+    news = _news_of(table)
+    seen = news.view if seat is None else seat_view_json(news.view, view(table.recorder.state, seat))
+    return {
+        "type": "state",
+        "version": table.version,
+        "table": about,
+        "view": seen,
+        # While a bot plays the seat, its person may do nothing (seat_is_bot): no decision is shown.
+        "legal": seen["legal"] if seat is None or table.seats[seat].bot is None else [],
+        "reveal": news.reveal,
+        "scores": news.scores,
+        "events": news.events,
+        "bullheads": BULLHEADS_JSON,
     }
-    message["reveal"], message["events"] = _news_of(table)
-    threshold = table.options.end_above
-    message["scores"] = {
-        "countdown": table.options.countdown,
-        "threshold": threshold,
-        "totals": list(seen.totals),
-        "shown": [threshold - t for t in seen.totals] if table.options.countdown else list(seen.totals),
-        "history": [list(h) for h in seen.history],
-        "history_shown": _countdown_history(seen.history, threshold) if table.options.countdown
-        else [list(h) for h in seen.history],
-        # Why the game ended after its last complete round, or why it goes on (None before one).
-        "ending": _ending_json(ending(table.rules, seen.totals, len(seen.history)))
-        if seen.history else None,
-    }
-    return message
 
 
 def public_info(table: Table) -> dict[str, Any]:
@@ -71,23 +70,51 @@ def public_info(table: Table) -> dict[str, Any]:
 _OPTION_FIELDS = tuple(TableOptions.model_fields)
 
 
-def _news_of(table: Table) -> tuple[Any, Any]:
-    """Copies of the table's reveal and events, made once per version and shared by every connection's
-    render (never changed afterwards): the table fills its reveal in place, and a connection diffs
-    against what it sent last."""
+class _News(NamedTuple):
+    """What every seat is shown alike at one version of a table."""
+
+    table: weakref.ReferenceType[Table]
+    view: dict[str, Any]  # the view's public part: a spectator's view
+    scores: dict[str, Any]
+    reveal: Any
+    events: Any
+
+
+def _news_of(table: Table) -> _News:
+    """What every seat is shown alike at the table's version, made once per version and shared by every
+    connection's render (never changed afterwards): the reveal and events are copies, since the table
+    fills its reveal in place, and a connection diffs against what it sent last."""
     key = (id(table), table.version)
     found = _NEWS.get(key)
-    if found is not None and found[0]() is table:
-        return found[1], found[2]
-    news = (_copy(table.reveal), _copy(table.events))
+    if found is not None and found.table() is table:
+        return found
+    assert table.recorder is not None
+    public = view(table.recorder.state, None)
+    news = _News(weakref.ref(table), shared_view_json(public), _scores_json(table, public.totals, public.history),
+                 _copy(table.reveal), _copy(table.events))
     if len(_NEWS) >= _NEWS_KEPT:
         _NEWS.pop(next(iter(_NEWS)))  # the oldest: its table has moved on or gone
-    _NEWS[key] = (weakref.ref(table), *news)
+    _NEWS[key] = news
     return news
 
 
-_NEWS: dict[tuple[int, int], tuple[weakref.ReferenceType[Table], Any, Any]] = {}
+_NEWS: dict[tuple[int, int], _News] = {}
 _NEWS_KEPT = 4096  # versions of tables remembered, about one per table in play
+
+
+def _scores_json(table: Table, totals: tuple[int, ...], history: tuple[tuple[int, ...], ...]) -> dict[str, Any]:
+    threshold = table.options.end_above
+    countdown = table.options.countdown
+    return {
+        "countdown": countdown,
+        "threshold": threshold,
+        "totals": list(totals),
+        "shown": [threshold - t for t in totals] if countdown else list(totals),
+        "history": [list(h) for h in history],
+        "history_shown": _countdown_history(history, threshold) if countdown else [list(h) for h in history],
+        # Why the game ended after its last complete round, or why it goes on (None before one).
+        "ending": _ending_json(ending(table.rules, totals, len(history))) if history else None,
+    }
 
 
 def _copy(value: Any) -> Any:
@@ -110,34 +137,3 @@ def _countdown_history(history: tuple[tuple[int, ...], ...], threshold: int) -> 
         totals = [t + p for t, p in zip(totals, penalties, strict=True)]
         shown.append([threshold - t for t in totals])
     return shown
-
-
-def _view_json(seen: View) -> dict[str, Any]:
-    return {
-        "player": seen.player,
-        "players": seen.players,
-        "phase": seen.phase.value,
-        "round": seen.round,
-        "turn": seen.turn,
-        "rows": [list(r) for r in seen.rows],
-        "row_bullheads": list(seen.row_bullheads()),
-        "hand": list(seen.hand),
-        "my_card": seen.my_card,
-        "has_chosen": list(seen.has_chosen),
-        "revealed": [list(x) for x in seen.revealed],
-        "resolved": seen.resolved,
-        "waiting_for": list(seen.waiting_for),
-        "row_choice_card": seen.row_choice_card,
-        "penalties": list(seen.penalties),
-        "totals": list(seen.totals),
-        "history": [list(h) for h in seen.history],
-        "winners": list(seen.winners),
-        "hand_sizes": list(seen.hand_sizes),
-        "taken_counts": [len(t) for t in seen.taken],
-        "rules": {"end_above": seen.rules.end_above, "rounds": seen.rules.rounds},
-        # The printed bullheads of every card: public, so the client never computes them.
-        "bullheads": _ALL_BULLHEADS,
-    }
-
-
-_ALL_BULLHEADS = {str(c): BULLHEADS[c] for c in DECK}

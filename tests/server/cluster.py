@@ -473,10 +473,11 @@ class Person:
 
     def decision(self, rng: random.Random, state: dict[str, Any]) -> dict[str, Any] | None:
         """A legal action on ``state``, or None when nothing is asked of this person."""
-        if state["legal"]["rows"]:
-            return {"type": "choose_row", "row": rng.choice(state["legal"]["rows"]), "version": state["version"]}
-        if state["legal"]["cards"]:
-            return {"type": "play", "card": rng.choice(state["legal"]["cards"]), "version": state["version"]}
+        if state["legal"]:  # the bot protocol's answers: all {"card": N} or all {"row": R}
+            answer = rng.choice(state["legal"])
+            if "row" in answer:
+                return {"type": "choose_row", "row": answer["row"], "version": state["version"]}
+            return {"type": "play", "card": answer["card"], "version": state["version"]}
         return None
 
     def act(self, message: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
@@ -530,7 +531,8 @@ def cards_asked(turn: int) -> Callable[[dict[str, Any]], bool]:
     """From ``turn`` on, at a moment when the person looking must choose a card."""
     def met(state: dict[str, Any]) -> bool:
         view = state["view"]
-        return bool(view["turn"] >= turn and view["phase"] == "choose_cards" and state["legal"]["cards"])
+        return bool(view["turn"] >= turn and view["phase"] == "choose_cards"
+                    and any("card" in answer for answer in state["legal"]))
     return met
 
 

@@ -19,6 +19,16 @@ def run(coroutine: Coroutine[Any, Any, T]) -> T:
         return pool.submit(asyncio.run, coroutine).result()
 
 
+def legal_cards(state: dict[str, Any]) -> list[int]:
+    """The cards this person may play now, as the state's ``legal`` says (the bot protocol's answers)."""
+    return [action["card"] for action in state["legal"] if "card" in action]
+
+
+def legal_rows(state: dict[str, Any]) -> list[int]:
+    """The rows this person may take now, as the state's ``legal`` says."""
+    return [action["row"] for action in state["legal"] if "row" in action]
+
+
 def create_table(
     client: TestClient, *, seats: int = 3, bots: list[str] | None = None, name: str = "Ana", **options: Any
 ) -> dict[str, Any]:
@@ -85,9 +95,8 @@ class Person:
         """Play a legal card or choose a legal row, if the table waits for this person: on ``state``
         (a view the caller has looked at) or else on a fresh one."""
         state = state if state is not None else self.sync()
-        legal = state["legal"]
-        if legal["rows"]:
-            return self.send({"type": "choose_row", "row": rng.choice(legal["rows"]), "version": state["version"]})
-        if legal["cards"]:
-            return self.send({"type": "play", "card": rng.choice(legal["cards"]), "version": state["version"]})
+        if rows := legal_rows(state):
+            return self.send({"type": "choose_row", "row": rng.choice(rows), "version": state["version"]})
+        if cards := legal_cards(state):
+            return self.send({"type": "play", "card": rng.choice(cards), "version": state["version"]})
         return None

@@ -20,7 +20,7 @@ with warnings.catch_warnings():
 from nimmt.server.app import create_app
 
 from .conftest import TEST_LIMITS
-from .helpers import Person, create_table, join
+from .helpers import Person, create_table, join, legal_cards, legal_rows
 
 GRACE = 1.0
 
@@ -156,7 +156,7 @@ def test_a_replaced_player_gets_the_seat_back_at_their_next_decision(client: Tes
             bruno = Person(b, bruno_seat["token"])
             # Back, but his seat's card of this turn is chosen: no decision of his is awaited yet.
             assert seat(bruno.state, 1)["replaced"] is True and seat(bruno.state, 1)["away_seconds"] is None
-            assert bruno.state["legal"] == {"cards": [], "rows": []}
+            assert bruno.state["legal"] == []
             refused = bruno.send({"type": "play", "card": bruno.state["view"]["hand"][0],
                                   "version": bruno.state["version"]})
             assert refused["code"] == "seat_is_bot"
@@ -166,7 +166,7 @@ def test_a_replaced_player_gets_the_seat_back_at_their_next_decision(client: Tes
             mine = bruno.until(lambda m: m["type"] == "state" and seat(m, 1)["bot"] is None)
             assert seat(mine, 1)["replaced"] is False and seat(mine, 1)["present"] is True
             state = bruno.sync()
-            assert state["legal"]["cards"] or state["legal"]["rows"], "Bruno's decision is not shown"
+            assert legal_cards(state) or legal_rows(state), "Bruno's decision is not shown"
             assert 1 in state["view"]["waiting_for"] and state["view"]["turn"] >= turn
             # The bot does not play for him any more: the table waits for Bruno.
             time.sleep(0.3)
@@ -199,9 +199,9 @@ def test_a_replaced_player_takes_back_the_decision_pending_when_they_arrive(tmp_
                 bruno = Person(b, bruno_seat["token"])
                 state = bruno.sync()
                 assert seat(state, 1)["bot"] is None and seat(state, 1)["replaced"] is False
-                assert len(state["legal"]["cards"]) == 10 and state["view"]["turn"] == 0
+                assert len(legal_cards(state)) == 10 and state["view"]["turn"] == 0
                 assert ana.until(lambda m: m["type"] == "state" and seat(m, 1)["bot"] is None)
-                card = state["legal"]["cards"][0]
+                card = legal_cards(state)[0]
                 assert bruno.send({"type": "play", "card": card, "version": state["version"]})["type"] == "ack"
                 assert bruno.sync()["view"]["my_card"] == card
 

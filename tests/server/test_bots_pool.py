@@ -27,7 +27,7 @@ from nimmt.server.app import create_app
 from nimmt.server.botpool import BotPool, BotTimeout, SeatBot, default_workers, think
 from nimmt.server.table import TableService
 
-from .helpers import Person, create_table, join, run
+from .helpers import Person, create_table, join, legal_cards, legal_rows, run
 
 
 class Held:
@@ -75,10 +75,10 @@ def test_people_act_while_a_strong_bot_thinks_and_its_answer_comes_from_a_worker
         assert not the_table.lock.locked()
         # Both people act and are answered while the bot thinks: its table's lock is free.
         state = ana.sync()
-        assert ana.send({"type": "play", "card": state["legal"]["cards"][0], "version": state["version"]})["type"] \
+        assert ana.send({"type": "play", "card": legal_cards(state)[0], "version": state["version"]})["type"] \
             == "ack"
         state = bruno.sync()
-        assert bruno.send({"type": "play", "card": state["legal"]["cards"][0], "version": state["version"]})["type"] \
+        assert bruno.send({"type": "play", "card": legal_cards(state)[0], "version": state["version"]})["type"] \
             == "ack"
         assert ana.sync()["view"]["has_chosen"] == [True, True, False]
         held.go_on.set()
@@ -111,7 +111,7 @@ def test_an_answer_to_a_decision_that_has_gone_is_dropped(pooled: TestClient, mo
             held.go_on.set()
             # Ana plays; the bot's answer (dropped) never becomes Bruno's card.
             mine = ana.sync()
-            assert ana.send({"type": "play", "card": mine["legal"]["cards"][0], "version": mine["version"]})["type"] \
+            assert ana.send({"type": "play", "card": legal_cards(mine)[0], "version": mine["version"]})["type"] \
                 == "ack"
             # Wait until the bot task has finished (the answer came back and was dropped).
             the_table = _service(pooled)._tables[table_id]
@@ -120,8 +120,8 @@ def test_an_answer_to_a_decision_that_has_gone_is_dropped(pooled: TestClient, mo
                 run_until_done(pooled, task)
             state = bruno.sync()
             assert state["view"]["has_chosen"] == [True, False]
-            assert state["legal"]["cards"] == state["view"]["hand"]
-            assert bruno.send({"type": "play", "card": state["legal"]["cards"][-1],
+            assert legal_cards(state) == state["view"]["hand"]
+            assert bruno.send({"type": "play", "card": legal_cards(state)[-1],
                                "version": state["version"]})["type"] == "ack"
 
 
@@ -153,7 +153,7 @@ def test_a_seeded_server_plays_the_same_game_with_strong_bots(tmp_path: Path) ->
                     if state["table"]["status"] == "over":
                         break
                     ana.act_randomly(rng, state)
-                    if not state["legal"]["cards"] and not state["legal"]["rows"]:
+                    if not legal_cards(state) and not legal_rows(state):
                         ana.until(_newer_than(state["version"]))
                 assert ana.sync()["table"]["status"] == "over"
             record: list[Any] = client.get(f"/api/tables/{table['table_id']}/games/1/record").json()["rounds"]
@@ -174,7 +174,7 @@ def test_close_leaves_no_worker_and_does_not_wait_for_a_long_thought(tmp_path: P
             ana = Person(a, table["token"])
             ana.send({"type": "start"})
             state = ana.sync()
-            assert ana.send({"type": "play", "card": state["legal"]["cards"][0], "version": state["version"]})[
+            assert ana.send({"type": "play", "card": legal_cards(state)[0], "version": state["version"]})[
                 "type"] == "ack"
             version = ana.sync()["version"]
         assert multiprocessing.active_children()

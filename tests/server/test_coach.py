@@ -24,7 +24,7 @@ from nimmt.server.botpool import BotPool
 from nimmt.server.store import SqlStore
 from nimmt.server.table import ADVICE_SAMPLES, Table, TableService, advice_seed
 
-from .helpers import Person, create_table, join, run
+from .helpers import Person, create_table, join, legal_cards, legal_rows, run
 
 
 @pytest.fixture
@@ -146,11 +146,11 @@ def test_advice_is_the_coachs_numbers_for_ones_own_view_and_changes_nothing(
         for _ in range(40):
             for person in (ana, bruno):
                 state = person.sync()
-                if state["legal"]["rows"]:
+                if legal_rows(state):
                     chooser = person
                     break
-                if state["legal"]["cards"]:
-                    person.send({"type": "play", "card": min(state["legal"]["cards"]), "version": state["version"]})
+                if legal_cards(state):
+                    person.send({"type": "play", "card": min(legal_cards(state)), "version": state["version"]})
             if chooser is not None:
                 break
         assert chooser is not None, "nobody had to choose a row"
@@ -171,7 +171,7 @@ def test_advice_is_the_coachs_numbers_for_ones_own_view_and_changes_nothing(
         assert _ask(other)["code"] == "no_advice"
         # The coach never chooses: the table still waits for the chooser, as it was.
         after = chooser.sync()
-        assert after["version"] == state["version"] and after["legal"]["rows"] == [0, 1, 2, 3]
+        assert after["version"] == state["version"] and legal_rows(after) == [0, 1, 2, 3]
         assert _stored(client, table_id) == stored
         assert chooser.send({"type": "choose_row", "row": 3, "version": after["version"]})["type"] == "ack"
 
@@ -183,11 +183,11 @@ def test_a_table_can_turn_the_coach_off(client: TestClient) -> None:
         ana = Person(a, table["token"])
         ana.send({"type": "start"})
         state = ana.sync()
-        assert state["table"]["options"]["coach"] is False and state["legal"]["cards"]
+        assert state["table"]["options"]["coach"] is False and legal_cards(state)
         answer = _ask(ana)
         assert answer["code"] == "coach_off" and answer["message"]
         # The connection stays and the game goes on.
-        assert ana.send({"type": "play", "card": state["legal"]["cards"][0], "version": state["version"]})["type"] \
+        assert ana.send({"type": "play", "card": legal_cards(state)[0], "version": state["version"]})["type"] \
             == "ack"
 
 

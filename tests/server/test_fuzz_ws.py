@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 from nimmt.server.models import MAX_MESSAGE_BYTES
 
-from .helpers import run
+from .helpers import legal_cards, legal_rows, run
 from .live import LiveServer
 
 EXAMPLES = 60  # lists of up to 4 frames, each sent before and after hello
@@ -201,13 +201,13 @@ async def _legal_action(table: Table, rng: random.Random) -> None:
     for token in table.tokens:
         async with Socket(table) as person:
             state = await person.hello(token)
-            legal = state["legal"]
+            rows, cards = legal_rows(state), legal_cards(state)
             if state["table"]["status"] == "over" and token == table.tokens[0]:
                 action: dict[str, Any] = {"type": "rematch"}
-            elif legal["rows"]:
-                action = {"type": "choose_row", "row": rng.choice(legal["rows"]), "version": state["version"]}
-            elif legal["cards"]:
-                action = {"type": "play", "card": rng.choice(legal["cards"]), "version": state["version"]}
+            elif rows:
+                action = {"type": "choose_row", "row": rng.choice(rows), "version": state["version"]}
+            elif cards:
+                action = {"type": "play", "card": rng.choice(cards), "version": state["version"]}
             else:
                 continue
             answer = await person.exchange(_as_text(action))
@@ -274,19 +274,19 @@ def test_a_person_who_drops_mid_action_comes_back_to_the_current_state(table: Ta
         for _ in range(10):  # bounded: whatever the fuzzing left, the table soon waits for Ana's card
             async with Socket(table) as ana:
                 state = await ana.hello(table.tokens[0])
-            if state["legal"]["cards"]:
+            if legal_cards(state):
                 break
             await _legal_action(table, rng)
-        assert state["legal"]["cards"], state["view"]["phase"]
-        card = state["legal"]["cards"][0]
+        assert legal_cards(state), state["view"]["phase"]
+        card = legal_cards(state)[0]
         dropped = await websockets.connect(f"{table.server.ws_url}/ws/{table.id}")
         await dropped.send(_as_text({"type": "hello", "token": table.tokens[0]}))
         await dropped.send(_as_text({"type": "play", "card": card, "version": state["version"]}))
         dropped.transport.abort()  # gone at once, as a phone losing its network
         async with Socket(table) as bruno:
             seen = await bruno.hello(table.tokens[1])
-            if seen["legal"]["cards"]:
-                answer = await bruno.exchange(_as_text({"type": "play", "card": seen["legal"]["cards"][0],
+            if legal_cards(seen):
+                answer = await bruno.exchange(_as_text({"type": "play", "card": legal_cards(seen)[0],
                                                         "version": seen["version"]}))
                 assert answer["type"] == "ack", answer
             await bruno.flush()

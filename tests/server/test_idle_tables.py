@@ -21,7 +21,7 @@ from nimmt.server.botpool import BotPool
 from nimmt.server.render import state_message
 from nimmt.server.table import TableService
 
-from .helpers import Person, create_table, join
+from .helpers import Person, create_table, join, legal_cards, legal_rows
 
 
 @pytest.fixture
@@ -64,10 +64,10 @@ def _play_turn(people: list[Person], turn: int) -> dict[str, Any]:
             state = person.sync()
             if state["view"]["turn"] >= turn:
                 return state
-            if state["legal"]["rows"]:
+            if legal_rows(state):
                 person.send({"type": "choose_row", "row": 0, "version": state["version"]})
-            elif state["legal"]["cards"]:
-                person.send({"type": "play", "card": state["legal"]["cards"][-1], "version": state["version"]})
+            elif legal_cards(state):
+                person.send({"type": "play", "card": legal_cards(state)[-1], "version": state["version"]})
     raise AssertionError(f"turn {turn} never ended")
 
 
@@ -128,7 +128,7 @@ def test_a_table_whose_bots_are_playing_stays(idle_client: TestClient, monkeypat
     with idle_client.websocket_connect(f"/ws/{table_id}") as a:
         ana = Person(a, response.json()["token"])
         state = ana.sync()
-        assert ana.send({"type": "play", "card": state["legal"]["cards"][0], "version": state["version"]})["type"] \
+        assert ana.send({"type": "play", "card": legal_cards(state)[0], "version": state["version"]})["type"] \
             == "ack"
     # Ana left; the montecarlo bot still thinks (held): the table stays.
     assert _evict(idle_client) == []

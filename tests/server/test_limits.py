@@ -28,7 +28,7 @@ from nimmt.server.app import MAX_BODY_BYTES, MAX_RECORD_UPLOAD, create_app
 from nimmt.server.connection import Connection
 from nimmt.server.limits import RATE_LIMITED_CLOSE, Limits, RateLimiter
 
-from .helpers import Person, create_table, join, run
+from .helpers import Person, create_table, join, legal_cards, run
 from .live import LiveServer
 
 MB = 1024 * 1024
@@ -306,7 +306,7 @@ def test_clients_that_leave_while_answered_leave_no_traceback(live: LiveServer) 
                 state = json.loads(await asyncio.wait_for(connection.recv(), 30))
                 if state["type"] == "state":
                     break
-            cards = state["legal"]["cards"]
+            cards = legal_cards(state)
             if not (act and cards):
                 return False
             await connection.send(json.dumps({"type": "play", "card": cards[0], "version": state["version"]}))

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
+from nimmt.core import BULLHEADS, DECK
 from nimmt.server.patch import apply_patch, state_patch
 
 from .helpers import Person, create_table, join
@@ -49,8 +50,10 @@ def test_a_patch_turns_the_old_state_into_the_new_one(old: dict[str, Any], new: 
 
 def test_a_patch_carries_only_what_changed() -> None:
     bullheads = {str(c): 1 for c in range(1, 105)}
-    old = {"version": 3, "view": {"hand": [5, 41], "my_card": 41, "bullheads": bullheads}, "reveal": None}
-    new = {"version": 4, "view": {"hand": [5, 41], "my_card": None, "bullheads": dict(bullheads)}, "reveal": None}
+    rows = [[3], [17], [40], [88]]
+    old = {"version": 3, "view": {"hand": [5, 41], "my_card": 41, "rows": rows}, "reveal": None, "bullheads": bullheads}
+    new = {"version": 4, "view": {"hand": [5, 41], "my_card": None, "rows": rows}, "reveal": None,
+           "bullheads": dict(bullheads)}
     assert state_patch(old, new) == {"version": 4, "view": {"my_card": None}}
 
 
@@ -66,6 +69,7 @@ class PatchPerson(Person):
         self.socket = socket
         self.state = {}
         self.seen = {"state": 0, "patch": 0}
+        self.patched: set[str] = set()  # the keys of the state that patches changed
         socket.send_json({"type": "hello", "token": token, "patches": True})
         self.state = self.until(lambda m: m["type"] == "state")
 
@@ -76,6 +80,7 @@ class PatchPerson(Person):
                 self.seen[message["type"]] += 1
             if message["type"] == "patch":
                 assert self.state, "a patch before the first whole state"
+                self.patched.update(message["patch"])
                 message = apply_patch(self.state, message["patch"]) | {"version": message["version"]}
             if message["type"] == "state":
                 self.state = message
@@ -126,6 +131,10 @@ def test_a_patch_client_holds_the_same_states_as_a_whole_state_client(client: Te
         # Patches came, and a whole state only first: the state never loses a key.
         for person in [*players, watcher_p]:
             assert person.seen["state"] == 1 and person.seen["patch"] > 40, person.seen
+            # The cards' printed bullheads came with the first state, and never again.
+            assert "bullheads" not in person.patched and "view" in person.patched
+            assert ("legal" in person.patched) == (person is not watcher_p)  # a spectator may do nothing
+            assert person.state["bullheads"] == {str(card): BULLHEADS[card] for card in DECK}
         # The table's part is what the HTTP API says of the table (built without pydantic now).
         info = client.get(f"/api/tables/{table_id}").json()
         assert {k: v for k, v in ana.state["table"].items() if k not in ("you", "creator")} == info

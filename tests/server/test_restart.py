@@ -14,6 +14,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from nimmt.records import loads, score
 
+from .helpers import legal_cards, legal_rows
 from .live import LiveServer
 
 
@@ -40,10 +41,10 @@ class Seat:
         """Play or choose a row on ``state`` (a view already looked at), or else on a fresh one; False
         when nothing was asked of this seat."""
         state = state if state is not None else self.sync()
-        if state["legal"]["rows"]:
-            message = {"type": "choose_row", "row": rng.choice(state["legal"]["rows"]), "version": state["version"]}
-        elif state["legal"]["cards"]:
-            message = {"type": "play", "card": rng.choice(state["legal"]["cards"]), "version": state["version"]}
+        if legal_rows(state):
+            message = {"type": "choose_row", "row": rng.choice(legal_rows(state)), "version": state["version"]}
+        elif legal_cards(state):
+            message = {"type": "play", "card": rng.choice(legal_cards(state)), "version": state["version"]}
         else:
             return False
         self.socket.send(json.dumps(message))

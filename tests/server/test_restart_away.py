@@ -13,6 +13,7 @@ import httpx
 
 from nimmt.records import loads, score
 
+from .helpers import legal_cards, legal_rows
 from .live import LiveServer
 from .test_restart import Seat, play_on
 
@@ -66,11 +67,11 @@ def test_replaced_and_given_back_seats_survive_restarts(tmp_path: Path) -> None:
         deadline = time.monotonic() + 60
         while _seat(bruno.sync(), 1)["replaced"]:
             assert time.monotonic() < deadline, "Bruno never got his seat back"
-            assert not bruno.state["legal"]["cards"] and not bruno.state["legal"]["rows"]
+            assert not legal_cards(bruno.state) and not legal_rows(bruno.state)
             ana.act(rng)
             time.sleep(0.02)
         state = bruno.sync()
-        assert _seat(state, 1)["bot"] is None and (state["legal"]["cards"] or state["legal"]["rows"])
+        assert _seat(state, 1)["bot"] is None and (legal_cards(state) or legal_rows(state))
         before = {key: state[key] for key in ("version", "view", "legal")}
         server.kill()
 

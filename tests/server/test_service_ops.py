@@ -18,7 +18,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from .helpers import Person, create_table
+from .helpers import Person, create_table, legal_cards, legal_rows
 from .live import LiveServer
 
 
@@ -64,22 +64,22 @@ def test_twenty_identical_plays_at_once_get_one_ack_and_nineteen_already_chosen(
             for _ in range(30):  # turns, until Bruno holds a card below every row
                 state = bruno.sync()
                 ends = [row[-1] for row in state["view"]["rows"]]
-                lowest = state["legal"]["cards"][0]
+                lowest = legal_cards(state)[0]
                 if lowest < min(ends):
                     break
                 for person in (bruno, ana):
                     mine = person.sync()
-                    assert person.send({"type": "play", "card": mine["legal"]["cards"][-1],
+                    assert person.send({"type": "play", "card": legal_cards(mine)[-1],
                                         "version": mine["version"]})["type"] == "ack"
                 for person in (ana, bruno):  # a row choice this turn: row 0
                     mine = person.sync()
-                    if mine["legal"]["rows"]:
+                    if legal_rows(mine):
                         person.send({"type": "choose_row", "row": 0, "version": mine["version"]})
             else:
                 raise AssertionError("seed 5 never gave Bruno a card below every row: pick another")
             assert bruno.send({"type": "play", "card": lowest, "version": state["version"]})["type"] == "ack"
             mine = ana.sync()
-            play = {"type": "play", "card": mine["legal"]["cards"][-1], "version": mine["version"]}
+            play = {"type": "play", "card": legal_cards(mine)[-1], "version": mine["version"]}
             for index in range(20):
                 a.send(json.dumps({**play, "ref": str(index)}))
             answers = [ana.until(lambda m: m["type"] in ("ack", "error")) for _ in range(20)]
@@ -127,9 +127,9 @@ def test_metrics_count_actions_connections_tables_and_time(client: TestClient) -
         Person(w, None)
         ana.send({"type": "start"})
         state = ana.sync()
-        assert ana.send({"type": "play", "card": state["legal"]["cards"][0], "version": state["version"]})["type"] \
+        assert ana.send({"type": "play", "card": legal_cards(state)[0], "version": state["version"]})["type"] \
             == "ack"
-        assert ana.send({"type": "play", "card": state["legal"]["cards"][0], "version": 999})["code"] == "bad_version"
+        assert ana.send({"type": "play", "card": legal_cards(state)[0], "version": 999})["code"] == "bad_version"
         text = client.get("/metrics").text
         assert _metric(text, "nimmt_connections") == 2
     assert _metric(text, "nimmt_tables") == 1

@@ -7,7 +7,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from nimmt.core import DECK, GameState, Phase
+from nimmt.core import DECK, GameState, Phase, view
+from nimmt.protocol import view_to_json
 from nimmt.server.hub import LocalHub, Update
 from nimmt.server.models import ChooseRowMessage, CreateTable, Play, Start, TableOptions
 from nimmt.server.render import state_message
@@ -21,14 +22,16 @@ def _cards_in(message: dict[str, Any]) -> set[int]:
     cards: set[int] = set()
     view = message.get("view")
     if view:
-        for row in view["rows"]:
-            cards.update(row)
+        for key in ("rows", "played", "taken"):
+            for cards_of in view[key]:
+                cards.update(cards_of)
         cards.update(view["hand"])
-        if view["my_card"] is not None:
-            cards.add(view["my_card"])
-        cards.update(card for card, _ in view["revealed"])
-        if view["row_choice_card"] is not None:
-            cards.add(view["row_choice_card"])
+        for key in ("my_card", "row_choice_card"):
+            if view[key] is not None:
+                cards.add(view[key])
+        cards.update(shown["card"] for shown in view["revealed"])
+        cards.update(action["card"] for action in view["legal"] if "card" in action)
+    cards.update(action["card"] for action in message.get("legal", []) if "card" in action)
     reveal = message.get("reveal")
     if reveal:
         cards.update(card for card, _ in reveal["cards"])
@@ -70,11 +73,14 @@ def _check(update: Update, table: Table) -> None:
         shown = _cards_in(message)
         leaked = shown & _secrets_for(state, dealt, seat)
         assert not leaked, f"seat {seat} was sent {sorted(leaked)}"
+        # The view is the bot protocol's, and only the seat's own: a spectator's has no hand.
+        assert message["view"] == view_to_json(view(state, seat))
         if seat is None:
             assert message["view"]["hand"] == [] and message["view"]["my_card"] is None
-            assert message["legal"] == {"cards": [], "rows": []}
+            assert message["legal"] == []
         else:
             assert message["view"]["hand"] == list(state.hands[seat])
+            assert message["legal"] == message["view"]["legal"]  # no bot plays a seat here
         assert "token" not in str(message) and "hash" not in str(message)
 
 

@@ -129,7 +129,11 @@ function send(message) {
   return String(refs);
 }
 
-const bullheadsOf = (card) => (state && state.view && state.view.bullheads[String(card)]) || 0;
+// The printed bullheads of every card, as the server sends them (with the first state): never worked out here.
+const bullheadsOf = (card) => (state && state.bullheads && state.bullheads[String(card)]) || 0;
+// What this person may do now, as the server says: the bot protocol's answers, {card} or {row}.
+const legalCards = (message) => (message.legal || []).filter((answer) => "card" in answer).map((answer) => answer.card);
+const legalRows = (message) => (message.legal || []).filter((answer) => "row" in answer).map((answer) => answer.row);
 const plainName = (seat) => {
   const info = state.table.seats[seat];
   return info && info.name ? info.name : t("seat_free_name", { seat: seat + 1 });
@@ -240,7 +244,7 @@ function botName(bot) {
 
 function renderGame(message) {
   const table = message.table;
-  const mustRow = message.legal.rows.length > 0;
+  const mustRow = legalRows(message).length > 0;
   const rowsDrawn = drawRows(message, mustRow);
   renderStatus(message);
   renderStrip(message);
@@ -275,13 +279,13 @@ function renderStatus(message) {
   const playing = showing ? showing.reveal : null;
   let text;
   if (table.status === "over" && !revealing()) text = t("status_over");
-  else if (revealing() && !(showing.phase === "waiting" && message.legal.rows.length)) {
+  else if (revealing() && !(showing.phase === "waiting" && legalRows(message).length)) {
     text = t("status_revealing", { turn: playing.turn });
-  } else if (message.legal.rows.length) {
+  } else if (legalRows(message).length) {
     text = t("status_choose_row", { card: view.row_choice_card });
   } else if (view.phase === "choose_row") {
     text = t("status_waiting_row", { name: nameOf(view.waiting_for[0]), card: view.row_choice_card });
-  } else if (message.legal.cards.length) text = t("status_pick_card");
+  } else if (legalCards(message).length) text = t("status_pick_card");
   else if (view.phase === "choose_cards") {
     text = t("status_waiting_cards", { names: listFormat(view.waiting_for.map(nameOf)) });
   } else text = "";
@@ -647,10 +651,10 @@ function renderPlayers(message) {
 function renderHand(message) {
   const view = message.view;
   const resting = revealing();
-  const legal = new Set(resting ? [] : message.legal.cards);
+  const legal = new Set(resting ? [] : legalCards(message));
   let help = "";
   if (view.my_card !== null && view.my_card !== undefined) help = t("hand_chosen", { card: view.my_card });
-  else if (resting && message.legal.cards.length) help = t("hand_after_reveal");
+  else if (resting && legalCards(message).length) help = t("hand_after_reveal");
   else if (legal.size) help = t("hand_help");
   if ($("hand-help").textContent !== help) $("hand-help").textContent = help;
   $("hand-box").classList.toggle("resting", resting);
@@ -683,7 +687,7 @@ function renderHand(message) {
 
 // -- attention: the tab's title, a sound and a vibration when the table waits for this person ----
 function alertIfAsked(message) {
-  const open = decisionsOpen() && (message.legal.cards.length > 0 || message.legal.rows.length > 0)
+  const open = decisionsOpen() && (legalCards(message).length > 0 || legalRows(message).length > 0)
     && (message.view.my_card === null || message.view.my_card === undefined);
   const key = open ? decisionKey(message) : null;
   const title = open ? t("title_your_turn", { title: baseTitle }) : baseTitle;
@@ -720,7 +724,7 @@ function beep() {
 // -- the coach: numbers for this person's own decision; it never chooses or plays anything ------
 function decisionKey(message) {
   const view = message.view;
-  const kind = message.legal.rows.length ? "rows" : message.legal.cards.length ? "cards" : "";
+  const kind = legalRows(message).length ? "rows" : legalCards(message).length ? "cards" : "";
   return kind ? `${message.table.game}:${view.round}:${view.turn}:${view.resolved}:${kind}` : "";
 }
 
@@ -728,8 +732,8 @@ function renderCoach(message) {
   const table = message.table;
   const on = !!table.options.coach && !spectator && seated(message) && table.status === "playing" && decisionsOpen();
   const key = on ? decisionKey(message) : "";
-  $("advice-cards-box").hidden = !(key && message.legal.cards.length);
-  $("advice-rows-box").hidden = !(key && message.legal.rows.length);
+  $("advice-cards-box").hidden = !(key && legalCards(message).length);
+  $("advice-rows-box").hidden = !(key && legalRows(message).length);
   // Advice is about one decision: once that decision is made (or the table moved on), it goes.
   if (adviceShown !== null && adviceShown !== key) hideAdvice();
   if (adviceAsked && adviceAsked.key !== key) adviceAsked = null;
@@ -743,7 +747,7 @@ function askAdvice() {
   const ref = send({ type: "advice" });
   if (!ref) return;
   adviceAsked = { ref, key };
-  const rows = !!state.legal.rows.length;
+  const rows = !!legalRows(state).length;
   $("advice").classList.toggle("for-rows", rows);
   $("advice").classList.toggle("for-cards", !rows);
   $("advice-cards").disabled = true;
@@ -1031,7 +1035,7 @@ $("host-bot").replaceChildren(...(page.bots || []).map((name) => el("option", { 
 $("start").addEventListener("click", () => send({ type: "start" }));
 $("advice-cards").addEventListener("click", askAdvice);
 $("advice-close").addEventListener("click", () => {
-  const asked = $(state && state.legal.rows.length ? "advice-rows" : "advice-cards");
+  const asked = $(state && legalRows(state).length ? "advice-rows" : "advice-cards");
   hideAdvice();
   asked.focus();  // back where the person asked
 });
