@@ -8,7 +8,8 @@ WebSocket), and after each action does, for each of the four seats and a spectat
 ``Connection._send_state`` does. It prints microseconds per render (median over the games) and the
 bytes sent per update, for whole states and for patches. ``--compare /path/to/other/checkout`` runs
 the same in that tree too (whole states only, if it has no patches), alternating the runs in one
-session, and prints the medians side by side (e.g. a ``git archive`` of an older commit).
+session, and prints the medians side by side (e.g. a ``git archive`` of an older commit:
+``mkdir /tmp/old && git archive HEAD~3 | tar -x -C /tmp/old``).
 """
 
 from __future__ import annotations
@@ -116,7 +117,10 @@ def main() -> None:
     if state_patch is not None:
         kinds.append(("this tree, patches", here, "patches"))
     if args.compare:
-        kinds.insert(0, ("other tree, whole states", args.compare.resolve(), "whole"))
+        other = args.compare.resolve()
+        if (other / "nimmt" / "server" / "patch.py").exists():
+            kinds.insert(0, ("other tree, patches", other, "patches"))
+        kinds.insert(0, ("other tree, whole states", other, "whole"))
     results: dict[str, list[dict[str, float]]] = {name: [] for name, _, _ in kinds}
     for _ in range(args.rounds if args.compare else 1):
         for name, tree, kind in kinds:

@@ -90,8 +90,16 @@ def _news_of(table: Table) -> _News:
         return found
     assert table.recorder is not None
     public = view(table.recorder.state, None)
-    news = _News(weakref.ref(table), shared_view_json(public), _scores_json(table, public.totals, public.history),
-                 _copy(table.reveal), _copy(table.events))
+    seen, scores = shared_view_json(public), _scores_json(table, public.totals, public.history)
+    # What has not changed since the version before is that version's very object: a connection's
+    # diff (nimmt.server.patch) then passes over it at once, by identity.
+    before = _NEWS.get((id(table), table.version - 1))
+    if before is not None and before.table() is table:
+        news = _News(weakref.ref(table), _same_as(seen, before.view), _same_as(scores, before.scores),
+                     before.reveal if table.reveal == before.reveal else _copy(table.reveal),
+                     before.events if table.events == before.events else _copy(table.events))
+    else:
+        news = _News(weakref.ref(table), seen, scores, _copy(table.reveal), _copy(table.events))
     if len(_NEWS) >= _NEWS_KEPT:
         _NEWS.pop(next(iter(_NEWS)))  # the oldest: its table has moved on or gone
     _NEWS[key] = news
@@ -100,6 +108,18 @@ def _news_of(table: Table) -> _News:
 
 _NEWS: dict[tuple[int, int], _News] = {}
 _NEWS_KEPT = 4096  # versions of tables remembered, about one per table in play
+
+
+def _same_as(new: dict[str, Any], old: dict[str, Any]) -> dict[str, Any]:
+    """``new``, or ``old`` itself when they are equal; else ``new`` holding ``old``'s very value for
+    each key whose value has not changed (of the same JSON type: 1 is not true)."""
+    if new == old and all(type(value) is type(old[key]) for key, value in new.items()):
+        return old
+    for key, value in new.items():
+        before = old.get(key)
+        if before is not value and type(before) is type(value) and before == value:
+            new[key] = before
+    return new
 
 
 def _scores_json(table: Table, totals: tuple[int, ...], history: tuple[tuple[int, ...], ...]) -> dict[str, Any]:
