@@ -24,7 +24,8 @@ def state_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any] | No
     patch: dict[str, Any] = {}
     for key, value in new.items():
         before = old.get(key, _MISSING)
-        if before is value:  # shared and never changed (the bullheads of the deck)
+        # Shared and never changed: the cards' bullheads, and what render kept of the version before.
+        if before is value:
             continue
         kind = type(value)
         if kind is dict and type(before) is dict:
