@@ -7,8 +7,9 @@ import json
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser, WebSocket, expect
+from playwright.sync_api import Browser, Page, WebSocket, expect
 
+from nimmt.core import BULLHEADS
 from nimmt.server.patch import state_patch
 from tests.browser.helpers import act, decision, next_decision
 from tests.server.live import LiveServer
@@ -39,6 +40,17 @@ def test_the_pages_merge_turns_each_old_state_into_the_new_one(browser: Browser,
         page.close()
 
 
+# Each card on the table and in the hand, with the bullheads its face shows (drawn from the state's).
+_HEADS = r"""() => [...document.querySelectorAll('#hand .card[data-card], #rows .card[data-card]')].map(
+  (card) => [Number(card.dataset.card), Number((card.className.match(/heads-bg-(\d+)/) || [])[1])])"""
+
+
+def _shows_printed_bullheads(page: Page) -> None:
+    """Every card shows its printed bullheads: the server sent them once, with the first state."""
+    shown = page.evaluate(_HEADS)
+    assert shown and all(heads == BULLHEADS[card] for card, heads in shown), shown
+
+
 def test_a_table_page_plays_on_patches_and_shows_what_a_whole_state_shows(browser: Browser,
                                                                             server: LiveServer) -> None:
     created = httpx.post(f"{server.url}/api/tables", json={
@@ -60,6 +72,7 @@ def test_a_table_page_plays_on_patches_and_shows_what_a_whole_state_shows(browse
         next_decision(page)
         assert sent[0]["type"] == "hello" and sent[0]["patches"] is True
         assert kinds[0] == "state" and kinds.count("patch") >= 4 and kinds.count("state") == 1
+        _shows_printed_bullheads(page)
         shown = {k: v for k, v in decision(page).items() if k != "version"}  # a bot may choose meanwhile
         hand = page.locator("#hand button.card").evaluate_all("els => els.map(e => Number(e.dataset.card))")
         rows = page.locator("#rows").inner_text()
@@ -70,5 +83,6 @@ def test_a_table_page_plays_on_patches_and_shows_what_a_whole_state_shows(browse
         assert page.locator("#hand button.card").evaluate_all("els => els.map(e => Number(e.dataset.card))") == hand
         assert page.locator("#rows").inner_text() == rows
         assert kinds.count("state") == 2
+        _shows_printed_bullheads(page)
     finally:
         page.close()

@@ -14,6 +14,9 @@ let token = spectator ? null : localStorage.getItem(tokenKey);
 let socket = null;
 let state = null;
 let received = null;  // the state as this connection's server holds it: the next patch applies to it
+// The printed bullheads of every card, as the server sends them (a patch never resends them): kept
+// from the last state that carried them, never worked out here.
+let bullheads = {};
 let retry = 0;
 let spokenNews = null;
 let refs = 0;
@@ -79,6 +82,7 @@ function connect() {
       received = structuredClone(message);
     }
     if (message.type === "state") {
+      if (message.bullheads) bullheads = message.bullheads;
       $("connection").textContent = "";
       if (!state || message.version >= state.version) render(message);
     } else if (message.type === "advice") {
@@ -129,8 +133,7 @@ function send(message) {
   return String(refs);
 }
 
-// The printed bullheads of every card, as the server sends them (with the first state): never worked out here.
-const bullheadsOf = (card) => (state && state.bullheads && state.bullheads[String(card)]) || 0;
+const bullheadsOf = (card) => bullheads[String(card)] || 0;
 // What this person may do now, as the server says: the bot protocol's answers, {card} or {row}.
 const legalCards = (message) => (message.legal || []).filter((answer) => "card" in answer).map((answer) => answer.card);
 const legalRows = (message) => (message.legal || []).filter((answer) => "row" in answer).map((answer) => answer.row);
