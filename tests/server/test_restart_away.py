@@ -68,7 +68,7 @@ def test_replaced_and_given_back_seats_survive_restarts(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, "Bruno never got his seat back"
             assert not bruno.state["legal"]["cards"] and not bruno.state["legal"]["rows"]
             ana.act(rng)
-            time.sleep(0.02)
+            time.sleep(0.05)
         state = bruno.sync()
         assert _seat(state, 1)["bot"] is None and (state["legal"]["cards"] or state["legal"]["rows"])
         before = {key: state[key] for key in ("version", "view", "legal")}
