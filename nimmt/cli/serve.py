@@ -102,6 +102,11 @@ def serve(
     log_json: Annotated[
         bool, typer.Option("--log-json", help="Write the log as JSON lines on stderr (one line per record).")
     ] = False,
+    ws_compression: Annotated[
+        bool, typer.Option("--ws-compression/--no-ws-compression",
+                           help="Offer WebSocket compression (permessage-deflate): fewer bytes for a first "
+                                "state, more server CPU and memory for every message (off by default).")
+    ] = False,
 ) -> None:
     """Start the web table: create a table in the browser and share the invite link."""
     try:
@@ -142,6 +147,9 @@ def serve(
             bot_workers=bot_workers, bot_budget=bot_budget, idle_after=idle_minutes * 60 or None),
         **logging_options,
         ws_max_size=64 * 1024,
+        # Off by default: updates are small patches, and each socket's compressor costs CPU on every
+        # message and ~40 KB of memory (docs/web.md, "Performance").
+        ws_per_message_deflate=ws_compression,
         ws_ping_interval=20,
         ws_ping_timeout=20,
     )

@@ -673,9 +673,12 @@ class TableService:
         each of them returns only once the table has caught up with it (so none renders a stale copy)."""
         if table.last_news is not update:
             table.last_news = update
+            if update.presence is None and not update.recheck and update.version <= table.version:
+                table.news_taken = None  # this process wrote it, or has it already: nothing to take in
+                return
             table.news_taken = asyncio.ensure_future(self._take_news(table, update))
-        assert table.news_taken is not None
-        await asyncio.shield(table.news_taken)  # one connection closing does not stop the others' catch-up
+        if table.news_taken is not None:
+            await asyncio.shield(table.news_taken)  # one connection closing does not stop the others' catch-up
 
     async def _take_news(self, table: Table, update: Update) -> None:
         if update.presence is not None:

@@ -92,7 +92,7 @@ def _finished_table(client: TestClient) -> str:
         while ana.sync()["table"]["status"] != "over":
             assert time.monotonic() < deadline, "the game never ended"
             if ana.act_randomly(rng, ana.state) is None:
-                time.sleep(0.01)  # the bot's turn
+                time.sleep(0.05)  # the bot's turn (within the message limit)
     return str(created["table_id"])
 
 

@@ -50,7 +50,9 @@ def _bots_done(client: TestClient, table_id: str) -> None:
     the_table = _service(client)._tables[table_id]
     portal = client.portal
     assert portal is not None
-    for _ in range(600):
+    # Bounded, but generous: the pool's first decision waits for its worker to start and compile
+    # the rollouts (tens of seconds on a loaded machine).
+    for _ in range(2400):
         if not the_table.waiting_bots() and (the_table.bot_task is None or portal.call(the_table.bot_task.done)):
             return
         time.sleep(0.05)

@@ -69,7 +69,7 @@ def test_replaced_and_given_back_seats_survive_restarts(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, "Bruno never got his seat back"
             assert not legal_cards(bruno.state) and not legal_rows(bruno.state)
             ana.act(rng)
-            time.sleep(0.02)
+            time.sleep(0.05)
         state = bruno.sync()
         assert _seat(state, 1)["bot"] is None and (legal_cards(state) or legal_rows(state))
         before = {key: state[key] for key in ("version", "view", "legal")}

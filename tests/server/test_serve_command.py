@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import httpx
+from websockets.sync.client import connect
 
 from .live import LiveServer
 
@@ -37,3 +39,27 @@ def test_serve_refuses_a_negative_away_grace(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert "--away-grace" in result.stderr and "Traceback" not in result.stderr
+
+
+def _greet(server: LiveServer) -> tuple[str | None, dict[str, object]]:
+    """Open a WebSocket offering compression, as browsers do: the extension the server agreed to and
+    the first state it sent."""
+    created = httpx.post(f"{server.url}/api/tables", json={"name": "Ana", "seats": 2, "bots": ["random"]}).json()
+    with connect(f"{server.ws_url}/ws/{created['table_id']}", open_timeout=30, compression="deflate") as socket:
+        socket.send(json.dumps({"type": "hello", "token": created["token"]}))
+        state = json.loads(socket.recv(timeout=30))
+        assert socket.response is not None
+        return socket.response.headers.get("Sec-WebSocket-Extensions"), state
+
+
+def test_serve_offers_websocket_compression_only_when_asked(tmp_path: Path) -> None:
+    # Off by default (it costs CPU and memory on every message; updates are small patches), on with
+    # --ws-compression; the messages read the same either way.
+    with LiveServer(tmp_path / "plain.sqlite3") as server:
+        extension, plain = _greet(server)
+    assert extension is None
+    with LiveServer(tmp_path / "deflate.sqlite3", args=["--ws-compression"]) as server:
+        extension, deflated = _greet(server)
+    assert extension is not None and extension.startswith("permessage-deflate")
+    assert plain["type"] == deflated["type"] == "state"
+    assert plain["table"]["seats"] == deflated["table"]["seats"]  # type: ignore[index]
