@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
@@ -56,7 +57,7 @@ class Connection:
             if self.closed:
                 raise WebSocketDisconnect(code=1006)
             try:
-                await self.websocket.send_json(message)
+                await self.websocket.send_text(_json(message))
             except WebSocketDisconnect:
                 self.closed = True
                 logger.info("table %s: %s left while a message was being sent to it", self.table.id, self.client)
@@ -261,6 +262,12 @@ class Connection:
         else:
             await self.send(message)
         self.last_state = message
+
+
+def _json(message: dict[str, Any]) -> str:
+    """A message as compact JSON text, as ``send_json`` wrote it, several times quicker: every
+    message to every connection goes through here."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _unicode(data: Any) -> bool:
