@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
+import orjson
+
 if TYPE_CHECKING:
     from redis.asyncio import Redis
     from redis.asyncio.client import PubSub
@@ -37,6 +39,7 @@ REDIS_WAIT = 5.0  # seconds a command may wait for one of them
 KEPT_SECONDS = 24 * 3600  # Redis forgets a table's presence keys a day after their last change
 QUEUE_LIMIT = 256  # a connection this far behind is dropped; it reconnects and gets the state anew
 SUBSCRIBE_TIMEOUT = 10.0  # seconds Redis may take to confirm a subscription
+HEARTBEAT_BATCH = 500  # tables whose presence marks one pipeline renews
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -57,17 +60,25 @@ class Update:
     recheck: bool = False
     entry: dict[str, Any] | None = None  # the journal entry's JSON, as stored
 
-    def to_json(self) -> str:
+    def to_json(self) -> bytes:
         data: dict[str, Any] = {"table_id": self.table_id, "version": self.version}
         if self.presence is not None:
             data["presence"] = {str(seat): since for seat, since in self.presence.items()}
         if self.entry is not None:
             data["entry"] = self.entry
-        return json.dumps(data, separators=(",", ":"))
+        try:
+            return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+        except orjson.JSONEncodeError:  # a lone surrogate in a name (orjson writes UTF-8 only): escaped
+            return json.dumps(data, separators=(",", ":")).encode()
 
     @classmethod
-    def from_json(cls, text: str | bytes) -> Update:
-        data = json.loads(text)
+    def from_json(cls, text: str | bytes | memoryview) -> Update:
+        try:
+            data = orjson.loads(text)
+        except orjson.JSONDecodeError:  # orjson refuses an escaped lone surrogate, which json takes
+            data = json.loads(bytes(text) if isinstance(text, memoryview) else text)
+        if not isinstance(data, dict):
+            raise ValueError("an update is a JSON object")
         table_id, version, presence = data["table_id"], data["version"], data.get("presence")
         if not isinstance(table_id, str) or not isinstance(version, int) or isinstance(version, bool):
             raise ValueError("an update has a table id and a version")
@@ -255,6 +266,9 @@ class RedisHub:
         self.url = url  # redis://host:port/0, rediss://..., unix:///path/redis.sock?db=0
         self.prefix = prefix
         self.origin = uuid.uuid4().hex  # this hub's mark on what it publishes
+        self._mark = f"{self.origin} ".encode()  # the first bytes of each of its messages
+        self._outbox: list[tuple[Update, bytes, asyncio.Future[None]]] = []  # news waiting to be sent
+        self._sender: asyncio.Task[None] | None = None
         self._local = LocalHub()
         self._client: Redis | None = None
         self._pubsub: PubSub | None = None
@@ -299,12 +313,15 @@ class RedisHub:
         self._heart = asyncio.create_task(self._heartbeat(), name="nimmt-redis-presence")
 
     async def close(self) -> None:
+        if self._sender is not None:  # what was published before close is sent
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._sender), REDIS_WAIT)
         await self._release_leases()  # another process takes the tables' bots at once
-        for task in (self._reader, self._heart):
+        for task in (self._reader, self._heart, self._sender):
             if task is not None:
                 task.cancel()
                 await asyncio.wait([task])
-        self._reader = self._heart = None
+        self._reader = self._heart = self._sender = None
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call]
@@ -322,17 +339,40 @@ class RedisHub:
         return f"{self.prefix}{table_id}"
 
     async def publish(self, update: Update) -> None:
-        await self._local.publish(update)
+        """Deliver here at once; send to Redis with the news that comes meanwhile, in one pipeline, and
+        return once it is sent (or the failure logged). One sender keeps this process's news in order."""
+        self._local.deliver(update)
         await self.start()
-        assert self._client is not None
+        payload = self._mark + update.to_json()  # who published it, then the update
+        sent: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._outbox.append((update, payload, sent))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.create_task(self._send(), name="nimmt-redis-publish")
+        await asyncio.shield(sent)  # a caller that gives up does not take the others' news with it
+
+    async def _send(self) -> None:
+        """Send what the outbox holds, in order, a pipeline at a time (no waiting for company)."""
         from redis.exceptions import RedisError
 
-        payload = f"{self.origin} {update.to_json()}"  # who published it, then the update
-        try:
-            await self._client.publish(self.channel(update.table_id), payload)
-        except (RedisError, OSError) as error:
-            log.warning("could not publish version %s of table %s to Redis: %s", update.version, update.table_id,
-                        error)
+        while self._outbox and self._client is not None:
+            batch, self._outbox = self._outbox, []
+            try:
+                async with self._client.pipeline(transaction=False) as pipe:
+                    for update, payload, _sent in batch:
+                        pipe.publish(self.channel(update.table_id), payload)
+                    await pipe.execute()
+            except (RedisError, OSError) as error:
+                first = batch[0][0]
+                more = f" (and {len(batch) - 1} more updates)" if len(batch) > 1 else ""
+                log.warning("could not publish version %s of table %s to Redis%s: %s", first.version, first.table_id,
+                            more, error)
+            for _channel, _payload, sent in batch:
+                if not sent.done():
+                    sent.set_result(None)
+        for _channel, _payload, sent in self._outbox:  # the hub closed meanwhile
+            if not sent.done():
+                sent.set_result(None)
+        self._outbox = []
 
     @asynccontextmanager
     async def subscribe(self, table_id: str) -> AsyncIterator[_Queue]:
@@ -371,10 +411,15 @@ class RedisHub:
         return await self.presence(table_id)
 
     async def _mark_here(self, client: Redis, key: str, members: list[str]) -> None:
+        await self._mark_all_here(client, {key: members})
+
+    async def _mark_all_here(self, client: Redis, marks: dict[str, list[str]]) -> None:
+        """Renew the presence marks of many tables in one pipeline (one round trip, not one a table)."""
         expiry = time.time() + PRESENCE_SECONDS
         async with client.pipeline(transaction=False) as pipe:
-            pipe.zadd(key, {member: expiry for member in members})
-            pipe.expire(key, KEPT_SECONDS)
+            for key, members in marks.items():
+                pipe.zadd(key, {member: expiry for member in members})
+                pipe.expire(key, KEPT_SECONDS)
             await pipe.execute()
 
     async def presence(self, table_id: str) -> Presence:
@@ -409,9 +454,11 @@ class RedisHub:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._beat_now.wait(), PRESENCE_SECONDS / 3)
             self._beat_now.clear()
-            for table_id, seats in self._local.here().items():
-                here, _left = self._presence_keys(table_id)
-                await self._redis("presence", self._mark_here, here, [f"{self.origin}:{seat}" for seat in seats])
+            marks = {self._presence_keys(table_id)[0]: [f"{self.origin}:{seat}" for seat in seats]
+                     for table_id, seats in self._local.here().items()}
+            tables = list(marks.items())
+            for start in range(0, len(tables), HEARTBEAT_BATCH):
+                await self._redis("presence", self._mark_all_here, dict(tables[start:start + HEARTBEAT_BATCH]))
 
     # -- leases: one key per table, holding the process's mark, with an expiry ---------------------
     async def lease(self, table_id: str) -> bool:
@@ -543,9 +590,10 @@ class RedisHub:
                 waiter.set_result(None)
         elif message["type"] == "message":
             data = message["data"]
-            origin, _, text = (data.decode() if isinstance(data, bytes) else str(data)).partition(" ")
-            if origin == self.origin:
-                return  # delivered here already, when it was published
+            data = data if isinstance(data, bytes) else str(data).encode()
+            if data.startswith(self._mark):
+                return  # delivered here already, when it was published: not even decoded
+            _origin, _, text = data.partition(b" ")
             try:
                 update = Update.from_json(text)
             except (ValueError, KeyError, TypeError) as error:

@@ -11,11 +11,18 @@ code; its schema is made and changed by the Alembic migrations in :mod:`nimmt.se
 applied when the store starts. Its appends are committed in groups: one writer task gathers the
 appends that arrive while a transaction is being written and writes them all in the next one (one
 fsync for many actions), and each caller returns once its own entry is committed.
+
+On PostgreSQL the two statements of every action, a group of entries alone (one INSERT) and the
+entries of a table since a number (a catch-up), go through asyncpg directly, as statements it
+prepares once per connection: SQLAlchemy's hand-off between its greenlet and the event loop and
+its compiling of each statement cost more CPU than the database's own work on them. Everything
+else (creating tables, game records, migrations) stays on SQLAlchemy.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections import deque
 from collections.abc import Sequence
@@ -125,6 +132,42 @@ _GAMES = Table(
 )
 
 
+# The hot path's statements on PostgreSQL, in asyncpg's form. A group of entries is one statement
+# whatever its size (arrays, not a VALUES list per size), so it is prepared once per connection.
+# ON CONFLICT DO NOTHING with no target, as SQLAlchemy's: a taken number is skipped, not an error;
+# rows go in in the arrays' order (sorted by table and number, see _write).
+_PG_ENTRIES = """INSERT INTO journal (table_id, seq, entry)
+SELECT * FROM unnest($1::varchar[], $2::integer[], $3::text[])
+ON CONFLICT DO NOTHING RETURNING table_id, seq"""
+_PG_JOURNAL = "SELECT seq, entry FROM journal WHERE table_id = $1 ORDER BY seq"
+# Entry 0 exists for every known table: asking for it too tells "unknown" (no rows) from "nothing since".
+_PG_JOURNAL_SINCE = """SELECT seq, entry FROM journal WHERE table_id = $1 AND seq = 0
+UNION ALL SELECT seq, entry FROM journal WHERE table_id = $1 AND seq >= $2 ORDER BY seq"""
+_PG_CONNECTIONS = 10  # asyncpg connections of the hot path at most (SQLAlchemy's pool beside them)
+_PG_CONNECT_TIMEOUT = 10.0  # seconds to open one (PostgreSQL down: the action fails with server_error)
+
+
+class _Pool(Protocol):
+    """What the store uses of an ``asyncpg.Pool`` (asyncpg ships no type information)."""
+
+    async def fetch(self, query: str, *args: Any) -> list[Any]: ...
+
+    async def close(self) -> None: ...
+
+    def terminate(self) -> None: ...
+
+
+def _asyncpg() -> Any:
+    import asyncpg  # type: ignore[import-untyped]  # imported by a store on PostgreSQL only
+
+    return asyncpg
+
+
+async def _as_it_was(_connection: Any) -> None:
+    """Nothing to reset when a connection goes back to the pool: the hot path's statements change no
+    session state, and asyncpg's default reset would cost a round trip (four statements) each time."""
+
+
 class _Encoded(str):
     """A record already turned into JSON text by its caller (see :func:`_json_text`)."""
 
@@ -189,6 +232,10 @@ class SqlStore:
         self._wake = asyncio.Event()  # made anew with each writer: an event belongs to one event loop
         self._writer: asyncio.Task[None] | None = None
         self._closing = False
+        # PostgreSQL's hot path: asyncpg's own pool, made in the event loop that first needs it.
+        self._pg: _Pool | None = None
+        self._pg_loop: asyncio.AbstractEventLoop | None = None
+        self._pg_made: asyncio.Task[_Pool] | None = None
 
     @property
     def shown_url(self) -> str:
@@ -228,9 +275,50 @@ class SqlStore:
         if thread is not None:  # its connection is closed in the thread that used it, then it ends
             await asyncio.get_running_loop().run_in_executor(thread, self._writes.dispose)
             thread.shutdown()
+        await self._close_pg()
         await self._engine.dispose()
         if self._autocommit is not self._engine:
             await self._autocommit.dispose()
+
+    async def _pool(self) -> _Pool:
+        """asyncpg's pool for this event loop (a store may outlive a loop: a test's second app run)."""
+        loop = asyncio.get_running_loop()
+        if self._pg is not None and self._pg_loop is loop:
+            return self._pg
+        if self._pg_made is None or self._pg_loop is not loop:
+            self._pg, self._pg_loop = None, loop
+            self._pg_made = loop.create_task(self._make_pool())
+        made = self._pg_made
+        try:
+            pool = await asyncio.shield(made)
+        except BaseException:
+            if made.done() and self._pg_made is made:
+                self._pg_made = None  # try again next time
+            raise
+        if self._pg_made is made:
+            self._pg = pool
+        return pool
+
+    async def _make_pool(self) -> _Pool:
+        _args, options = self._engine.dialect.create_connect_args(make_url(self.url))
+        # min_size 0: no connection is opened until one is needed (a store that only migrates opens none).
+        pool: _Pool = await _asyncpg().create_pool(min_size=0, max_size=_PG_CONNECTIONS, reset=_as_it_was,
+                                         timeout=_PG_CONNECT_TIMEOUT, max_inactive_connection_lifetime=300,
+                                         **options)
+        return pool
+
+    async def _close_pg(self) -> None:
+        made, self._pg_made, self._pg, self._pg_loop = self._pg_made, None, None, None
+        if made is None or made.get_loop() is not asyncio.get_running_loop():
+            return  # none, or its loop is gone with its connections
+        if not made.done():
+            made.cancel()
+        with contextlib.suppress(BaseException):
+            pool = await made
+            try:  # politely, then at once: a query stuck behind a lock must not hold close() up
+                await asyncio.wait_for(pool.close(), 2.0)
+            except BaseException:
+                pool.terminate()
 
     async def append(
         self, table_id: str, seq: int, entry: dict[str, Any], game: GameRow | None = None
@@ -309,13 +397,24 @@ class SqlStore:
             if look or any(pending.seq == 0 or pending.game is not None for pending in candidates):
                 async with self._engine.begin() as connection:
                     return await connection.run_sync(self._insert_in, candidates, look)
-            # Entries alone are one INSERT, atomic by itself: committed as it returns, with no
-            # BEGIN and COMMIT round trips (each waits for a turn of a busy event loop).
-            async with self._autocommit.connect() as connection:
-                return await connection.run_sync(self._insert_in, candidates, look)
+            # Entries alone (nearly every action) are one INSERT, atomic by itself: committed as it
+            # returns, with no BEGIN and COMMIT round trips (each waits for a turn of a busy event loop).
+            return await self._insert_entries(candidates)
         if self._thread is None:
             self._thread = ThreadPoolExecutor(1, thread_name_prefix="nimmt-store-writer")
         return await asyncio.get_running_loop().run_in_executor(self._thread, self._insert_in_thread, candidates, look)
+
+    async def _insert_entries(self, candidates: list[_Pending]) -> set[tuple[str, int]]:
+        """PostgreSQL: a group of entries (no 0th, no record) in one prepared statement through asyncpg."""
+        pool = await self._pool()
+        try:
+            rows = await pool.fetch(_PG_ENTRIES, [p.table_id for p in candidates], [p.seq for p in candidates],
+                                    [p.entry for p in candidates])
+        except _asyncpg().IntegrityConstraintViolationError as error:
+            # A table nobody made (its foreign key): nothing of the statement was stored; the caller
+            # looks for the tables and writes the rest, as SQLAlchemy's IntegrityError makes it do.
+            raise IntegrityError(_PG_ENTRIES, None, error) from error
+        return {(row[0], row[1]) for row in rows}
 
     def _insert_in_thread(self, candidates: list[_Pending], look: bool) -> set[tuple[str, int]]:
         with self._writes.begin() as connection:
@@ -367,6 +466,15 @@ class SqlStore:
         if not _storable_id(table_id):
             return None
         since = max(since, 0)
+        if self.dialect != "sqlite":
+            pool = await self._pool()
+            if since > 0:
+                found = await pool.fetch(_PG_JOURNAL_SINCE, table_id, min(since, _LARGEST))
+            else:
+                found = await pool.fetch(_PG_JOURNAL, table_id)
+            if not found:
+                return None
+            return [json.loads(row[1]) for row in found if row[0] >= since]
         seq = _JOURNAL.c.seq
         entries = select(seq, _JOURNAL.c.entry).where(_JOURNAL.c.table_id == table_id)
         query: Select[int, str] | CompoundSelect[int, str] = entries.order_by(seq)
