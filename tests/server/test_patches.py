@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import json
 import random
+import warnings
 from typing import Any
 
 import pytest
-from starlette.testclient import TestClient, WebSocketTestSession
+
+with warnings.catch_warnings():  # Starlette's notice about httpx, as in the other server tests
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient, WebSocketTestSession
 
 from nimmt.core import BULLHEADS, DECK
 from nimmt.server.patch import apply_patch, state_patch
