@@ -8,6 +8,7 @@ is nothing between processes to test)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from nimmt.server import hub as hub_module
 from nimmt.server.hub import LEASE_SECONDS, QUEUE_LIMIT, Hub, LocalHub, RedisHub, Update
 
 from .helpers import run
@@ -36,6 +38,8 @@ def hubs(request: pytest.FixtureRequest) -> Callable[[Scenario], None]:
 
     def runner(scenario: Scenario) -> None:
         async def main() -> None:
+            publisher: Hub
+            subscriber: Hub
             if request.param == "local":
                 publisher = subscriber = LocalHub()
                 started: list[Hub] = [publisher]
@@ -379,5 +383,87 @@ def test_a_lease_moves_when_its_holder_dies(services: Services, redis_prefix: st
             assert time.monotonic() - began >= LEASE_SECONDS - 2
         finally:
             await hub.close()
+
+    run(main())
+
+
+# -- what one action costs: news sent together, own echoes skipped, presence renewed at once --------
+
+def test_news_published_at_once_arrives_whole_and_in_order(hubs: Callable[[Scenario], None]) -> None:
+    """Many tables publishing at the same moment (as one busy process does): every update reaches the
+    other process once, each table's in the order of its publishing, and the publisher's own
+    subscribers get each update once (its echo from Redis is not delivered again)."""
+
+    async def scenario(publisher: Hub, subscriber: Hub) -> None:
+        tables, versions = 30, 10
+        async with contextlib.AsyncExitStack() as stack:
+            far = [await stack.enter_async_context(subscriber.subscribe(f"t{n}")) for n in range(tables)]
+            near = [await stack.enter_async_context(publisher.subscribe(f"t{n}")) for n in range(tables)]
+
+            async def table(n: int) -> None:  # one table's news one after the other, as its lock has it
+                for version in range(1, versions + 1):
+                    await publisher.publish(update(f"t{n}", version))
+
+            await asyncio.gather(*(table(n) for n in range(tables)))
+            for subscriptions in (far, near):
+                for n, subscription in enumerate(subscriptions):
+                    assert [(await get(subscription)).version for _ in range(versions)] == \
+                        list(range(1, versions + 1)), n
+            if publisher is not subscriber:  # an echo would have come by now, behind a later update
+                await publisher.publish(update("t0", versions + 1))
+                assert (await get(near[0])).version == versions + 1
+                assert (await get(far[0])).version == versions + 1
+            for subscription in near:
+                assert subscription.queue.empty()
+
+    hubs(scenario)
+
+
+def test_a_process_skips_its_own_news_without_decoding_it(caplog: pytest.LogCaptureFixture) -> None:
+    """What this hub published comes back on the table's channel: it is known by its first bytes and
+    dropped unread; another process's message is read (and one that is no update, logged)."""
+    hub = RedisHub("redis://127.0.0.1:1/0")
+    delivered: list[Update] = []
+    setattr(hub._local, "deliver", delivered.append)  # noqa: B010  (what would be handed on)
+    channel = hub.channel("t").encode()
+    mine = f"{hub.origin} ".encode()
+    hub._handle({"type": "message", "channel": channel, "data": mine + b"\xff not JSON at all"})
+    hub._handle({"type": "message", "channel": channel, "data": mine + update("t", 1).to_json()})
+    assert delivered == [] and "not a nimmt update" not in caplog.text
+    other = f"{'0' * 32} ".encode()
+    hub._handle({"type": "message", "channel": channel, "data": other + update("t", 2).to_json()})
+    assert delivered == [update("t", 2)]
+    hub._handle({"type": "message", "channel": channel, "data": other + b"\xff not JSON at all"})
+    assert "not a nimmt update" in caplog.text and len(delivered) == 1
+
+
+def test_an_update_survives_any_name() -> None:
+    """Names are what people type, a lone surrogate from a JSON escape too: the update goes through."""
+    odd = Update("t", 3, {0: None}, entry={"kind": "join", "name": "Zoë 🐂 \x00 \ud800 \" \\"})
+    assert Update.from_json(odd.to_json()) == odd
+    assert Update.from_json(update("t", 4).to_json()) == update("t", 4)
+
+
+def test_presence_of_many_tables_is_renewed(services: Services, redis_prefix: str,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """One process with people at more tables than one renewal takes: all of them stay present for
+    the other process past the marks' expiry (renewed by the heartbeat, not by new arrivals)."""
+    monkeypatch.setattr(hub_module, "PRESENCE_SECONDS", 1.5)
+    tables = hub_module.HEARTBEAT_BATCH + 20
+
+    async def main() -> None:
+        here, there = RedisHub(services.redis_url, prefix=redis_prefix), RedisHub(services.redis_url,
+                                                                                   prefix=redis_prefix)
+        await here.start()
+        await there.start()
+        try:
+            for n in range(tables):
+                await here.arrive(f"h{n}", n % 4)
+            await asyncio.sleep(3 * 1.5)  # three expiries
+            for n in (0, hub_module.HEARTBEAT_BATCH - 1, hub_module.HEARTBEAT_BATCH, tables - 1):
+                assert await there.presence(f"h{n}") == {n % 4: None}, n
+        finally:
+            await here.close()
+            await there.close()
 
     run(main())

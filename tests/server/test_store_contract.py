@@ -147,6 +147,46 @@ def test_two_writers_of_one_number_one_wins(url: str) -> None:
     with_store(url, scenario)
 
 
+def test_on_postgresql_an_action_skips_sqlalchemy_and_keeps_the_contract(postgres_url: str) -> None:
+    """PostgreSQL's hot path (asyncpg directly): a group of entries alone and a read since a number
+    send no statement through SQLAlchemy, yet a taken number is a conflict exactly as before (the
+    other entries of the group stored), an entry of a table nobody made is one too, and the reads
+    find what another process wrote."""
+
+    async def scenario(store: SqlStore) -> None:
+        other = SqlStore(postgres_url)
+        await other.start()
+        try:
+            for table_id in ("a", "b"):
+                await store.append(table_id, 0, {"kind": "create"})
+            statements: list[str] = []
+
+            def seen(_connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+                statements.append(statement)
+
+            for engine in {store._engine.sync_engine, store._autocommit.sync_engine}:
+                event.listen(engine, "before_cursor_execute", seen)
+            await other.append("a", 1, {"by": "other"})  # the other process is first to number 1
+            results = await asyncio.gather(store.append("a", 1, {"by": "this"}), store.append("b", 1, {"seq": 1}),
+                                           store.append("b", 2, {"seq": 2}), return_exceptions=True)
+            assert isinstance(results[0], StoreConflict) and results[1:] == [None, None], results
+            assert await store.journal("a", since=1) == [{"by": "other"}]  # what a catch-up reads
+            await store.append("a", 2, {"by": "this"})
+            assert await store.journal("b") == [{"kind": "create"}, {"seq": 1}, {"seq": 2}]
+            assert statements == []  # all of it through asyncpg
+            # A table nobody made: its entry is refused (by the looking path), the rest of its group stored.
+            results = await asyncio.gather(store.append("nowhere", 1, {"kind": "join"}),
+                                           store.append("b", 3, {"seq": 3}), return_exceptions=True)
+            assert isinstance(results[0], StoreConflict) and results[1] is None, results
+            assert await store.journal("nowhere") is None
+            assert await other.journal("a") == [{"kind": "create"}, {"by": "other"}, {"by": "this"}]
+            assert await other.journal("b", since=3) == [{"seq": 3}]
+        finally:
+            await other.close()
+
+    with_store(postgres_url, scenario)
+
+
 def transactions(store: SqlStore) -> list[int]:
     """A counter of the transactions the store commits from now on (SQLAlchemy's commit event)."""
     count = [0]
@@ -531,15 +571,23 @@ def test_the_store_goes_on_after_postgresql_restarts() -> None:
             await store.start()
             try:
                 await store.append("t", 0, {"kind": "create"}, GameRow("t", 1, record(0), False))
+                assert await store.journal("t") == [{"kind": "create"}]  # each path has a connection open
                 await asyncio.to_thread(services, "pg-stop", folder)
                 with pytest.raises(Exception) as down:
                     await store.append("t", 1, {"kind": "join"}, GameRow("t", 1, record(1), False))
                 assert not isinstance(down.value, StoreConflict)
+                with pytest.raises(Exception) as down:  # an entry alone: PostgreSQL's hot path
+                    await store.append("t", 1, {"kind": "join"})
+                assert not isinstance(down.value, StoreConflict)
+                with pytest.raises(Exception) as down:
+                    await store.journal("t")
                 await asyncio.to_thread(services, "pg-start", folder)
                 assert await store.journal("t") == [{"kind": "create"}]
                 await store.append("t", 1, {"kind": "join"}, GameRow("t", 1, record(1), False))
                 assert await store.journal("t") == [{"kind": "create"}, {"kind": "join"}]
                 assert await store.game("t", 1) == GameRow("t", 1, record(1), False)
+                await store.append("t", 2, {"kind": "start"})
+                assert await store.journal("t", since=2) == [{"kind": "start"}]
             finally:
                 await store.close()
 
