@@ -1,7 +1,7 @@
 """How fast does the server's store take actions? Group commit against one transaction per append.
 
     .venv/bin/python benchmarks/bench_store.py [--tables 500] [--entries 2] [--sequential 200]
-        [--rate 1000] [--seconds 3] [--repeat 3] [--pg URL | --no-pg] [--timeout 60]
+        [--rate 1000] [--seconds 3] [--repeat 3] [--pg URL | --no-pg | --no-sqlite] [--timeout 60]
 
 Three ways of storing, each on a fresh database of its own, measured side by side in one run:
 
@@ -402,6 +402,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds before a scenario gives up")
     parser.add_argument("--pg", help="a PostgreSQL URL (postgresql+asyncpg://...) to create databases in")
     parser.add_argument("--no-pg", action="store_true", help="SQLite only")
+    parser.add_argument("--no-sqlite", action="store_true", help="PostgreSQL only")
     args = parser.parse_args()
     if not (1 <= args.tables <= 5000 and 1 <= args.entries <= 50 and 1 <= args.sequential <= 2000
             and 1 <= args.repeat <= 10 and 0 < args.timeout <= 600 and 0 < args.rate <= 10_000
@@ -412,8 +413,9 @@ def main() -> None:
           f"{args.tables} catch-up reads; {args.rate:.0f} appends/s for {args.seconds:g} s; "
           f"python {sys.version.split()[0]}, {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.1f}")
-    with sqlite_databases() as new_url:
-        bench("SQLite (file, synchronous=FULL)", new_url, args)
+    if not args.no_sqlite:
+        with sqlite_databases() as new_url:
+            bench("SQLite (file, synchronous=FULL)", new_url, args)
     if args.no_pg:
         return
     if args.pg:
