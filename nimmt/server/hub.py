@@ -249,6 +249,12 @@ class LocalHub:
         return True
 
 
+def _settle(batch: list[tuple[Update, bytes, asyncio.Future[None]]]) -> None:
+    for _update, _payload, sent in batch:
+        if not sent.done():
+            sent.set_result(None)
+
+
 class RedisHub:
     """Delivery between processes through Redis pub/sub, one channel per table (``nimmt:table:ID``).
 
@@ -344,35 +350,37 @@ class RedisHub:
         self._local.deliver(update)
         await self.start()
         payload = self._mark + update.to_json()  # who published it, then the update
-        sent: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        sent: asyncio.Future[None] = loop.create_future()
         self._outbox.append((update, payload, sent))
-        if self._sender is None or self._sender.done():
-            self._sender = asyncio.create_task(self._send(), name="nimmt-redis-publish")
+        if self._sender is None or self._sender.done() or self._sender.get_loop() is not loop:
+            self._sender = loop.create_task(self._send(), name="nimmt-redis-publish")
         await asyncio.shield(sent)  # a caller that gives up does not take the others' news with it
 
     async def _send(self) -> None:
         """Send what the outbox holds, in order, a pipeline at a time (no waiting for company)."""
         from redis.exceptions import RedisError
 
-        while self._outbox and self._client is not None:
-            batch, self._outbox = self._outbox, []
-            try:
-                async with self._client.pipeline(transaction=False) as pipe:
-                    for update, payload, _sent in batch:
-                        pipe.publish(self.channel(update.table_id), payload)
-                    await pipe.execute()
-            except (RedisError, OSError) as error:
-                first = batch[0][0]
-                more = f" (and {len(batch) - 1} more updates)" if len(batch) > 1 else ""
-                log.warning("could not publish version %s of table %s to Redis%s: %s", first.version, first.table_id,
-                            more, error)
-            for _channel, _payload, sent in batch:
-                if not sent.done():
-                    sent.set_result(None)
-        for _channel, _payload, sent in self._outbox:  # the hub closed meanwhile
-            if not sent.done():
-                sent.set_result(None)
-        self._outbox = []
+        try:
+            while self._outbox and self._client is not None:
+                batch, self._outbox = self._outbox, []
+                try:
+                    async with self._client.pipeline(transaction=False) as pipe:
+                        for update, payload, _sent in batch:
+                            pipe.publish(self.channel(update.table_id), payload)
+                        await pipe.execute()
+                except (RedisError, OSError) as error:
+                    first = batch[0][0]
+                    more = f" (and {len(batch) - 1} more updates)" if len(batch) > 1 else ""
+                    log.warning("could not publish version %s of table %s to Redis%s: %s", first.version,
+                                first.table_id, more, error)
+                except Exception:  # a fault of ours: said, and the next batch is tried all the same
+                    log.exception("publishing %s update(s) to Redis failed", len(batch))
+                finally:  # whatever happened, nobody waits for this batch any longer
+                    _settle(batch)
+        finally:
+            _settle(self._outbox)  # the hub closed meanwhile
+            self._outbox = []
 
     @asynccontextmanager
     async def subscribe(self, table_id: str) -> AsyncIterator[_Queue]:
