@@ -146,3 +146,22 @@ def test_the_coach_gives_the_networks_view_too() -> None:
     choosing = view(apply(apply(state, PlayCard(0, 1)).state, PlayCard(1, 70)).state, 0)
     rows = advise_rows(choosing, samples=16, rng=random.Random(1))
     assert [r.net_total for r in rows] == row_values(load(), choosing)
+
+
+def test_the_expert_searches_only_the_cards_its_prior_leaves() -> None:
+    from nimmt.bots.expert import ExpertBot
+
+    rng = random.Random(8)
+    cards = list(range(1, 105))
+    rng.shuffle(cards)
+    seen = view(apply(new_game(4), deal_of(4, cards)).state, 1)
+    q = {card: value for card, (value, _) in load().score_view(seen).items()}
+    best_two = sorted(seen.hand, key=lambda c: q[c])[:2]
+    plain = ExpertBot(random.Random(0), samples=16)
+    assert plain._prior(seen) == {} and plain._candidates(seen, {}) == list(seen.hand)
+    tight = ExpertBot(random.Random(0), samples=16, prior_margin=0.0)
+    assert tight._candidates(seen, tight._prior(seen)) == best_two  # never fewer than two
+    assert tight.choose_card(seen) in best_two
+    wide = ExpertBot(random.Random(0), samples=16, prior_margin=1000.0, prior_weight=1e9)
+    # A prior worth a billion samples decides: the card the network values best.
+    assert wide.choose_card(seen) == best_two[0]
