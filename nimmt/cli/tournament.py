@@ -358,13 +358,13 @@ def tournament_command(
                 _say(console, f"{_('error_prefix')} " + _("tournament_game_failed", deal_set=failure.deal_set,
                                                           rotation=failure.rotation, error=told))
                 if save is not None:
-                    _say(console, _("stopped_saved", count=len(save.done), file=repr(str(save_file))))
+                    _say(console, _("stopped_saved", count=save.kept(), file=repr(str(save_file))))
                 raise typer.Exit(1) from None
     except KeyboardInterrupt:
         if save is None:
             _say(console, _("stopped_lost"))
         else:
-            _say(console, _("stopped_saved", count=len(save.done), file=repr(str(save_file))))
+            _say(console, _("stopped_saved", count=save.kept(), file=repr(str(save_file))))
         raise typer.Exit(130) from None
     finally:
         if save is not None:

@@ -235,6 +235,20 @@ class SaveFile:
             if previous is not None:
                 signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
+    def kept(self) -> int:
+        """How many finished games the file holds now: what a stopped run says it kept. Counted from
+        the file itself, not from :attr:`done`: the signal mask of :meth:`add` holds only in its own
+        thread, so a Ctrl-C delivered to another thread (a pool's) can still land between a game's
+        line and its count."""
+        try:
+            if self._file is not None:
+                self._file.flush()
+            again = SaveFile(self.path, self.settings)
+            again._read(self.path.read_bytes())
+        except (OSError, SaveError):
+            return len(self.done)
+        return len(again.done)
+
     def close(self) -> None:
         if self._file is not None:
             self._file.close()

@@ -158,3 +158,27 @@ def test_a_tournament_against_a_field_goes_on_from_its_save_file(tmp_path: Path)
     assert without_timings(json.loads(rest.stdout)) == without_timings(json.loads(whole.stdout))
     other = CliRunner(env=ENV).invoke(app, [*args[:5], "field:lowest,field:gap", *args[6:], "--save", str(save)])
     assert other.exit_code == 2 and "holds games of another tournament" in flat(other.output)
+
+
+def test_what_a_stopped_run_says_it_kept_is_counted_in_the_file(tmp_path: Path) -> None:
+    # A Ctrl-C delivered to another thread can land between a game's line and its count: the
+    # count a stopped run gives comes from the file, not from what this process counted.
+    from nimmt.tournament.save import SaveFile
+
+    save = tmp_path / "games.jsonl"
+    assert run("--games", "4", "--json", "--save", str(save)).exit_code == 0
+    opened = SaveFile.open(save, _settings(save))
+    assert opened.kept() == len(opened.done) == 4
+    written = lines(save)[1:]
+    opened.done.pop((written[-1]["deal_set"], written[-1]["rotation"]))  # the line is there, its count is not
+    assert opened.kept() == 4
+    opened.close()
+
+
+def _settings(save: Path) -> Any:
+    """The settings a save file's header holds."""
+    from nimmt.tournament.save import Settings
+
+    header = lines(save)[0]
+    return Settings(bots=tuple(header["bots"]), seed=header["seed"], rounds=header["rounds"],
+                    time_budget=header["time_budget"], budget_clock=header["budget_clock"])
