@@ -72,11 +72,11 @@ class Update:
             return json.dumps(data, separators=(",", ":")).encode()
 
     @classmethod
-    def from_json(cls, text: str | bytes | memoryview) -> Update:
+    def from_json(cls, text: str | bytes) -> Update:
         try:
             data = orjson.loads(text)
         except orjson.JSONDecodeError:  # orjson refuses an escaped lone surrogate, which json takes
-            data = json.loads(bytes(text) if isinstance(text, memoryview) else text)
+            data = json.loads(text)
         if not isinstance(data, dict):
             raise ValueError("an update is a JSON object")
         table_id, version, presence = data["table_id"], data["version"], data.get("presence")
@@ -401,7 +401,7 @@ class RedisHub:
     async def arrive(self, table_id: str, seat: int) -> Presence:
         if self._local.count(table_id, seat, 1) == 1:
             here, _left = self._presence_keys(table_id)
-            await self._redis("presence", self._mark_here, here, [f"{self.origin}:{seat}"])
+            await self._redis("presence", self._mark_all_here, {here: [f"{self.origin}:{seat}"]})
         return await self.presence(table_id)
 
     async def leave(self, table_id: str, seat: int) -> Presence:
@@ -417,9 +417,6 @@ class RedisHub:
 
             await self._redis("presence", gone)
         return await self.presence(table_id)
-
-    async def _mark_here(self, client: Redis, key: str, members: list[str]) -> None:
-        await self._mark_all_here(client, {key: members})
 
     async def _mark_all_here(self, client: Redis, marks: dict[str, list[str]]) -> None:
         """Renew the presence marks of many tables in one pipeline (one round trip, not one a table)."""
