@@ -1053,12 +1053,14 @@ def _advice(seen: View, kind: str, seed: str) -> dict[str, Any]:
 def _card_advice_json(advice: CardAdvice) -> dict[str, Any]:
     return {"card": advice.card, "row": advice.row, "take_chance": advice.take_chance,
             "turn_bullheads": advice.turn_bullheads, "exact": advice.exact,
-            "round_bullheads": advice.round_bullheads, "round_stderr": advice.round_stderr}
+            "round_bullheads": advice.round_bullheads, "round_stderr": advice.round_stderr,
+            # The learned network's second opinion (null without NumPy): see docs/protocol.md.
+            "net_bullheads": advice.net_bullheads, "net_chance": advice.net_chance}
 
 
 def _row_advice_json(advice: RowAdvice) -> dict[str, Any]:
     return {"row": advice.row, "now": advice.now, "later": advice.later, "later_stderr": advice.later_stderr,
-            "total": advice.total}
+            "total": advice.total, "net_total": advice.net_total}
 
 
 def _action(entry: GameEntry) -> Deal | PlayCard | ChooseRow:

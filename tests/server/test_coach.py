@@ -59,7 +59,12 @@ def _drain(person: Person) -> list[dict[str, Any]]:
     """Every message this person receives until the answer to a ping."""
     person.socket.send_json({"type": "ping"})
     seen: list[dict[str, Any]] = []
-    person.until(lambda m: seen.append(m) is None and m["type"] == "pong")
+
+    def keep(message: dict[str, Any]) -> bool:
+        seen.append(message)
+        return bool(message["type"] == "pong")
+
+    person.until(keep)
     return seen
 
 
@@ -69,7 +74,8 @@ def _expected_cards(table: Table, seat: int) -> list[dict[str, Any]]:
     rng = random.Random(advice_seed(table.id, table.game, seen, "cards"))
     return [
         {"card": a.card, "row": a.row, "take_chance": a.take_chance, "turn_bullheads": a.turn_bullheads,
-         "exact": a.exact, "round_bullheads": a.round_bullheads, "round_stderr": a.round_stderr}
+         "exact": a.exact, "round_bullheads": a.round_bullheads, "round_stderr": a.round_stderr,
+         "net_bullheads": a.net_bullheads, "net_chance": a.net_chance}
         for a in advise_cards(seen, samples=ADVICE_SAMPLES, rng=rng)
     ]
 
@@ -113,6 +119,10 @@ def test_advice_is_the_coachs_numbers_for_ones_own_view_and_changes_nothing(
         assert [c["card"] for c in advice["cards"]] == before["view"]["hand"]
         assert advice["cards"] == _expected_cards(_table(client, table_id), 0)
         assert all(0 <= c["take_chance"] <= 1 and c["round_stderr"] >= 0 for c in advice["cards"])
+        # The network's second opinion comes with them: bullheads to the end of the round, and the
+        # policy's chance that each card is the best, a distribution over the hand.
+        assert all(isinstance(c["net_bullheads"], float) and 0 <= c["net_chance"] <= 1 for c in advice["cards"])
+        assert sum(c["net_chance"] for c in advice["cards"]) == pytest.approx(1, abs=1e-5)
         # Asked again: the same numbers (the seed is the decision's), at once.
         assert _ask(ana, "again")["cards"] == advice["cards"]
 
@@ -166,7 +176,8 @@ def test_advice_is_the_coachs_numbers_for_ones_own_view_and_changes_nothing(
         expected = advise_rows(seen, samples=ADVICE_SAMPLES,
                                rng=random.Random(advice_seed(table_id, the_table.game, seen, "rows")))
         assert rows["rows"] == [{"row": a.row, "now": a.now, "later": a.later, "later_stderr": a.later_stderr,
-                                 "total": a.total} for a in expected]
+                                 "total": a.total, "net_total": a.net_total} for a in expected]
+        assert all(isinstance(r["net_total"], float) for r in rows["rows"])
         assert [r["now"] for r in rows["rows"]] == state["view"]["row_bullheads"]
         assert _ask(other)["code"] == "no_advice"
         # The coach never chooses: the table still waits for the chooser, as it was.
