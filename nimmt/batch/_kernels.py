@@ -71,6 +71,11 @@ CARD_HEURISTIC = 1  # each player plays what HeuristicBot.choose_card picks from
 CARD_BEGINNER = 2  # each player plays what BeginnerBot.choose_card picks from its remaining cards
 # A style of the field, for the expert's model of other players (nimmt.bots.styles):
 CARD_SNUG = 3  # the heuristic's expected cost, near ties to the snuggest fit, no look ahead (like field:risk)
+# A noisy chooser, like a Monte-Carlo player with few completions (field:mc10, field:mc50): card c of the
+# hand with chance proportional to exp(MC_COST * cost(c) + MC_CARD * c / 104), cost(c) as CARD_SNUG's.
+CARD_MC = 4
+MC_COST = -0.56  # fitted to field:mc50's choices at 4 players (docs/ladder.md, "A model of Monte-Carlo players")
+MC_CARD = 1.08
 # HeuristicBot.LOOK and HeuristicBot.FEW (tests/batch/test_exact.py holds them equal): at tables of at
 # most HEURISTIC_FEW players the heuristic weighs what a card leaves for the rest of its hand.
 HEURISTIC_LOOK = 0.5
@@ -356,6 +361,33 @@ def heuristic_pick(ends, counts, heads, hand, cnt, hb, opponents, tie, work, cos
 
 
 @_jit_inline
+def mc_card(ends, counts, heads, hand, cnt, hb, opponents, work, costs, state):  # type: ignore[no-untyped-def]
+    """(new state, index in ``hand`` of the card CARD_MC plays): a Gumbel-max draw, so card c comes
+    with chance exp(u(c)) / sum of exp(u), u(c) = MC_COST * cost(c) + MC_CARD * c / 104, the costs of
+    :func:`card_cost` (no look ahead). Room as :func:`heuristic_pick`."""
+    size = hand.shape[0]
+    below_at = size + 1
+    mine = size + 9
+    held = own_cards(hand, work, mine)
+    own_rows(ends, work, mine, held, below_at)
+    best = -np.inf
+    card = 0
+    for i in range(held):
+        c = work[mine + i]
+        cost = card_cost(ends, counts, heads, c, i, held, work, below_at, cnt, hb, opponents)
+        state, k = below(state, 1 << 30)
+        u = (k + 0.5) / float(1 << 30)
+        score = MC_COST * cost + MC_CARD * c / 104.0 - math.log(-math.log(u))
+        if score > best:
+            best = score
+            card = c
+    for i in range(hand.shape[0]):
+        if hand[i] == card:
+            return state, i
+    return state, -1
+
+
+@_jit_inline
 def heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, later_weight, work):  # type: ignore[no-untyped-def]
     """The row HeuristicBot.choose_row takes for ``card``: bullheads now plus ``later_weight``
     times the mean cost of its remaining ``hand`` on the rows left after the cards ``still`` to
@@ -455,9 +487,9 @@ def play_hand(ends, counts, heads, orders, fixed, public, choices, row_pols, car
     choosing = False
     card_heuristic = False
     for p in range(players):
-        if card_pols[p] == 1 or card_pols[p] == 3 or row_pols[p] == 3:
+        if card_pols[p] == 1 or card_pols[p] == 3 or card_pols[p] == 4 or row_pols[p] == 3:
             heuristic = True
-        if card_pols[p] == 1 or card_pols[p] == 3:
+        if card_pols[p] == 1 or card_pols[p] == 3 or card_pols[p] == 4:
             card_heuristic = True
         if card_pols[p] != 0:
             choosing = True
@@ -480,6 +512,9 @@ def play_hand(ends, counts, heads, orders, fixed, public, choices, row_pols, car
                     elif card_pols[p] == 3:
                         picks[p] = heuristic_pick(ends, counts, heads, orders[p, t:], cnt, hb, opponents, tie,
                                                   work, costs, False, True)
+                    elif card_pols[p] == 4:
+                        state, picks[p] = mc_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, work,
+                                                  costs, state)
             # Everybody chooses from the same rows, then the chosen cards move to turn t.
             for p in range(players):
                 if picks[p] > 0:  # the card chosen moves to turn t

@@ -33,7 +33,7 @@ from nimmt.core import ROW_COUNT, View
 from .base import Bot, BotError
 from .opponents import OpponentModel
 from .search import Estimate, batch_available, evaluate, evaluate_batch
-from .styles import Seats, seats_of
+from .styles import DEFAULT_STYLES, STYLES, Seats, seats_of
 
 _warm = False
 
@@ -78,6 +78,7 @@ class ExpertBot(Bot):
         clock: str = "wall",
         prior_margin: float | None = None,
         prior_weight: float = 0.0,
+        styles: str | None = None,
     ) -> None:
         super().__init__(rng)
         if clock not in self.CLOCKS:
@@ -93,7 +94,13 @@ class ExpertBot(Bot):
         self.prior_margin = prior_margin
         self.prior_weight = prior_weight
         self.batch = batch_available()
-        self.opponents = OpponentModel(random.Random(self.rng.getrandbits(64)))
+        # The styles its model of the other players weighs (comma-separated names of
+        # nimmt.bots.styles.STYLES); None: DEFAULT_STYLES.
+        family = DEFAULT_STYLES if styles is None else tuple(s.strip() for s in styles.split(","))
+        unknown = [s for s in family if s not in STYLES]
+        if unknown or "random" not in family:
+            raise BotError(f"styles are among {', '.join(STYLES)} and include 'random', not {styles!r}")
+        self.opponents = OpponentModel(random.Random(self.rng.getrandbits(64)), family)
         _warm_up()
 
     def _prior(self, view: View) -> dict[int, float]:

@@ -36,23 +36,24 @@ from typing import ClassVar
 
 from nimmt.core import View
 
-from .styles import STYLES, style_choice
+from .styles import DEFAULT_STYLES, style_chance
 
 
 class OpponentModel:
     SLIP = 0.1  # chance that a player plays any card at all, whatever its style
     HANDS = 12  # sampled hands per player and turn
     CAP = 8.0  # how far below the best style's log-weight any style may fall
-    PRIOR: ClassVar[dict[str, float]] = {"heuristic": 0.5, "snug": 0.25, "random": 0.25}
+    PRIOR: ClassVar[dict[str, float]] = {"heuristic": 0.5, "snug": 0.25, "mc": 0.25, "random": 0.25}
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, styles: tuple[str, ...] = DEFAULT_STYLES) -> None:
         self.rng = rng
+        self.styles = styles  # the family weighed, from nimmt.bots.styles.STYLES
         self.log_weights: dict[int, list[float]] = {}  # seat -> log-weight of each style, in STYLES order
         self._last: View | None = None
 
     def _weights(self, seat: int) -> list[float]:
         if seat not in self.log_weights:
-            self.log_weights[seat] = [math.log(self.PRIOR[s]) for s in STYLES]
+            self.log_weights[seat] = [math.log(self.PRIOR[s]) for s in self.styles]
         return self.log_weights[seat]
 
     def posterior(self, seat: int) -> dict[str, float]:
@@ -61,7 +62,7 @@ class OpponentModel:
         top = max(weights)
         raw = [math.exp(w - top) for w in weights]
         total = sum(raw)
-        return {s: r / total for s, r in zip(STYLES, raw, strict=True)}
+        return {s: r / total for s, r in zip(self.styles, raw, strict=True)}
 
     @property
     def heuristic_share(self) -> float:
@@ -72,7 +73,7 @@ class OpponentModel:
 
     def likeliest(self, seat: int) -> str:
         post = self.posterior(seat)
-        return max(STYLES, key=post.__getitem__)
+        return max(self.styles, key=post.__getitem__)
 
     def careless_table(self, view: View) -> bool:
         """Whether every other player looks likeliest to play at random."""
@@ -90,7 +91,7 @@ class OpponentModel:
                 styles.append("heuristic")
                 continue
             post = self.posterior(p)
-            styles.append(rng.choices(STYLES, weights=[post[s] for s in STYLES])[0])
+            styles.append(rng.choices(self.styles, weights=[post[s] for s in self.styles])[0])
         return styles
 
     def observe(self, view: View) -> None:
@@ -104,7 +105,7 @@ class OpponentModel:
         me = view.player
         seen_then = set(last.unseen_cards())
         pool_base = seen_then | set(last.hand)  # what the others may have held, from their side
-        sampled = [s for s in STYLES if s != "random"]
+        sampled = [s for s in self.styles if s != "random"]
         for p, card in enumerate(cards):
             if p == me:
                 continue
@@ -116,17 +117,16 @@ class OpponentModel:
                 continue
             # Each style's chance of this card, given that the player held it.
             chance = {"random": 1.0 / size}
-            hits = dict.fromkeys(sampled, 0)
+            hits = dict.fromkeys(sampled, 0.0)
             for _ in range(self.HANDS):
                 hand = (card, *self.rng.sample(others, size - 1))
                 unseen = sorted(pool_base - set(hand))
                 for style in sampled:
-                    if style_choice(style, last.rows, hand, unseen, last.players) == card:
-                        hits[style] += 1
+                    hits[style] += style_chance(style, last.rows, hand, unseen, last.players, card)
             for style in sampled:
                 chance[style] = (hits[style] + 0.5) / (self.HANDS + 1.0)
             weights = self._weights(p)
-            for i, style in enumerate(STYLES):
+            for i, style in enumerate(self.styles):
                 if style == "random":
                     weights[i] += math.log(chance[style])
                 else:

@@ -7,17 +7,23 @@ family the ``expert``'s opponent model (:mod:`nimmt.bots.opponents`) weighs for 
 ``heuristic``   nimmt's ``heuristic`` bot (its card and its row)
 ``snug``        the same expected cost, near ties to the snuggest fit, no look ahead; the
                 cheapest row (how ``field:risk``, ``field:safe`` and their kind play)
+``mc``          a noisy chooser: each card with a chance that falls with its expected cost (the
+                same cost as ``snug``'s) and rises a little with the card, fitted to how
+                ``field:mc50`` plays (Monte Carlo with few completions is mostly noise between
+                the safer cards); the cheapest row
 ``random``      any card; the cheapest row
 ============== =============================================================================
 
-Each style has a deterministic choice in Python (:func:`style_choice`, for the likelihood of a
-revealed card) and a card and row policy of the compiled rollouts (:data:`POLICIES`), which
+Each style gives in Python the chance that a player of it plays a given card from a given hand
+(:func:`style_chance`, for the likelihood of a revealed card: deterministic styles have a choice,
+:func:`style_choice`) and a card and row policy of the compiled rollouts (:data:`POLICIES`), which
 :func:`seat_card_penalties` and :func:`seat_row_penalties` give to each player separately: the
 rollouts of :mod:`nimmt.batch.rollout`, with one style per seat instead of one for the table.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -27,7 +33,9 @@ from nimmt.core import BULLHEADS, View
 
 from .heuristic import TIE, card_cost, choose, fit
 
-STYLES: tuple[str, ...] = ("heuristic", "snug", "random")
+STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "random")
+# The styles the expert's model weighs by default (``mc`` is an option: OpponentModel(styles=STYLES)).
+DEFAULT_STYLES: tuple[str, ...] = ("heuristic", "snug", "random")
 
 Ints = npt.NDArray[np.int64]
 Seats = tuple[tuple[int, ...], tuple[int, ...]]  # card policy and row policy of each seat
@@ -39,6 +47,7 @@ def _policies() -> dict[str, tuple[int, int]]:
     return {
         "heuristic": (K.CARD_HEURISTIC, K.ROW_HEURISTIC),
         "snug": (K.CARD_SNUG, K.ROW_FEWEST),
+        "mc": (K.CARD_MC, K.ROW_FEWEST),
         "random": (K.CARD_ORDER, K.ROW_FEWEST),
     }
 
@@ -54,10 +63,37 @@ def snug_choice(rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequ
     return min((card for cost, card in costs if cost <= best + TIE), key=lambda card: fit(rows, card))
 
 
+def mc_chances(rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int) -> list[float]:
+    """The chance of each card of ``hand`` (in its order) in the ``mc`` style, as the compiled
+    rollouts draw it (:data:`nimmt.batch._kernels.CARD_MC`).
+
+    >>> [round(p, 3) for p in mc_chances(((10,), (20,), (30,), (40, 41, 42, 43, 44)), (45, 21), (), 4)]
+    [0.003, 0.997]
+    """
+    from nimmt.batch._kernels import MC_CARD, MC_COST
+
+    scores = [MC_COST * card_cost(rows, c, unseen, players - 1) + MC_CARD * c / 104.0 for c in hand]
+    top = max(scores)
+    weights = [math.exp(u - top) for u in scores]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def style_chance(
+    style: str, rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int, card: int
+) -> float:
+    """The chance that a player of ``style`` plays ``card`` from ``hand`` (which holds it)."""
+    if style == "random":
+        return 1.0 / len(hand)
+    if style == "mc":
+        return mc_chances(rows, hand, unseen, players)[list(hand).index(card)]
+    return 1.0 if style_choice(style, rows, hand, unseen, players) == card else 0.0
+
+
 def style_choice(
     style: str, rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int
 ) -> int | None:
-    """The card a player of ``style`` plays from ``hand`` (None for ``random``: any card)."""
+    """The card a player of ``style`` plays from ``hand`` (None for ``random`` and ``mc``: a drawn card)."""
     if style == "heuristic":
         return choose(rows, hand, unseen, players)
     if style == "snug":

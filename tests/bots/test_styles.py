@@ -9,10 +9,21 @@ import pytest
 
 from nimmt.batch import rollout_card_penalties, rollout_row_penalties
 from nimmt.bots import Bot, make_bot
+from nimmt.bots.base import BotError
 from nimmt.bots.beginner import BeginnerBot
+from nimmt.bots.expert import ExpertBot
 from nimmt.bots.opponents import OpponentModel
-from nimmt.bots.styles import STYLES, seat_card_penalties, seat_row_penalties, seats_of, style_choice
-from nimmt.core import DECK, Deal, PlayCard, Rules, View, apply, new_game, view
+from nimmt.bots.styles import (
+    DEFAULT_STYLES,
+    STYLES,
+    mc_chances,
+    seat_card_penalties,
+    seat_row_penalties,
+    seats_of,
+    style_chance,
+    style_choice,
+)
+from nimmt.core import BULLHEADS, DECK, Deal, PlayCard, Rules, View, apply, new_game, view
 from nimmt.match import play_game
 
 
@@ -52,9 +63,9 @@ def test_each_style_chooses_its_own_card() -> None:
     assert style_choice("random", rows, hand, (), 4) is None
 
 
-def posterior_after_a_game(opponent: str, seed: int) -> dict[str, float]:
+def posterior_after_a_game(opponent: str, seed: int, styles: tuple[str, ...] = DEFAULT_STYLES) -> dict[str, float]:
     """The model's mean posterior over the three opponents after two rounds against them."""
-    model = OpponentModel(random.Random(3))
+    model = OpponentModel(random.Random(3), styles)
 
     class Watcher(BeginnerBot):
         def choose_card(self, view: View) -> int:
@@ -63,7 +74,7 @@ def posterior_after_a_game(opponent: str, seed: int) -> dict[str, float]:
 
     bots: list[Bot] = [Watcher(random.Random(0))] + [make_bot(opponent, random.Random(i)) for i in (1, 2, 3)]
     play_game(bots, random.Random(seed), Rules(rounds=2))
-    return {s: sum(model.posterior(p)[s] for p in (1, 2, 3)) / 3 for s in STYLES}
+    return {s: sum(model.posterior(p)[s] for p in (1, 2, 3)) / 3 for s in styles}
 
 
 @pytest.mark.parametrize(
@@ -77,5 +88,74 @@ def test_the_model_tells_the_styles_of_the_field_apart(opponent: str, style: str
 
 def test_a_player_not_seen_yet_has_the_prior() -> None:
     model = OpponentModel(random.Random(1))
-    assert model.posterior(2) == pytest.approx(OpponentModel.PRIOR)
+    assert model.posterior(2) == pytest.approx({s: OpponentModel.PRIOR[s] for s in DEFAULT_STYLES})
     assert model.heuristic_share == 0.5
+
+
+@pytest.mark.parametrize(
+    ("opponent", "style"),
+    [("field:risk", "snug"), ("field:safe", "snug"), ("heuristic", "heuristic"), ("field:mc50", "mc")],
+)
+def test_with_the_mc_style_the_model_still_tells_the_field_apart(opponent: str, style: str) -> None:
+    post = posterior_after_a_game(opponent, 8, STYLES)
+    assert max(post, key=post.__getitem__) == style, post
+    assert post[style] > 0.5, post
+
+
+def test_the_mc_style_prefers_cheap_cards_and_its_chances_sum_to_one() -> None:
+    rows = ((10,), (20,), (30,), (40, 41, 42, 43, 44))
+    hand = (5, 21, 33, 45)  # 45 is a sixth card (11 bullheads), 5 takes a row of one card
+    chances = mc_chances(rows, hand, (), 4)
+    assert sum(chances) == pytest.approx(1.0)
+    assert chances[3] < chances[0] < chances[1] < chances[2]  # among equal costs the higher card
+    assert [style_chance("mc", rows, hand, (), 4, c) for c in hand] == chances
+    assert style_chance("random", rows, hand, (), 4, 45) == 0.25
+    assert style_chance("snug", rows, hand, (), 4, 21) == 1.0
+    assert style_chance("snug", rows, hand, (), 4, 33) == 0.0
+
+
+def test_the_compiled_mc_policy_draws_cards_with_the_python_chances() -> None:
+    from nimmt.batch import _kernels as K
+
+    rows = ((59,), (26, 47), (46,), (8, 43, 62, 72))
+    hand = (19, 40, 52, 56, 58, 66, 80, 91)
+    public = np.zeros(105, np.bool_)
+    for row in rows:
+        public[list(row)] = True
+    unseen = [c for c in range(1, 105) if not public[c] and c not in hand]
+    cnt = np.zeros(106, np.int64)
+    hb = np.zeros(106, np.int64)
+    K.unseen_prefix(public, cnt, hb)
+    ends = np.array([r[-1] for r in rows], np.int64)
+    counts = np.array([len(r) for r in rows], np.int64)
+    heads = np.array([sum(BULLHEADS[c] for c in r) for r in rows], np.int64)
+    work = np.empty(2 * len(hand) + 19, np.int64)
+    costs = np.empty(len(hand))
+    cards = np.array(hand, np.int64)
+    state = np.uint64(2026)
+    draws = 20_000
+    seen = np.zeros(len(hand))
+    for _ in range(draws):
+        drawn, i = K.mc_card(ends, counts, heads, cards, cnt, hb, 3, work, costs, state)
+        state = np.uint64(drawn)  # a Python int would be typed int64 on the next call
+        seen[i] += 1
+    expected = np.array(mc_chances(rows, hand, unseen, 4))
+    # 20,000 draws: each share within 4 standard errors of its chance (a fixed seed, so no flakes).
+    np.testing.assert_array_less(np.abs(seen / draws - expected), 4 * np.sqrt(expected * (1 - expected) / draws))
+
+
+def test_mc_seats_roll_out_and_differ_from_snug_ones() -> None:
+    v = start_view(5, 4)
+    mc = seat_card_penalties(v, list(v.hand), 60, np.random.default_rng(4), seats_of(["heuristic"] + ["mc"] * 3))
+    snug = seat_card_penalties(v, list(v.hand), 60, np.random.default_rng(4), seats_of(["heuristic"] + ["snug"] * 3))
+    assert mc.shape == (10, 60) and (mc >= 0).all()
+    assert not np.array_equal(mc, snug)
+
+
+def test_the_expert_takes_a_family_of_styles() -> None:
+    bot = ExpertBot(random.Random(1), styles="heuristic, snug, mc, random")
+    assert bot.opponents.styles == ("heuristic", "snug", "mc", "random")
+    assert ExpertBot(random.Random(1)).opponents.styles == DEFAULT_STYLES
+    for wrong in ("heuristic,fast,random", "heuristic,snug"):
+        with pytest.raises(BotError):
+            ExpertBot(random.Random(1), styles=wrong)
