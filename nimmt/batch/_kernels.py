@@ -920,18 +920,18 @@ def seat_games(players, count, end_above, rounds, card_pols, row_pols, tie, late
 
 @_jit
 def rollouts(ends0, counts0, heads0, public0, first, fixed, mine, pool, sizes, me, samples,  # type: ignore[no-untyped-def]
-             row_policy, card_policy, tie, later_weight, seed, out):
+             row_policy, card_policy, tie, later_weight, seed, out, rest):
     """:func:`rollouts_seats` with every player on the same row and card policy."""
     players = first.shape[1]
     row_pols = np.full(players, row_policy, np.int64)
     card_pols = np.full(players, card_policy, np.int64)
     return rollouts_seats(ends0, counts0, heads0, public0, first, fixed, mine, pool, sizes, me, samples,
-                          row_pols, card_pols, tie, later_weight, seed, out)
+                          row_pols, card_pols, tie, later_weight, seed, out, rest)
 
 
 @_jit
 def rollouts_seats(ends0, counts0, heads0, public0, first, fixed, mine, pool, sizes, me, samples,  # type: ignore[no-untyped-def]
-                   row_pols, card_pols, tie, later_weight, seed, out):
+                   row_pols, card_pols, tie, later_weight, seed, out, rest):
     """Complete the round ``samples`` times from each of ``candidates`` starting points, player ``p``
     playing by ``row_pols[p]`` and ``card_pols[p]``.
 
@@ -942,7 +942,8 @@ def rollouts_seats(ends0, counts0, heads0, public0, first, fixed, mine, pool, si
     and deals the unseen ``pool``: ``sizes[p]`` cards to each other player (from the current turn
     on when its card is not fixed, from the next turn on when it is). The same deal serves every
     candidate (common random numbers). ``out[k, s]``: the bullheads ``me`` takes from this point
-    to the end of the round in sample ``s`` of candidate ``k``.
+    to the end of the round in sample ``s`` of candidate ``k``; ``rest[k, s]``: what all the other
+    players take together (the same shape as ``out``; any other shape, e.g. (0, 0): not wanted).
     """
     candidates = first.shape[0]
     players = first.shape[1]
@@ -969,6 +970,7 @@ def rollouts_seats(ends0, counts0, heads0, public0, first, fixed, mine, pool, si
         if p != me:
             need += sizes[p]
     state = np.uint64(seed)
+    keep_rest = rest.shape[0] == out.shape[0] and rest.shape[1] == out.shape[1]
     for s in range(samples):
         state = deal_hand(cards, need, state)
         state = deal_hand(own, own.shape[0], state)
@@ -1004,4 +1006,6 @@ def rollouts_seats(ends0, counts0, heads0, public0, first, fixed, mine, pool, si
             state = play_hand(ends, counts, heads, work, fixed, public, choices, row_pols, card_pols,
                               tie, later_weight, penalties, scratch, state)
             out[k, s] = penalties[me]
+            if keep_rest:
+                rest[k, s] = penalties.sum() - penalties[me]
     return state

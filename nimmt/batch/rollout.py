@@ -106,7 +106,7 @@ def _run(
     if engine == "numba" or cp == K.CARD_HEURISTIC:
         tie, later = HEURISTIC_TIE, HEURISTIC_LATER
         run_kernel(K.rollouts, ends0, counts0, heads0, public, first, fixed, mine, pool, sizes, me, n_samples,
-                   rp, cp, tie, later, _seed(rng), out)
+                   rp, cp, tie, later, _seed(rng), out, np.zeros((0, 0), np.int64))
         return out
     return _numpy_rollouts(ends0, counts0, heads0, first, fixed, mine, pool, sizes, me, n_samples, rp, rng)
 

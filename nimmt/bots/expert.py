@@ -79,6 +79,7 @@ class ExpertBot(Bot):
         prior_margin: float | None = None,
         prior_weight: float = 0.0,
         styles: str | None = None,
+        others: float = 0.0,
     ) -> None:
         super().__init__(rng)
         if clock not in self.CLOCKS:
@@ -94,6 +95,9 @@ class ExpertBot(Bot):
         self.prior_margin = prior_margin
         self.prior_weight = prior_weight
         self.batch = batch_available()
+        # > 0: a card's (or row's) value is its bullheads minus this times the mean of each other
+        # player's, in the same rollouts (a lead over the table, not only a low score). 0: its own only.
+        self.others = others
         # The styles its model of the other players weighs (comma-separated names of
         # nimmt.bots.styles.STYLES); None: DEFAULT_STYLES.
         family = DEFAULT_STYLES if styles is None else tuple(s.strip() for s in styles.split(","))
@@ -133,6 +137,7 @@ class ExpertBot(Bot):
             return evaluate_batch(
                 view, kind, rng=self.rng, policy=policy, samples=self.samples,
                 deadline=deadline, prune=True, clock=clock, chunk=chunk, min_samples=chunk, z=self.Z, cards=cards,
+                others=self.others,
             )
         options = (view.hand if cards is None else cards) if kind == "card" else range(ROW_COUNT)
         return evaluate(

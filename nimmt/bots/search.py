@@ -178,12 +178,17 @@ def evaluate_batch(
     chunk: int = 16,
     clock: Callable[[], float] = time.perf_counter,
     cards: Sequence[int] | None = None,
+    others: float = 0.0,
 ) -> list[Estimate]:
     """Like :func:`evaluate`, with the rollouts of :mod:`nimmt.batch` (compiled; ``policy`` is one of
     its table policies: ``random``, ``fewest`` or ``heuristic``, or a function that gives one for
     each chunk: a table policy, or the card and row policies of each seat,
     :func:`nimmt.bots.styles.seats_of`), ``chunk`` samples at a time. For ``kind="card"`` the
-    options are ``cards`` (default: the whole hand); for ``"row"`` the four rows."""
+    options are ``cards`` (default: the whole hand); for ``"row"`` the four rows.
+
+    ``others`` > 0 (with per-seat policies only): an option's value is the viewer's bullheads minus
+    ``others`` times the mean of what each other player takes, in the same rollouts (a lead, not
+    only a low score)."""
     import numpy as np
 
     from nimmt.batch import rollout_card_penalties, rollout_row_penalties
@@ -195,6 +200,7 @@ def evaluate_batch(
     generator = np.random.default_rng(rng.getrandbits(64))
     options = list(view.hand if cards is None else cards) if kind == "card" else list(range(ROW_COUNT))
     values: dict[int, list[float]] = {option: [] for option in options}
+    weight = others / max(1, view.players - 1)
     live = list(options)
     taken = 0
     while True:
@@ -203,6 +209,10 @@ def evaluate_batch(
         if kind == "card":
             if isinstance(name, str):
                 block = rollout_card_penalties(view, live, size, generator, name)
+            elif weight:
+                rest = np.zeros((len(live), size), np.int64)
+                mine = seat_card_penalties(view, live, size, generator, name, rest)  # fills rest
+                block = mine - weight * rest
             else:
                 block = seat_card_penalties(view, live, size, generator, name)
             for i, option in enumerate(live):
@@ -210,6 +220,10 @@ def evaluate_batch(
         else:
             if isinstance(name, str):
                 block = rollout_row_penalties(view, size, generator, name)
+            elif weight:
+                rest = np.zeros((ROW_COUNT, size), np.int64)
+                mine = seat_row_penalties(view, size, generator, name, rest)  # fills rest
+                block = mine - weight * rest
             else:
                 block = seat_row_penalties(view, size, generator, name)
             for option in live:

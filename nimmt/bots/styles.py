@@ -109,9 +109,10 @@ def seats_of(styles: Sequence[str]) -> Seats:
 
 def _run(
     view: View, ends0: Ints, counts0: Ints, heads0: Ints, first: Ints, fixed: npt.NDArray[np.bool_],
-    samples: int, rng: np.random.Generator, seats: Seats,
+    samples: int, rng: np.random.Generator, seats: Seats, rest: Ints | None = None,
 ) -> Ints:
-    """(candidates, samples): the bullheads the viewer takes from the given starting points."""
+    """(candidates, samples): the bullheads the viewer takes from the given starting points (and in
+    ``rest``, of that shape, what the other players take together)."""
     from nimmt.batch import _kernels as K
     from nimmt.batch.engine import HEURISTIC_LATER, HEURISTIC_TIE, _seed, run_kernel
     from nimmt.batch.rollout import _public
@@ -124,7 +125,8 @@ def _run(
     card_pols = np.array(seats[0], np.int64)
     row_pols = np.array(seats[1], np.int64)
     run_kernel(K.rollouts_seats, ends0, counts0, heads0, _public(view), first, fixed, np.array(view.hand, np.int64),
-               pool, sizes, me, samples, row_pols, card_pols, HEURISTIC_TIE, HEURISTIC_LATER, _seed(rng), out)
+               pool, sizes, me, samples, row_pols, card_pols, HEURISTIC_TIE, HEURISTIC_LATER, _seed(rng), out,
+               np.zeros((0, 0), np.int64) if rest is None else rest)
     return out
 
 
@@ -135,8 +137,11 @@ def _rows(view: View, candidates: int) -> tuple[Ints, Ints, Ints]:
     return ends, counts, heads
 
 
-def seat_card_penalties(view: View, cards: Sequence[int], samples: int, rng: np.random.Generator, seats: Seats) -> Ints:
-    """(len(cards), samples): like :func:`nimmt.batch.rollout_card_penalties`, each seat in its style."""
+def seat_card_penalties(
+    view: View, cards: Sequence[int], samples: int, rng: np.random.Generator, seats: Seats, rest: Ints | None = None
+) -> Ints:
+    """(len(cards), samples): like :func:`nimmt.batch.rollout_card_penalties`, each seat in its style;
+    ``rest`` (the same shape), when given, gets what the other players take together."""
     me = view.player
     assert me is not None and view.must_play_card
     ends, counts, heads = _rows(view, len(cards))
@@ -144,11 +149,14 @@ def seat_card_penalties(view: View, cards: Sequence[int], samples: int, rng: np.
     first[:, me] = cards
     fixed = np.zeros(view.players, np.bool_)
     fixed[me] = True
-    return _run(view, ends, counts, heads, first, fixed, samples, rng, seats)
+    return _run(view, ends, counts, heads, first, fixed, samples, rng, seats, rest)
 
 
-def seat_row_penalties(view: View, samples: int, rng: np.random.Generator, seats: Seats) -> Ints:
-    """(4, samples): like :func:`nimmt.batch.rollout_row_penalties`, each seat in its style."""
+def seat_row_penalties(
+    view: View, samples: int, rng: np.random.Generator, seats: Seats, rest: Ints | None = None
+) -> Ints:
+    """(4, samples): like :func:`nimmt.batch.rollout_row_penalties`, each seat in its style; ``rest``
+    as in :func:`seat_card_penalties` (the taken row counts for the viewer only)."""
     card = view.row_choice_card
     assert card is not None and view.must_choose_row
     ends, counts, heads = _rows(view, 4)
@@ -161,4 +169,4 @@ def seat_row_penalties(view: View, samples: int, rng: np.random.Generator, seats
     for c, p in view.revealed[view.resolved + 1 :]:
         first[:, p] = c
     fixed = np.ones(view.players, np.bool_)  # every card of this turn is face up (or already placed)
-    return _run(view, ends, counts, heads, first, fixed, samples, rng, seats) + now[:, None]
+    return _run(view, ends, counts, heads, first, fixed, samples, rng, seats, rest) + now[:, None]

@@ -13,6 +13,7 @@ from nimmt.bots.base import BotError
 from nimmt.bots.beginner import BeginnerBot
 from nimmt.bots.expert import ExpertBot
 from nimmt.bots.opponents import OpponentModel
+from nimmt.bots.search import evaluate_batch
 from nimmt.bots.styles import (
     DEFAULT_STYLES,
     STYLES,
@@ -159,3 +160,27 @@ def test_the_expert_takes_a_family_of_styles() -> None:
     for wrong in ("heuristic,fast,random", "heuristic,snug"):
         with pytest.raises(BotError):
             ExpertBot(random.Random(1), styles=wrong)
+
+
+def test_rollouts_can_tell_what_the_other_players_take() -> None:
+    v = start_view(6, 4)
+    seats = seats_of(["heuristic", "mc", "snug", "random"])
+    alone = seat_card_penalties(v, list(v.hand), 50, np.random.default_rng(7), seats)
+    rest = np.zeros((10, 50), np.int64)
+    mine = seat_card_penalties(v, list(v.hand), 50, np.random.default_rng(7), seats, rest)
+    np.testing.assert_array_equal(mine, alone)  # asking for the others changes nothing of the viewer's
+    assert (rest >= 0).all() and rest.sum() > 0
+    # Every round hands out at least one row: the table as a whole takes something in each rollout.
+    assert ((mine + rest) > 0).all()
+
+
+def test_the_expert_can_weigh_what_the_others_take() -> None:
+    v = start_view(7, 4)
+    seats = seats_of(["heuristic"] * 4)
+    own = evaluate_batch(v, "card", rng=random.Random(5), policy=lambda: seats, samples=64)
+    lead = evaluate_batch(v, "card", rng=random.Random(5), policy=lambda: seats, samples=64, others=1.0)
+    assert [e.option for e in own] == [e.option for e in lead]
+    # The same rollouts: each value falls by the others' mean take, which is positive on average.
+    assert all(b.mean <= a.mean for a, b in zip(own, lead, strict=True))
+    assert any(b.mean < a.mean for a, b in zip(own, lead, strict=True))
+    assert ExpertBot(random.Random(1), others=0.5).others == 0.5
