@@ -176,7 +176,7 @@ class Processes:
             sys.path.insert(0, str(ROOT))  # run as a script: the harness lives in tests/server/
         from tests.server import cluster
 
-        connections = 2 * players + 256
+        connections = 2 * players + 2048
 
         class Wide(cluster.Cluster):
             def _start_nginx(self) -> None:
@@ -200,6 +200,7 @@ class Processes:
         self.url = self.cluster.url
         self.lines = 0
         self.tracebacks = 0
+        self.nginx_errors: list[str] = []
 
     def cpu(self) -> dict[str, dict[int, float]]:
         """CPU seconds so far, by group (the nimmt processes; nginx, PostgreSQL, Redis) and pid."""
@@ -233,8 +234,18 @@ class Processes:
                 if not line.startswith(("nimmt is ready", "games are kept", "--- nimmt"))][:5]
 
     def stop(self) -> None:
+        self.nginx_errors = self._nginx_errors()
         self.cluster.stop()
         self.count_log()  # the shutdown's lines too
+
+    def _nginx_errors(self) -> list[str]:
+        """nginx's own complaints (its error log at warn and above), the most frequent first, counted."""
+        found: Counter[str] = Counter()
+        with contextlib.suppress(OSError):
+            for line in (self.cluster.folder / "error.log").read_text(errors="replace").splitlines():
+                if match := re.search(r"\[(warn|error|crit|alert|emerg)\] [\d#]+: (?:\*\d+ )?([^,]*)", line):
+                    found[f"[{match[1]}] {match[2][:140]}"] += 1
+        return [f"{count} x {text}" for text, count in found.most_common(6)]
 
     @property
     def description(self) -> str:
@@ -268,6 +279,7 @@ class Stats:
     latencies: list[float] = field(default_factory=list)  # seconds, of measured actions done in the window
     kinds: Counter[str] = field(default_factory=Counter)  # actions done in the window, by kind
     errors: Counter[str] = field(default_factory=Counter)  # the whole run
+    error_details: Counter[str] = field(default_factory=Counter)  # code: what the generator saw, for the report
     setup_latencies: list[float] = field(default_factory=list)  # a table: created, joined, greeted, started
     connected: int = 0
     peak: int = 0
@@ -337,6 +349,7 @@ class Person:
                 code = "closed" if isinstance(error, ConnectionClosed) else (
                     "timeout" if isinstance(error, TimeoutError) and not self.open else "connect_failed")
                 stats.errors[code] += 1
+                stats.error_details[f"{code}: {type(error).__name__}: {str(error)[:120]}"] += 1
         finally:
             if self.open:
                 stats.connected -= 1
@@ -585,6 +598,7 @@ class Run:
             "patches": self.patches, "stalls": self.stats.stalls, "stalled_at": dict(self.stats.stalled_at),
             "stalled_behind": self.stats.stalled_behind,
             "errors": dict(self.stats.errors.most_common()),
+            "error_details": dict(self.stats.error_details.most_common(8)),
             "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 2),
             "server_cpu_ms_per_action": (round(server_cpu * 1000 / actions, 2)
                                          if server_cpu is not None and actions else None),
@@ -621,6 +635,9 @@ class Run:
         except httpx.HTTPError as error:
             if not self.stopping:
                 self.stats.errors[f"http_{type(error).__name__}"] += 1
+                request = getattr(error, "_request", None)
+                where = f"{request.method} {request.url.path}" if request is not None else "?"
+                self.stats.error_details[f"http_{type(error).__name__}: {where}: {str(error)[:120]}"] += 1
 
     async def _close(self) -> None:
         async def close(person: Person) -> None:
@@ -667,6 +684,7 @@ def report(figures: dict[str, Any], think: float, stall: float) -> str:
         f"max {lat['max']:.1f} ms (send -> ack and own state at that version); "
         f"{figures['in_flight_at_end']} in flight at the end",
         f"errors:            {errors}",
+        *(f"  | {count} x {detail}" for detail, count in figures["error_details"].items()),
         f"stalled tables:    {figures['stalls']} (nobody sent anything for {stall:g} s, nobody asked to act; "
         f"{figures['stalled_behind']} of their people were at an older version than a tablemate: a missed "
         "update); their people reloaded" + "".join(f"; {n} at {at}" for at, n in figures["stalled_at"].items()),
@@ -775,6 +793,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"server log:        {run.figures['server_log_lines']} lines, {run.figures['server_tracebacks']} "
               f"tracebacks until the end of the run ({server.lines} lines, {server.tracebacks} tracebacks with "
               "the shutdown)" + "".join(f"\n  | {line}" for line in server.samples))
+    if isinstance(server, Processes):
+        print(f"nginx error log:   {'none' if not server.nginx_errors else ''}"
+              + "".join(f"\n  | {line}" for line in server.nginx_errors))
     if args.json:
         print(json.dumps(run.figures, sort_keys=True))
 
