@@ -562,12 +562,14 @@ class Run:
                 setups.append(self.spawn(self._guarded(self.table(http, index, gate))))
             await asyncio.sleep(max(0.0, self.stats.window_start - time.perf_counter()))
             cpu_before = self.cpu()
+            lag_before = await self.loop_lag(http)
             waited_before = self.waited(cpu_before)
             own_before = resource.getrusage(resource.RUSAGE_SELF)
             start = time.perf_counter()
             await asyncio.sleep(max(0.0, self.stats.window_end - start))
             end = time.perf_counter()
             cpu_after = self.cpu()
+            lag_after = await self.loop_lag(http)
             waited_after = self.waited(cpu_after)
             own_after = resource.getrusage(resource.RUSAGE_SELF)
             if isinstance(self.server, Processes):
@@ -583,6 +585,7 @@ class Run:
         actions = sum(self.stats.kinds[k] for k in MEASURED)
         ms = sorted(x * 1000 for x in self.stats.latencies)
         lags = sorted(x * 1000 for x in self.lags)
+        server_lag = {le: lag_after.get(le, 0.0) - lag_before.get(le, 0.0) for le in lag_after}
         used = {name: sum(cpu - cpu_before.get(name, {}).get(pid, 0.0) for pid, cpu in pids.items())
                 for name, pids in cpu_after.items()}  # a process born in the window counts whole
         server_cpu = used.pop("nimmt", None) if cpu_after.get("nimmt") else None
@@ -605,6 +608,7 @@ class Run:
             "generator_cpu_seconds": round(own_cpu, 2),
             "generator_lag_ms": {"p50": round(percentile(lags, 0.50), 1), "p99": round(percentile(lags, 0.99), 1),
                                  "max": round(lags[-1], 1) if lags else 0.0},
+            "server_loop_lag_ms": lag_summary(server_lag),
             "server_waited_for_cpu_seconds": round(sum(w - waited_before.get(pid, 0.0)
                                                        for pid, w in waited_after.items()), 2),
             "services_cpu_seconds": {name: round(cpu, 2) for name, cpu in used.items()},
@@ -615,6 +619,20 @@ class Run:
             "server_tracebacks": None if log is None else log[1],
             "setup_p50_ms": round(percentile(sorted(x * 1000 for x in self.stats.setup_latencies), 0.5), 1),
         }
+
+    async def loop_lag(self, http: httpx.AsyncClient) -> dict[float, float]:
+        """The servers' ``nimmt_event_loop_lag_seconds`` histogram so far, summed over the processes:
+        upper bound (seconds; inf) -> looks at most that late, and -1 -> their sum of seconds."""
+        urls = [node.url for node in self.server.cluster.nodes] if isinstance(self.server, Processes) else [self.url]
+        found: dict[float, float] = {}
+        for url in urls:
+            with contextlib.suppress(httpx.HTTPError):
+                text = (await http.get(f"{url}/metrics")).text
+                for bucket in re.finditer(r'^nimmt_event_loop_lag_seconds_bucket\{le="([^"]+)"\} (\S+)$', text, re.M):
+                    found[float(bucket[1])] = found.get(float(bucket[1]), 0.0) + float(bucket[2])
+                if total := re.search(r"^nimmt_event_loop_lag_seconds_sum (\S+)$", text, re.M):
+                    found[-1.0] = found.get(-1.0, 0.0) + float(total[1])
+        return found
 
     @staticmethod
     def waited(cpu: dict[str, dict[int, float]]) -> dict[int, float]:
@@ -667,6 +685,20 @@ def _loopback(url: str) -> str:
     return f"http://127.0.0.1:{parts.port}"
 
 
+def lag_summary(histogram: dict[float, float]) -> dict[str, float | None]:
+    """p50 and p99 of a cumulative histogram (the bucket bound that holds them, ms) and its mean."""
+    total = histogram.get(float("inf"), 0.0)
+    if total <= 0:
+        return {"looks": 0, "p50_at_most": None, "p99_at_most": None, "mean": None}
+    bounds = sorted(b for b in histogram if b >= 0)
+
+    def at_most(share: float) -> float:
+        return next(b for b in bounds if histogram[b] >= share * total) * 1000
+
+    return {"looks": total, "p50_at_most": at_most(0.5), "p99_at_most": at_most(0.99),
+            "mean": round(histogram.get(-1.0, 0.0) * 1000 / total, 2)}
+
+
 def report(figures: dict[str, Any], think: float, stall: float) -> str:
     lat = figures["latency_ms"]
     errors = ", ".join(f"{code} {count}" for code, count in figures["errors"].items()) or "none"
@@ -695,6 +727,12 @@ def report(figures: dict[str, Any], think: float, stall: float) -> str:
                                  + f"; its event loop{'s' if figures['services_cpu_seconds'] else ''} waited "
                                  f"{figures['server_waited_for_cpu_seconds']:.1f} s for a core (ready to run)"),
     ]
+    lag = figures["server_loop_lag_ms"]
+    if lag["looks"]:
+        lines.append(f"server loop lag:   mean {lag['mean']:.1f} ms, p50 at most {lag['p50_at_most']:g} ms, "
+                     f"p99 at most {lag['p99_at_most']:g} ms over {lag['looks']:.0f} looks "
+                     "(nimmt_event_loop_lag_seconds: how late its event loop ran a timer, what every message "
+                     "waited on top of its own work)")
     if figures["services_cpu_seconds"]:
         lines.append("services CPU:      " + ", ".join(
             f"{name} {used:.1f} s = {figures['services_cpu_ms_per_action'][name] or 0:.2f} ms per action"
