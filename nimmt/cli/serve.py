@@ -160,8 +160,15 @@ def serve(
     )
     server = uvicorn.Server(config)
     _collect_garbage_for_a_server()
+    # The store's writer thread (SQLite) needs the GIL back after every call into the database;
+    # with CPython's 5 ms switch interval it waited that long each time while the event loop was
+    # busy, and a group of actions waited for many such turns (docs/web.md, "What runs it").
+    sys.setswitchinterval(SWITCH_INTERVAL)
     server.run(sockets=[listener])
 
+
+# Seconds a thread holding the GIL runs before another thread that wants it gets it (CPython: 0.005).
+SWITCH_INTERVAL = 0.0005
 
 # Below this many open files a host is told (a public site holds a socket per person, and more).
 FEW_OPEN_FILES = 4096
