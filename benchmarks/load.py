@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -61,7 +62,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from nimmt.cli.serve import ready_url
+from nimmt.cli.serve import GC_THRESHOLDS, ready_url
 from nimmt.server.patch import apply_patch
 
 if TYPE_CHECKING:
@@ -175,7 +176,7 @@ class Processes:
             sys.path.insert(0, str(ROOT))  # run as a script: the harness lives in tests/server/
         from tests.server import cluster
 
-        connections = 2 * players + 256
+        connections = 2 * players + 2048
 
         class Wide(cluster.Cluster):
             def _start_nginx(self) -> None:
@@ -199,6 +200,7 @@ class Processes:
         self.url = self.cluster.url
         self.lines = 0
         self.tracebacks = 0
+        self.nginx_errors: list[str] = []
 
     def cpu(self) -> dict[str, dict[int, float]]:
         """CPU seconds so far, by group (the nimmt processes; nginx, PostgreSQL, Redis) and pid."""
@@ -232,8 +234,18 @@ class Processes:
                 if not line.startswith(("nimmt is ready", "games are kept", "--- nimmt"))][:5]
 
     def stop(self) -> None:
+        self.nginx_errors = self._nginx_errors()
         self.cluster.stop()
         self.count_log()  # the shutdown's lines too
+
+    def _nginx_errors(self) -> list[str]:
+        """nginx's own complaints (its error log at warn and above), the most frequent first, counted."""
+        found: Counter[str] = Counter()
+        with contextlib.suppress(OSError):
+            for line in (self.cluster.folder / "error.log").read_text(errors="replace").splitlines():
+                if match := re.search(r"\[(warn|error|crit|alert|emerg)\] [\d#]+: (?:\*\d+ )?([^,]*)", line):
+                    found[f"[{match[1]}] {match[2][:140]}"] += 1
+        return [f"{count} x {text}" for text, count in found.most_common(6)]
 
     @property
     def description(self) -> str:
@@ -267,6 +279,7 @@ class Stats:
     latencies: list[float] = field(default_factory=list)  # seconds, of measured actions done in the window
     kinds: Counter[str] = field(default_factory=Counter)  # actions done in the window, by kind
     errors: Counter[str] = field(default_factory=Counter)  # the whole run
+    error_details: Counter[str] = field(default_factory=Counter)  # code: what the generator saw, for the report
     setup_latencies: list[float] = field(default_factory=list)  # a table: created, joined, greeted, started
     connected: int = 0
     peak: int = 0
@@ -336,6 +349,7 @@ class Person:
                 code = "closed" if isinstance(error, ConnectionClosed) else (
                     "timeout" if isinstance(error, TimeoutError) and not self.open else "connect_failed")
                 stats.errors[code] += 1
+                stats.error_details[f"{code}: {type(error).__name__}: {str(error)[:120]}"] += 1
         finally:
             if self.open:
                 stats.connected -= 1
@@ -446,6 +460,7 @@ class Run:
         self.tasks: set[asyncio.Task[Any]] = set()
         self.stopping = False
         self.figures: dict[str, Any] = {}
+        self.lags: list[float] = []  # seconds: how late the generator's own timer fired, in the window
 
     def spawn(self, coroutine: Any) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coroutine)
@@ -518,12 +533,22 @@ class Run:
                     for person in people:
                         person.reload()
 
+    async def lag_probe(self) -> None:
+        """How late this generator's own event loop runs a 10 ms timer: its share of the latencies."""
+        while not self.stopping:
+            asked = time.perf_counter()
+            await asyncio.sleep(0.01)
+            woke = time.perf_counter()
+            if self.stats.in_window(woke):
+                self.lags.append(woke - asked - 0.01)
+
     async def main(self) -> None:
         tables = self.players // SEATS
         began = time.perf_counter()
         self.stats.window_start = began + self.ramp
         self.stats.window_end = began + self.seconds
         self.spawn(self.watchdog())
+        self.spawn(self.lag_probe())
         gate = asyncio.Semaphore(16)  # tables being created at once, at most
         limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
         async with httpx.AsyncClient(timeout=self.timeout, limits=limits, trust_env=False) as http:
@@ -537,12 +562,14 @@ class Run:
                 setups.append(self.spawn(self._guarded(self.table(http, index, gate))))
             await asyncio.sleep(max(0.0, self.stats.window_start - time.perf_counter()))
             cpu_before = self.cpu()
+            lag_before = await self.loop_lag(http)
             waited_before = self.waited(cpu_before)
             own_before = resource.getrusage(resource.RUSAGE_SELF)
             start = time.perf_counter()
             await asyncio.sleep(max(0.0, self.stats.window_end - start))
             end = time.perf_counter()
             cpu_after = self.cpu()
+            lag_after = await self.loop_lag(http)
             waited_after = self.waited(cpu_after)
             own_after = resource.getrusage(resource.RUSAGE_SELF)
             if isinstance(self.server, Processes):
@@ -557,6 +584,8 @@ class Run:
         window = end - start
         actions = sum(self.stats.kinds[k] for k in MEASURED)
         ms = sorted(x * 1000 for x in self.stats.latencies)
+        lags = sorted(x * 1000 for x in self.lags)
+        server_lag = {le: lag_after.get(le, 0.0) - lag_before.get(le, 0.0) for le in lag_after}
         used = {name: sum(cpu - cpu_before.get(name, {}).get(pid, 0.0) for pid, cpu in pids.items())
                 for name, pids in cpu_after.items()}  # a process born in the window counts whole
         server_cpu = used.pop("nimmt", None) if cpu_after.get("nimmt") else None
@@ -572,10 +601,14 @@ class Run:
             "patches": self.patches, "stalls": self.stats.stalls, "stalled_at": dict(self.stats.stalled_at),
             "stalled_behind": self.stats.stalled_behind,
             "errors": dict(self.stats.errors.most_common()),
+            "error_details": dict(self.stats.error_details.most_common(8)),
             "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 2),
             "server_cpu_ms_per_action": (round(server_cpu * 1000 / actions, 2)
                                          if server_cpu is not None and actions else None),
             "generator_cpu_seconds": round(own_cpu, 2),
+            "generator_lag_ms": {"p50": round(percentile(lags, 0.50), 1), "p99": round(percentile(lags, 0.99), 1),
+                                 "max": round(lags[-1], 1) if lags else 0.0},
+            "server_loop_lag_ms": lag_summary(server_lag),
             "server_waited_for_cpu_seconds": round(sum(w - waited_before.get(pid, 0.0)
                                                        for pid, w in waited_after.items()), 2),
             "services_cpu_seconds": {name: round(cpu, 2) for name, cpu in used.items()},
@@ -586,6 +619,20 @@ class Run:
             "server_tracebacks": None if log is None else log[1],
             "setup_p50_ms": round(percentile(sorted(x * 1000 for x in self.stats.setup_latencies), 0.5), 1),
         }
+
+    async def loop_lag(self, http: httpx.AsyncClient) -> dict[float, float]:
+        """The servers' ``nimmt_event_loop_lag_seconds`` histogram so far, summed over the processes:
+        upper bound (seconds; inf) -> looks at most that late, and -1 -> their sum of seconds."""
+        urls = [node.url for node in self.server.cluster.nodes] if isinstance(self.server, Processes) else [self.url]
+        found: dict[float, float] = {}
+        for url in urls:
+            with contextlib.suppress(httpx.HTTPError):
+                text = (await http.get(f"{url}/metrics")).text
+                for bucket in re.finditer(r'^nimmt_event_loop_lag_seconds_bucket\{le="([^"]+)"\} (\S+)$', text, re.M):
+                    found[float(bucket[1])] = found.get(float(bucket[1]), 0.0) + float(bucket[2])
+                if total := re.search(r"^nimmt_event_loop_lag_seconds_sum (\S+)$", text, re.M):
+                    found[-1.0] = found.get(-1.0, 0.0) + float(total[1])
+        return found
 
     @staticmethod
     def waited(cpu: dict[str, dict[int, float]]) -> dict[int, float]:
@@ -606,6 +653,9 @@ class Run:
         except httpx.HTTPError as error:
             if not self.stopping:
                 self.stats.errors[f"http_{type(error).__name__}"] += 1
+                request = getattr(error, "_request", None)
+                where = f"{request.method} {request.url.path}" if request is not None else "?"
+                self.stats.error_details[f"http_{type(error).__name__}: {where}: {str(error)[:120]}"] += 1
 
     async def _close(self) -> None:
         async def close(person: Person) -> None:
@@ -635,6 +685,20 @@ def _loopback(url: str) -> str:
     return f"http://127.0.0.1:{parts.port}"
 
 
+def lag_summary(histogram: dict[float, float]) -> dict[str, float | None]:
+    """p50 and p99 of a cumulative histogram (the bucket bound that holds them, ms) and its mean."""
+    total = histogram.get(float("inf"), 0.0)
+    if total <= 0:
+        return {"looks": 0, "p50_at_most": None, "p99_at_most": None, "mean": None}
+    bounds = sorted(b for b in histogram if b >= 0)
+
+    def at_most(share: float) -> float:
+        return next(b for b in bounds if histogram[b] >= share * total) * 1000
+
+    return {"looks": total, "p50_at_most": at_most(0.5), "p99_at_most": at_most(0.99),
+            "mean": round(histogram.get(-1.0, 0.0) * 1000 / total, 2)}
+
+
 def report(figures: dict[str, Any], think: float, stall: float) -> str:
     lat = figures["latency_ms"]
     errors = ", ".join(f"{code} {count}" for code, count in figures["errors"].items()) or "none"
@@ -652,6 +716,7 @@ def report(figures: dict[str, Any], think: float, stall: float) -> str:
         f"max {lat['max']:.1f} ms (send -> ack and own state at that version); "
         f"{figures['in_flight_at_end']} in flight at the end",
         f"errors:            {errors}",
+        *(f"  | {count} x {detail}" for detail, count in figures["error_details"].items()),
         f"stalled tables:    {figures['stalls']} (nobody sent anything for {stall:g} s, nobody asked to act; "
         f"{figures['stalled_behind']} of their people were at an older version than a tablemate: a missed "
         "update); their people reloaded" + "".join(f"; {n} at {at}" for at, n in figures["stalled_at"].items()),
@@ -662,13 +727,21 @@ def report(figures: dict[str, Any], think: float, stall: float) -> str:
                                  + f"; its event loop{'s' if figures['services_cpu_seconds'] else ''} waited "
                                  f"{figures['server_waited_for_cpu_seconds']:.1f} s for a core (ready to run)"),
     ]
+    lag = figures["server_loop_lag_ms"]
+    if lag["looks"]:
+        lines.append(f"server loop lag:   mean {lag['mean']:.1f} ms, p50 at most {lag['p50_at_most']:g} ms, "
+                     f"p99 at most {lag['p99_at_most']:g} ms over {lag['looks']:.0f} looks "
+                     "(nimmt_event_loop_lag_seconds: how late its event loop ran a timer, what every message "
+                     "waited on top of its own work)")
     if figures["services_cpu_seconds"]:
         lines.append("services CPU:      " + ", ".join(
             f"{name} {used:.1f} s = {figures['services_cpu_ms_per_action'][name] or 0:.2f} ms per action"
             for name, used in figures["services_cpu_seconds"].items()))
     lines += [
         f"generator CPU:     {figures['generator_cpu_seconds']:.1f} s in {window:.1f} s "
-        f"({100 * figures['generator_cpu_seconds'] / window:.0f} % of one core; same machine)",
+        f"({100 * figures['generator_cpu_seconds'] / window:.0f} % of one core; same machine); its event loop "
+        f"ran a 10 ms timer late by p50 {figures['generator_lag_ms']['p50']:.1f} ms, p99 "
+        f"{figures['generator_lag_ms']['p99']:.1f} ms, max {figures['generator_lag_ms']['max']:.1f} ms",
         "load average:      " + " ".join(f"{x:.2f}" for x in figures["load_average"]) + " at the end",
     ]
     return "\n".join(lines)
@@ -737,6 +810,15 @@ def main(argv: list[str] | None = None) -> None:
             print(f"server: nimmt serve (pid {pid}) at {url}, --db {shown_db}, with every per-client limit off "
                   f"({' '.join(NO_LIMITS)}): all the load comes from one address", flush=True)
         run = Run(args, url, pid, server)
+        # The generator's own pauses count in every latency it measures: the same collector settings
+        # as nimmt serve (its full collections of thousands of sockets' states stopped it for 100 ms
+        # and more), and uvloop when installed, as under nimmt serve.
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
+        with contextlib.suppress(ImportError):
+            import uvloop
+            asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
         try:
             asyncio.run(asyncio.wait_for(run.main(), args.seconds + 3 * args.timeout + 30))
         finally:
@@ -749,6 +831,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"server log:        {run.figures['server_log_lines']} lines, {run.figures['server_tracebacks']} "
               f"tracebacks until the end of the run ({server.lines} lines, {server.tracebacks} tracebacks with "
               "the shutdown)" + "".join(f"\n  | {line}" for line in server.samples))
+    if isinstance(server, Processes):
+        print(f"nginx error log:   {'none' if not server.nginx_errors else ''}"
+              + "".join(f"\n  | {line}" for line in server.nginx_errors))
     if args.json:
         print(json.dumps(run.figures, sort_keys=True))
 

@@ -129,6 +129,11 @@ def serve(
         typer.echo(f"cannot listen on {host}:{port}: {error.strerror or error}", err=True)
         raise typer.Exit(2) from None
     real_port = listener.getsockname()[1]
+    open_files = _raise_open_files_limit()
+    if open_files < FEW_OPEN_FILES:
+        typer.echo(f"this process may open at most {open_files} files (ulimit -n): every person's connection "
+                   f"is one, so it holds fewer than {open_files} people at once; raise the hard limit "
+                   "(LimitNOFILE= in a systemd unit) to serve more", err=True)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     typer.echo(f"nimmt is ready: open http://{shown}:{real_port}/ in your browser")
     if shown != host:
@@ -155,7 +160,35 @@ def serve(
     )
     server = uvicorn.Server(config)
     _collect_garbage_for_a_server()
+    # The store's writer thread (SQLite) needs the GIL back after every call into the database;
+    # with CPython's 5 ms switch interval it waited that long each time while the event loop was
+    # busy, and a group of actions waited for many such turns (docs/web.md, "What runs it").
+    sys.setswitchinterval(SWITCH_INTERVAL)
     server.run(sockets=[listener])
+
+
+# Seconds a thread holding the GIL runs before another thread that wants it gets it (CPython: 0.005).
+SWITCH_INTERVAL = 0.0005
+
+# Below this many open files a host is told (a public site holds a socket per person, and more).
+FEW_OPEN_FILES = 4096
+
+
+def _raise_open_files_limit() -> int:
+    """Every person's WebSocket is an open file: the soft limit goes up to the hard one (a service
+    manager's soft default, often 1,024, would refuse people long before the CPU is busy).
+    Returns the limit now in force."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (ValueError, OSError):
+            return soft  # not allowed here: keep what we have
+        return wanted
+    return soft
 
 
 # Young collections every this many new container objects (CPython's default: 700), and a full one

@@ -137,9 +137,11 @@ def create_app(
                                          bot_workers=bot_workers, bot_budget=bot_budget, idle_after=idle_after,
                                          observe_bot=metrics.bot_decision)
         metrics.count_tables(lambda: len(app.state.service._tables))
+        watching = asyncio.create_task(metrics.watch_loop())
         try:
             yield
         finally:
+            watching.cancel()
             await app.state.service.close()
             await the_hub.close()
             await the_store.close()

@@ -10,10 +10,13 @@ share counters):
 | ``nimmt_connections`` | gauge | WebSockets open now |
 | ``nimmt_tables`` | gauge | tables held in memory now |
 | ``nimmt_bot_decision_seconds{bot}`` | histogram | how long a bot thought about one decision |
+| ``nimmt_event_loop_lag_seconds`` | histogram | how late the event loop ran a timer (every ``LAG_EVERY`` s): \
+what every message waited on top of its own work; it grows as the process saturates |
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -27,7 +30,11 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 __all__ = ["CONTENT_TYPE_LATEST", "JsonFormatter", "Metrics"]
 
 _FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+_LAG = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 _SLOW = (0.0001, 0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0, 30.0)
+
+
+LAG_EVERY = 0.25  # seconds between two looks at the event loop's lag
 
 
 class Metrics:
@@ -43,6 +50,18 @@ class Metrics:
         self.tables = Gauge("nimmt_tables", "Tables held in memory now", registry=self.registry)
         self.bot_seconds = Histogram("nimmt_bot_decision_seconds", "Seconds a bot thought about one decision",
                                      ["bot"], buckets=_SLOW, registry=self.registry)
+
+        self.loop_lag = Histogram("nimmt_event_loop_lag_seconds", "Seconds the event loop ran a timer late (one "
+                                  f"every {LAG_EVERY} s): what every message waited on top of its own work",
+                                  buckets=_LAG, registry=self.registry)
+
+    async def watch_loop(self) -> None:
+        """Until cancelled: how late the event loop wakes up from a sleep, LAG_EVERY seconds at a time."""
+        loop = asyncio.get_running_loop()
+        while True:
+            asked = loop.time()
+            await asyncio.sleep(LAG_EVERY)
+            self.loop_lag.observe(max(0.0, loop.time() - asked - LAG_EVERY))
 
     def count_tables(self, count: Callable[[], int]) -> None:
         self.tables.set_function(lambda: float(count()))

@@ -35,6 +35,7 @@ def test_the_load_script_plays_and_reports(tmp_path: Path) -> None:
     assert 0 < figures["latency_ms"]["p50"] <= figures["latency_ms"]["p99"] <= figures["latency_ms"]["max"]
     assert figures["errors"] == {}, figures["errors"]
     assert figures["server_cpu_seconds"] is not None and figures["server_cpu_ms_per_action"] > 0
+    assert figures["server_loop_lag_ms"]["looks"] >= 1  # read from the server's /metrics over the window
     assert "players held:" in done.stdout and "latency:" in done.stdout
     assert "Traceback" not in log, log
 

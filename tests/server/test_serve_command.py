@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import resource
 import subprocess
 import sys
 from pathlib import Path
 
 import httpx
 from websockets.sync.client import connect
+
+from nimmt.cli.serve import FEW_OPEN_FILES
 
 from .live import LiveServer
 
@@ -63,3 +66,37 @@ def test_serve_offers_websocket_compression_only_when_asked(tmp_path: Path) -> N
     assert extension is not None and extension.startswith("permessage-deflate")
     assert plain["type"] == deflated["type"] == "state"
     assert plain["table"]["seats"] == deflated["table"]["seats"]  # type: ignore[index]
+
+
+def _open_files_of(limits: tuple[int, int], tmp_path: Path) -> tuple[str, str, str]:
+    """Start nimmt serve with these (soft, hard) open-file limits; its /proc limits line and its output."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nimmt", "serve", "--port", "0", "--db", str(tmp_path / "db.sqlite3")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, limits),
+    )
+    try:
+        assert process.stdout is not None
+        for _ in range(10):  # the ready line and the one that follows it
+            line = process.stdout.readline()
+            if line.startswith("games are kept"):
+                break
+        proc_limits = Path(f"/proc/{process.pid}/limits").read_text()
+        line = next(line for line in proc_limits.splitlines() if line.startswith("Max open files"))
+    finally:
+        process.terminate()
+        out, err = process.communicate(timeout=30)
+    return line, out, err
+
+
+def test_serve_raises_its_open_files_limit_to_the_hard_one(tmp_path: Path) -> None:
+    # Every person's WebSocket is an open file: a soft limit of 1,024 (systemd's default) would refuse
+    # the thousandth person. The process takes what the hard limit allows, and says so when that is low.
+    hard = min(resource.getrlimit(resource.RLIMIT_NOFILE)[1], 8192)
+    assert hard > 512, "this test needs a hard limit above 512 open files"
+    line, _, err = _open_files_of((512, hard), tmp_path)
+    assert line.split()[3:5] == [str(hard), str(hard)]
+    assert ("ulimit" in err) == (hard < FEW_OPEN_FILES)
+    line, _, err = _open_files_of((300, 300), tmp_path)
+    assert line.split()[3:5] == ["300", "300"]
+    assert "at most 300 files" in err and "Traceback" not in err

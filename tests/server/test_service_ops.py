@@ -160,3 +160,37 @@ def test_log_json_writes_one_json_line_per_record(tmp_path: Path) -> None:
     refusals = [r for r in records if "refused POST /api/tables" in r["message"]]
     assert len(refusals) == 1 and refusals[0]["level"] == "warning" and "rate_limited" in refusals[0]["message"]
     assert not any("Traceback" in line for line in server.output)
+
+
+def test_event_loop_lag_is_measured_when_the_loop_is_held() -> None:
+    # A callback that holds the loop for 0.6 s makes the next look late by 0.35 s at least (it comes
+    # less than LAG_EVERY after the last one): the lag a host sees on /metrics is what every message
+    # waited on top of its own work.
+    import asyncio
+
+    from nimmt.server.metrics import LAG_EVERY, Metrics
+
+    metrics = Metrics()
+
+    async def run() -> None:
+        watching = asyncio.create_task(metrics.watch_loop())
+        await asyncio.sleep(LAG_EVERY * 2.5)  # a few looks on an idle loop
+        asyncio.get_running_loop().call_soon(time.sleep, 0.6)  # held, as by a long piece of work
+        await asyncio.sleep(LAG_EVERY * 2.5)
+        watching.cancel()
+
+    asyncio.run(run())
+    text = metrics.render().decode()
+    looks = _metric(text, "nimmt_event_loop_lag_seconds_count")
+    assert looks >= 3
+    under_100ms = _metric(text, 'nimmt_event_loop_lag_seconds_bucket{le="0.1"}')
+    assert looks - under_100ms >= 1  # the held-up look
+    assert _metric(text, "nimmt_event_loop_lag_seconds_sum") >= 0.35
+
+
+def test_metrics_show_the_event_loop_lag(client: TestClient) -> None:
+    for _ in range(100):  # the server looks every LAG_EVERY seconds from its start
+        if _metric(client.get("/metrics").text, "nimmt_event_loop_lag_seconds_count") >= 1:
+            break
+        time.sleep(0.05)
+    assert _metric(client.get("/metrics").text, "nimmt_event_loop_lag_seconds_count") >= 1
