@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
+from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.helpers import act, decision, next_decision, open_options
@@ -45,12 +47,33 @@ def _version(page: Page) -> int:
     return int(page.evaluate("() => Number(document.body.dataset.version)"))
 
 
+def _keep_advice(page: Page) -> list[dict[str, Any]]:
+    """Every advice message the page receives from the server, in order."""
+    answers: list[dict[str, Any]] = []
+
+    def keep(payload: str | bytes) -> None:
+        message = json.loads(payload)
+        if message.get("type") == "advice":
+            answers.append(message)
+
+    page.on("websocket", lambda socket: socket.on("framereceived", keep))
+    return answers
+
+
+def _net_cells(page: Page) -> list[list[str]]:
+    """The texts of the network's column, row by row (a card's cell holds two numbers)."""
+    cells: list[list[str]] = page.locator("#advice-table tbody td.net").evaluate_all(
+        "tds => tds.map((td) => td.children.length ? [...td.children].map((s) => s.textContent) : [td.textContent])")
+    return cells
+
+
 def test_ask_the_coach_then_play(browser: Browser, own_server: LiveServer, screenshots: Path) -> None:
     context = browser.new_context(viewport={"width": 1200, "height": 1000})
     try:
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
+        answers = _keep_advice(page)
         _create(page, own_server, coach=True)
         expect(page.locator("#coach-option")).to_have_text(re.compile("The coach is on at this table"))
         hand = page.locator("#hand button.card").evaluate_all("els => els.map(e => Number(e.dataset.card))")
@@ -71,6 +94,20 @@ def test_ask_the_coach_then_play(browser: Browser, own_server: LiveServer, scree
         expect(first.locator("td").nth(1)).to_have_text(re.compile(r"^≈?\d+(\.\d)?%$"))
         expect(first.locator("td").nth(2)).to_have_text(re.compile(r"^≈?\d+\.\d\d$"))
         expect(first.locator("td").nth(3)).to_have_text(re.compile(r"^\d+\.\d ± \d+\.\d$"))
+        # Beside them, the neural network's second opinion, under its own heading: the bullheads it
+        # expects to the end of the round over its chance that the card is the best, as the server sent them.
+        expect(table.locator("thead th").nth(5)).to_have_text(
+            re.compile(r"^Neural network bullheads chance it is the best$"))
+        (answer,) = answers
+        assert answer["kind"] == "cards" and [c["card"] for c in answer["cards"]] == hand
+        shown = _net_cells(page)
+        assert len(shown) == len(hand)
+        for (heads, chance), sent in zip(shown, answer["cards"], strict=True):
+            assert re.fullmatch(r"\d+\.\d", heads) and re.fullmatch(r"\d+%", chance), (heads, chance)
+            assert float(heads) == pytest.approx(max(0.0, sent["net_bullheads"]), abs=0.051)
+            assert int(chance[:-1]) == pytest.approx(100 * sent["net_chance"], abs=0.51)
+        assert sum(int(chance[:-1]) for _, chance in shown) == pytest.approx(100, abs=len(hand) / 2)
+        expect(page.locator("#advice-note")).to_contain_text("Neural network: the second opinion")
         # Asking chose nothing and changed nothing at the table.
         assert _version(page) == version
         expect(page.locator('#hand button[aria-pressed="true"]')).to_have_count(0)
@@ -92,6 +129,11 @@ def test_ask_the_coach_then_play(browser: Browser, own_server: LiveServer, scree
                 expect(table.locator("tbody tr")).to_have_count(4)
                 expect(table.locator("tbody tr").first.locator("td").first).to_have_text(
                     re.compile(r"^\d+ bullheads?$"))
+                expect(table.locator("thead th").nth(4)).to_have_text("Neural network: now + later")
+                rows_answer = answers[-1]
+                assert rows_answer["kind"] == "rows"
+                assert [float(cell) for (cell,) in _net_cells(page)] == pytest.approx(
+                    [max(r["now"], r["net_total"]) for r in rows_answer["rows"]], abs=0.051)
                 assert decision(page) == seen  # asking chose nothing and changed nothing
                 asked_rows = True
             act(page, seen)  # the first row, or the lowest card; waits until the table has taken it

@@ -772,6 +772,7 @@ function hideAdvice() {
 
 const decimals = (digits) => new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const percent = new Intl.NumberFormat(lang, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const wholePercent = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 });
 const estimate = (mean, stderr) => `${decimals(1).format(mean)} ± ${decimals(1).format(stderr)}`;
 
 function showAdvice(answer) {
@@ -780,12 +781,22 @@ function showAdvice(answer) {
   adviceAsked = null;
   $("advice-cards").disabled = false;
   $("advice-rows").disabled = false;
-  const head = (...names) => el("thead", {}, el("tr", {}, names.map((name) => el("th", { scope: "col" }, name))));
+  // A heading with a word of 12 letters or more may break it first on a narrow screen (fitAdvice).
+  const long = (name) => (/\S{12,}/.test(typeof name === "string" ? name : name.textContent) ? "long" : null);
+  const head = (...names) => el("thead", {}, el("tr", {}, names.map((name) =>
+    el("th", { scope: "col", class: long(name) }, name))));
+  // The learned network's second opinion, beside the simulated numbers (absent from a server
+  // without NumPy). An expected number of bullheads is never below 0, though the network's may be.
+  const known = (value) => value !== null && value !== undefined;
   let caption, columns, body, notes;
   if (answer.kind === "cards") {
+    const net = answer.cards.every((c) => known(c.net_bullheads) && known(c.net_chance));
     caption = t("advice_cards_caption");
+    // One column, two lines (bullheads over the chance of being the best card): it fits a phone.
+    const netHead = el("span", { class: "net" }, el("span", { class: "net-name" }, t("advice_col_net")),
+      " ", el("span", {}, t("advice_col_net_bullheads")), " ", el("span", {}, t("advice_col_net_chance")));
     columns = head(t("advice_col_card"), t("advice_col_goes_to"), t("advice_col_take_chance"),
-      t("advice_col_turn"), t("advice_col_round"));
+      t("advice_col_turn"), t("advice_col_round"), ...(net ? [netHead] : []));
     body = answer.cards.map((c) => {
       const sampled = c.exact ? "" : "≈";
       return el("tr", { "data-card": c.card },
@@ -793,25 +804,43 @@ function showAdvice(answer) {
         el("td", { class: "where" }, c.row === null ? t("advice_below_all") : rowName(c.row)),
         el("td", {}, sampled + percent.format(c.take_chance)),
         el("td", {}, sampled + decimals(2).format(c.turn_bullheads)),
-        el("td", {}, estimate(c.round_bullheads, c.round_stderr)));
+        el("td", {}, estimate(c.round_bullheads, c.round_stderr)),
+        ...(net ? [el("td", { class: "net" },
+          el("span", { class: "net-bullheads" }, decimals(1).format(Math.max(0, c.net_bullheads))), " ",
+          el("span", { class: "net-chance" }, wholePercent.format(c.net_chance)))] : []));
     });
     notes = [answer.cards.every((c) => c.exact) ? "" : t("advice_sampled", { samples: answer.samples }),
-      t("advice_cards_note", { samples: answer.samples })];
+      t("advice_cards_note", { samples: answer.samples }), net ? t("advice_net_cards_note") : ""];
   } else {
+    const net = answer.rows.every((r) => known(r.net_total));
     caption = t("advice_rows_caption", { card: answer.card });
-    columns = head(t("advice_col_row"), t("advice_col_now"), t("advice_col_later"), t("advice_col_total"));
+    columns = head(t("advice_col_row"), t("advice_col_now"), t("advice_col_later"), t("advice_col_total"),
+      ...(net ? [el("span", { class: "net" }, t("advice_col_net_total"))] : []));
     body = answer.rows.map((r) => el("tr", { "data-row": r.row },
       el("th", { scope: "row" }, rowName(r.row)),
-      el("td", {}, headsLabel(r.now)),
+      el("td", { class: "heads" }, headsLabel(r.now)),
       el("td", {}, estimate(r.later, r.later_stderr)),
-      el("td", {}, decimals(1).format(r.total))));
-    notes = [t("advice_rows_note", { samples: answer.samples })];
+      el("td", {}, decimals(1).format(r.total)),
+      ...(net ? [el("td", { class: "net" }, decimals(1).format(Math.max(r.now, r.net_total)))] : [])));
+    notes = [t("advice_rows_note", { samples: answer.samples }), net ? t("advice_net_rows_note") : ""];
   }
   $("advice-table").replaceChildren(el("caption", {}, caption), columns, el("tbody", {}, body));
   $("advice-note").textContent = notes.filter(Boolean).join(" ");
   $("advice-working").textContent = "";
   $("advice").hidden = false;
+  fitAdvice();
   announce(t("advice_ready"));
+}
+
+// The numbers must fit the screen: where the headings' words are too long for a narrow one (where
+// no hyphenation is at hand), let the longest words break first, then any (app.css: data-fit).
+function fitAdvice() {
+  const table = $("advice-table");
+  if ($("advice").hidden || !table.rows.length) return;
+  for (const level of ["0", "1", "2"]) {
+    table.dataset.fit = level;
+    if (table.parentElement.scrollWidth <= table.parentElement.clientWidth + 1) break;  // + 1: rounding
+  }
 }
 
 function placementText(p) {
@@ -1037,6 +1066,7 @@ $("host-bot").replaceChildren(...(page.bots || []).map((name) => el("option", { 
   has(`bot_${name}`) ? t(`bot_${name}`) : name)));
 $("start").addEventListener("click", () => send({ type: "start" }));
 $("advice-cards").addEventListener("click", askAdvice);
+window.addEventListener("resize", fitAdvice);
 $("advice-close").addEventListener("click", () => {
   const asked = $(state && legalRows(state).length ? "advice-rows" : "advice-cards");
   hideAdvice();
