@@ -7,7 +7,8 @@ card is shown as the core resolves it (CardPlaced, RowTaken, RowChoiceNeeded).
 
 The coach (:mod:`nimmt.coach`), unless the table turns it off with ``--no-coach``, answers ``?``
 (or the catalog's ``coach_word``) at either prompt with a table of numbers computed from the
-player's own view, then asks again: it never plays or chooses. Its random source is derived from
+player's own view (the simulated ones, then the neural network's second opinion), then asks
+again: it never plays or chooses. Its random source is derived from
 the seed and the position only (:func:`coach_rng`), apart from every source the game uses, so
 asking for advice changes nothing in the game and the same question gets the same answer.
 """
@@ -28,7 +29,7 @@ from rich.text import Text
 
 from nimmt import i18n
 from nimmt.bots import Bot
-from nimmt.coach import CoachError, advise_cards, advise_rows
+from nimmt.coach import CardAdvice, CoachError, RowAdvice, advise_cards, advise_rows
 from nimmt.core import (
     BULLHEADS,
     ROW_COUNT,
@@ -75,6 +76,20 @@ from ._ending import EndTeller, fit, unbreakable
 HUMAN = 0
 T = TypeVar("T")
 COACH_SAMPLES = 200  # deals simulated per question: well under a second in a terminal
+
+
+def net_card_cell(item: CardAdvice, number: Callable[[float, int], str]) -> str:
+    """The neural network's two numbers for a card, in one cell of the coach's table (an 80-column
+    terminal has room for one more column): its expected bullheads to the end of the round (never
+    below 0, though the network's may be), then its chance that the card is the best: ``6.4 (18%)``."""
+    assert item.net_bullheads is not None and item.net_chance is not None
+    return f"{number(max(0.0, item.net_bullheads), 1)} ({number(100 * item.net_chance, 0)}%)"
+
+
+def net_row_total(item: RowAdvice) -> float:
+    """The neural network's now + later for a row, as shown: never below the row's bullheads."""
+    assert item.net_total is not None
+    return max(float(item.now), item.net_total)
 
 
 def coach_rng(seed: int, game: int, round_number: int, turn: int, kind: str) -> random.Random:
@@ -219,24 +234,33 @@ class TerminalGame:
         if advice is None:
             return
         table = Table(title=_("coach_cards_title"), title_justify="left")
-        table.add_column(_("coach_col_card"), justify="right")
-        table.add_column(_("coach_col_goes_to"), justify="right")
-        table.add_column(_("coach_col_take_chance"), justify="right")
-        table.add_column(_("coach_col_turn_bullheads"), justify="right")
-        table.add_column(_("coach_col_round_bullheads"), justify="right")
+        # The neural network's second opinion (None without NumPy: no columns then).
+        net = all(item.net_bullheads is not None and item.net_chance is not None for item in advice)
+        cells = []
         for item in advice:
             sampled = "" if item.exact else "≈"
-            table.add_row(
+            cells.append((
                 card_text(item.card),
                 _("coach_below") if item.row is None else str(item.row + 1),
                 sampled + self.number(100 * item.take_chance, 1),
                 sampled + self.number(item.turn_bullheads, 2),
                 self.estimate(item.round_bullheads, item.round_stderr),
-            )
+                *((net_card_cell(item, self.number),) if net else ()),
+            ))
+        headings = ["coach_col_card", "coach_col_goes_to", "coach_col_take_chance", "coach_col_turn_bullheads",
+                    "coach_col_round_bullheads", *(["coach_col_net"] if net else [])]
+        for column, key in enumerate(headings):
+            # A number never wraps (each column is at least as wide as its widest number); a heading may.
+            widest = 0 if key == "coach_col_goes_to" else max(len(row[column]) for row in cells)
+            table.add_column(_(key), justify="right", min_width=widest)
+        for row in cells:
+            table.add_row(*row)
         self.console.print(table)
         if not all(item.exact for item in advice):
             self.console.print(Text(_("coach_sampled", samples=COACH_SAMPLES), style="dim"))
         self.console.print(Text(_("coach_cards_note", samples=COACH_SAMPLES), style="dim"))
+        if net:
+            self.console.print(Text(_("coach_net_cards_note"), style="dim"))
 
     def advise_rows(self, state: GameState) -> None:
         _ = self._
@@ -249,6 +273,9 @@ class TerminalGame:
         table.add_column(_("coach_col_now"), justify="right")
         table.add_column(_("coach_col_later"), justify="right")
         table.add_column(_("coach_col_total"), justify="right")
+        net = all(item.net_total is not None for item in advice)
+        if net:
+            table.add_column(_("coach_col_net_total"), justify="right")
         for item in advice:
             table.add_row(
                 str(item.row + 1),
@@ -256,9 +283,12 @@ class TerminalGame:
                 str(item.now),
                 self.estimate(item.later, item.later_stderr),
                 self.number(item.total, 1),
+                *((self.number(net_row_total(item), 1),) if net else ()),
             )
         self.console.print(table)
         self.console.print(Text(_("coach_rows_note", samples=COACH_SAMPLES), style="dim"))
+        if net:
+            self.console.print(Text(_("coach_net_rows_note"), style="dim"))
 
     # -- showing the table -------------------------------------------------------------------
     def rows_table(self, state: GameState) -> Table:

@@ -7,6 +7,7 @@ is then asked in-process with the same random source, and the process must show 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -53,11 +54,14 @@ def card_cells(item: CardAdvice) -> list[str]:
         f"{sampled}{100 * item.take_chance:.1f}",
         f"{sampled}{item.turn_bullheads:.2f}",
         f"{item.round_bullheads:.1f} ± {item.round_stderr:.1f}",
+        # The neural network's: bullheads to the end of the round (at least 0), chance it is the best.
+        f"{max(0.0, item.net_bullheads or 0.0):.1f} ({100 * (item.net_chance or 0.0):.0f}%)",
     ]
 
 
 def row_cells(item: RowAdvice) -> list[str]:
-    return [str(item.row + 1), str(item.now), f"{item.later:.1f} ± {item.later_stderr:.1f}", f"{item.total:.1f}"]
+    return [str(item.row + 1), str(item.now), f"{item.later:.1f} ± {item.later_stderr:.1f}", f"{item.total:.1f}",
+            f"{max(item.now, item.net_total or 0.0):.1f}"]
 
 
 def table_lines(out: str, title: str) -> list[list[list[str]]]:
@@ -93,6 +97,10 @@ def test_advice_on_the_cards_shows_the_coachs_numbers_and_changes_nothing(tmp_pa
     assert tables[1] == tables[2]
     assert [row[0] for row in tables[1]] == [f"{c}({BULLHEADS[c]})" for c in view(state, HUMAN).hand]
     assert tables[1] == [card_cells(a) for a in advice]
+    # The network's numbers are the coach's own (none missing), its chances a distribution over the hand.
+    assert all(a.net_bullheads is not None and a.net_chance is not None for a in advice)
+    assert sum(a.net_chance or 0.0 for a in advice) == pytest.approx(1, abs=1e-5)
+    assert "Neural network: the second opinion of a small network" in " ".join(out.split())
     assert "You do not hold card 12345" in out
     assert "The coach only advises: you choose the card." in out
     # The game went on as if nobody had asked.
@@ -121,6 +129,8 @@ def test_advice_on_a_row_choice_shows_each_row_now_and_later(tmp_path: Path) -> 
     (table,) = table_lines(out, "Coach: what each row costs now and later")
     assert [[row[0], *row[2:]] for row in table] == [row_cells(a) for a in advice]
     assert "The coach only advises: you choose the row." in out
+    assert all(a.net_total is not None for a in advice)
+    assert "Neural network: the row's bullheads now plus" in " ".join(out.split())
     assert "You choose row " in out and "Final standings" in out
     assert load(path).rounds == record.rounds
 
@@ -155,5 +165,7 @@ def test_the_coach_answers_to_its_word_in_every_language(language: str) -> None:
     (table,) = table_lines(out, _("coach_cards_title"))
     assert len(table) == 10
     # Decimals are written the language's way: 7,3 ± 0,5.
-    assert all("," in row[-1] and "." not in row[-1] for row in table)
+    assert all("," in row[4] and "." not in row[4] for row in table)
+    assert all(re.fullmatch(r"\d+,\d \(\d+%\)", row[5]) for row in table), table  # the network's numbers
+    assert " ".join(_("coach_net_cards_note").split()) in " ".join(out.split())
     assert _("bye_eof") in out
