@@ -249,10 +249,13 @@ class TerminalGame:
             ))
         headings = ["coach_col_card", "coach_col_goes_to", "coach_col_take_chance", "coach_col_turn_bullheads",
                     "coach_col_round_bullheads", *(["coach_col_net"] if net else [])]
+        # A number does not wrap (each column at least as wide as its widest number; a heading
+        # may wrap), unless the terminal is too narrow for that: then every column may, as it must.
+        widest = [0 if key == "coach_col_goes_to" else max(len(row[c]) for row in cells)
+                  for c, key in enumerate(headings)]
+        fits = sum(widest) + 3 * len(widest) + 1 <= self.console.width
         for column, key in enumerate(headings):
-            # A number never wraps (each column is at least as wide as its widest number); a heading may.
-            widest = 0 if key == "coach_col_goes_to" else max(len(row[column]) for row in cells)
-            table.add_column(_(key), justify="right", min_width=widest)
+            table.add_column(_(key), justify="right", min_width=widest[column] if fits else None)
         for row in cells:
             table.add_row(*row)
         self.console.print(table)
