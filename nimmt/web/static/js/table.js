@@ -833,11 +833,12 @@ function showAdvice(answer) {
 }
 
 // The numbers must fit the screen: where the headings' words are too long for a narrow one (where
-// no hyphenation is at hand), let the longest words break first, then any (app.css: data-fit).
+// no hyphenation is at hand), let the longest words break first, then take a phone's type, then
+// let any word break (app.css: data-fit).
 function fitAdvice() {
   const table = $("advice-table");
   if ($("advice").hidden || !table.rows.length) return;
-  for (const level of ["0", "1", "2"]) {
+  for (const level of ["0", "1", "2", "3"]) {
     table.dataset.fit = level;
     if (table.parentElement.scrollWidth <= table.parentElement.clientWidth + 1) break;  // + 1: rounding
   }
