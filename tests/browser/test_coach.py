@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Browser, Page, expect
@@ -154,5 +155,31 @@ def test_a_table_without_the_coach_shows_no_advice_button(browser: Browser, serv
         expect(page.locator("#coach-option")).to_have_text("The coach is turned off at this table.")
         expect(page.get_by_role("button", name=re.compile("^Advice"))).to_have_count(0)
         expect(page.locator("#advice-cards")).to_be_hidden()
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_the_networks_numbers_fit_a_small_phone(browser: Browser, server: LiveServer, language: str) -> None:
+    # German has the longest heading words (Wahrscheinlichkeit): they may break, the numbers may not leave the screen.
+    context = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        created = httpx.post(f"{server.url}/api/tables", json={
+            "name": "Ana", "seats": 4, "bots": ["heuristic"] * 3, "options": {"rounds": 1}, "start": True,
+            "language": language}).json()
+        page.goto(f"{server.url}/t/{created['table_id']}?lang={language}#seat={created['token']}")
+        expect(page.locator("#hand button.card:not([disabled])")).to_have_count(10)
+        page.locator("#advice-cards").click()
+        expect(page.locator("#advice-table tbody td.net")).to_have_count(10)
+        box = page.locator("#advice-table").evaluate(
+            "t => ({ scroll: t.parentElement.scrollWidth, room: t.parentElement.clientWidth })")
+        assert box["scroll"] <= box["room"] + 1, box  # nothing to scroll sideways to
+        for cell in page.locator("#advice-table tbody tr").first.locator("th, td").all():
+            edge = cell.bounding_box()
+            assert edge is not None and edge["x"] >= 0 and edge["x"] + edge["width"] <= 360, edge
+        numbers = page.locator("#advice-table tbody td.net span").evaluate_all(
+            "spans => spans.map((s) => { const r = s.getBoundingClientRect(); return [r.width, s.scrollWidth]; })")
+        assert all(width + 1 >= scroll for width, scroll in numbers), numbers  # each number whole in its cell
     finally:
         context.close()
