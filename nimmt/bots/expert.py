@@ -11,8 +11,10 @@ so the time goes to the close calls. It samples until its time budget for the de
 
 Who it plays is guessed from the cards they reveal (:mod:`nimmt.bots.opponents`): a posterior for
 each other player over a few styles (nimmt's ``heuristic``, ``snug`` play like ``field:risk``,
-``random``); the rollouts give each player a style drawn from it (:mod:`nimmt.bots.styles`), or
-play everybody at random when every other player looks random.
+``mc`` the noisy play of Monte-Carlo bots, ``random``); the rollouts give each player a style drawn
+from it (:mod:`nimmt.bots.styles`), or play everybody at random when every other player looks
+random. A card is worth its bullheads minus the mean of what each other player takes in the same
+rollouts (``others=1``): the search plays for a lead over the table, not only for a low score.
 
 Its row choice is searched the same way: when its card is below every row, each of the four rows
 is scored by what it costs now *and* by what the table it leaves costs its remaining cards later.
@@ -79,7 +81,7 @@ class ExpertBot(Bot):
         prior_margin: float | None = None,
         prior_weight: float = 0.0,
         styles: str | None = None,
-        others: float = 0.0,
+        others: float = 1.0,
     ) -> None:
         super().__init__(rng)
         if clock not in self.CLOCKS:
@@ -96,7 +98,8 @@ class ExpertBot(Bot):
         self.prior_weight = prior_weight
         self.batch = batch_available()
         # > 0: a card's (or row's) value is its bullheads minus this times the mean of each other
-        # player's, in the same rollouts (a lead over the table, not only a low score). 0: its own only.
+        # player's, in the same rollouts (a lead over the table, not only a low score; 1 by default,
+        # measured in docs/ladder.md). 0: its own bullheads only, as before.
         self.others = others
         # The styles its model of the other players weighs (comma-separated names of
         # nimmt.bots.styles.STYLES); None: DEFAULT_STYLES.

@@ -5,17 +5,19 @@ The ``expert`` plays each sampled round out with a model of the other players. S
 expect care from random players overrate the danger of the rows and underrate the chaos, and the
 other way round. :class:`OpponentModel` keeps, for each other player, a posterior over the styles
 of :data:`nimmt.bots.styles.STYLES` (nimmt's ``heuristic``; ``snug``, the same expected cost
-with near ties to the snuggest fit, as ``field:risk`` and ``field:safe`` play; ``random``). After
+with near ties to the snuggest fit, as ``field:risk`` and ``field:safe`` play; ``mc``, a noisy
+chooser like the Monte-Carlo bots; ``random``). After
 every turn it sees the card each other player revealed and asks how likely that
 card was in each style:
 
 * **random**: ``1 / hand size``;
 * **the others** choose one card from a hand, and the hand is unknown: the model samples hands
-  that hold the revealed card plus cards this bot had not seen at that time, and counts how often
-  the style's choice from such a hand is that card. A player is allowed a slip (``SLIP``), so that
-  one odd card does not rule a style out.
+  that hold the revealed card plus cards this bot had not seen at that time, and averages the
+  style's chance of that card from such a hand (1 or 0 for a deterministic style). A player is
+  allowed a slip (``SLIP``), so that one odd card does not rule a style out.
 
-The prior gives ``heuristic`` half the weight and the other two styles a quarter each. (Players who
+The prior weighs ``heuristic`` 0.5 and each other style 0.25 (``heuristic_share`` before any
+evidence is that 0.5; normalised over the four styles, 0.4 and 0.2 each). (Players who
 always play their lowest or their highest card were in the family too. With hands sampled as above
 a highest-card player is rarely told apart, since a middling card is seldom the highest of a random
 hand; bounding its hand by the cards it played before tells it apart, but then nimmt's

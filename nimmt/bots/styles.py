@@ -34,8 +34,9 @@ from nimmt.core import BULLHEADS, View
 from .heuristic import TIE, card_cost, choose, fit
 
 STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "random")
-# The styles the expert's model weighs by default (``mc`` is an option: OpponentModel(styles=STYLES)).
-DEFAULT_STYLES: tuple[str, ...] = ("heuristic", "snug", "random")
+# The styles the expert's model weighs by default: all of them (docs/ladder.md, "A model of
+# Monte-Carlo players": with ``mc`` the expert leads three field:mc50 by more).
+DEFAULT_STYLES: tuple[str, ...] = STYLES
 
 Ints = npt.NDArray[np.int64]
 Seats = tuple[tuple[int, ...], tuple[int, ...]]  # card policy and row policy of each seat

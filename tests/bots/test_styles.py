@@ -83,14 +83,15 @@ def posterior_after_a_game(opponent: str, seed: int, styles: tuple[str, ...] = D
     [("field:risk", "snug"), ("field:safe", "snug"), ("heuristic", "heuristic")],
 )
 def test_the_model_tells_the_styles_of_the_field_apart(opponent: str, style: str) -> None:
-    post = posterior_after_a_game(opponent, 8)
+    post = posterior_after_a_game(opponent, 8, ("heuristic", "snug", "random"))  # the family before mc
     assert max(post, key=post.__getitem__) == style, post
 
 
 def test_a_player_not_seen_yet_has_the_prior() -> None:
     model = OpponentModel(random.Random(1))
-    assert model.posterior(2) == pytest.approx({s: OpponentModel.PRIOR[s] for s in DEFAULT_STYLES})
-    assert model.heuristic_share == 0.5
+    total = sum(OpponentModel.PRIOR[s] for s in DEFAULT_STYLES)
+    assert model.posterior(2) == pytest.approx({s: OpponentModel.PRIOR[s] / total for s in DEFAULT_STYLES})
+    assert model.heuristic_share == pytest.approx(0.4)  # the seat seen: heuristic 0.5 of 1.25
 
 
 @pytest.mark.parametrize(
@@ -184,3 +185,4 @@ def test_the_expert_can_weigh_what_the_others_take() -> None:
     assert all(b.mean <= a.mean for a, b in zip(own, lead, strict=True))
     assert any(b.mean < a.mean for a, b in zip(own, lead, strict=True))
     assert ExpertBot(random.Random(1), others=0.5).others == 0.5
+    assert ExpertBot(random.Random(1)).others == 1.0  # a lead over the table, by default
