@@ -61,11 +61,45 @@ def _keep_advice(page: Page) -> list[dict[str, Any]]:
     return answers
 
 
-def _net_cells(page: Page) -> list[list[str]]:
-    """The texts of the network's column, row by row (a card's cell holds two numbers)."""
-    cells: list[list[str]] = page.locator("#advice-table tbody td.net").evaluate_all(
-        "tds => tds.map((td) => td.children.length ? [...td.children].map((s) => s.textContent) : [td.textContent])")
-    return cells
+def _shown(page: Page) -> list[dict[str, str]]:
+    """Each line of the advice as shown: the text of each cell's number (its short label aside), by the
+    cell's class; a network's cell for a card gives its two numbers as net_bullheads and net_chance."""
+    shown: list[dict[str, str]] = page.locator("#advice-table tbody tr").evaluate_all("""trs => trs.map((tr) => {
+      const line = {};
+      for (const td of tr.querySelectorAll("td")) {
+        const kind = td.className.split(" ")[0];
+        const value = td.querySelector(".value") || td.querySelector(".full");
+        line[kind] = value.textContent;
+        for (const part of td.querySelectorAll(".net-bullheads, .net-chance")) line[part.className] = part.textContent;
+      }
+      return line;
+    })""")
+    return shown
+
+
+def _number(text: str) -> float:
+    return float(text.removeprefix("≈").removesuffix("%"))
+
+
+def _check_cards(shown: list[dict[str, str]], answer: dict[str, Any]) -> None:
+    """Every number of every card, as the server's advice message has it (English formats)."""
+    assert len(shown) == len(answer["cards"])
+    for line, sent in zip(shown, answer["cards"], strict=True):
+        where = "below every row" if sent["row"] is None else f"Row {sent['row'] + 1}"
+        assert line["where"] == where, (line, sent)
+        sampled = "" if sent["exact"] else "≈"
+        assert re.fullmatch(rf"{sampled}\d+\.\d%", line["take"]), line
+        assert re.fullmatch(rf"{sampled}\d+\.\d\d", line["turn"]), line
+        assert _number(line["take"]) == pytest.approx(100 * sent["take_chance"], abs=0.051)
+        assert _number(line["turn"]) == pytest.approx(sent["turn_bullheads"], abs=0.0051)
+        mean, stderr = line["round"].split(" ± ")
+        assert float(mean) == pytest.approx(sent["round_bullheads"], abs=0.051)
+        assert float(stderr) == pytest.approx(sent["round_stderr"], abs=0.051)
+        heads, chance = line["net-bullheads"], line["net-chance"]
+        assert re.fullmatch(r"\d+\.\d", heads) and re.fullmatch(r"\d+%", chance), (heads, chance)
+        assert float(heads) == pytest.approx(max(0.0, sent["net_bullheads"]), abs=0.051)
+        assert int(chance[:-1]) == pytest.approx(100 * sent["net_chance"], abs=0.51)
+    assert sum(int(line["net-chance"][:-1]) for line in shown) == pytest.approx(100, abs=len(shown) / 2)
 
 
 def test_ask_the_coach_then_play(browser: Browser, own_server: LiveServer, screenshots: Path) -> None:
@@ -92,23 +126,25 @@ def test_ask_the_coach_then_play(browser: Browser, own_server: LiveServer, scree
         assert table.locator("tbody tr").evaluate_all("rs => rs.map(r => Number(r.dataset.card))") == hand
         first = table.locator("tbody tr").first
         expect(first.locator("th")).to_have_text(re.compile(rf"^{hand[0]}\D"))  # the card, then its bullheads
-        expect(first.locator("td").nth(1)).to_have_text(re.compile(r"^≈?\d+(\.\d)?%$"))
-        expect(first.locator("td").nth(2)).to_have_text(re.compile(r"^≈?\d+\.\d\d$"))
-        expect(first.locator("td").nth(3)).to_have_text(re.compile(r"^\d+\.\d ± \d+\.\d$"))
-        # Beside them, the neural network's second opinion, under its own heading: the bullheads it
-        # expects to the end of the round over its chance that the card is the best, as the server sent them.
-        expect(table.locator("thead th").nth(5)).to_have_text(
-            re.compile(r"^Neural network bullheads chance it is the best$"))
+        # Every number, as the server sent it; beside the simulated ones, the neural network's second
+        # opinion: the bullheads it expects to the end of the round, then its chance that the card is the best.
         (answer,) = answers
         assert answer["kind"] == "cards" and [c["card"] for c in answer["cards"]] == hand
-        shown = _net_cells(page)
-        assert len(shown) == len(hand)
-        for (heads, chance), sent in zip(shown, answer["cards"], strict=True):
-            assert re.fullmatch(r"\d+\.\d", heads) and re.fullmatch(r"\d+%", chance), (heads, chance)
-            assert float(heads) == pytest.approx(max(0.0, sent["net_bullheads"]), abs=0.051)
-            assert int(chance[:-1]) == pytest.approx(100 * sent["net_chance"], abs=0.51)
-        assert sum(int(chance[:-1]) for _, chance in shown) == pytest.approx(100, abs=len(hand) / 2)
-        expect(page.locator("#advice-note")).to_contain_text("Neural network: the second opinion")
+        _check_cards(_shown(page), answer)
+        # The full headings are there for a screen reader; the panel (narrow here) shows each number's
+        # short label, and a legend says what each label means.
+        expect(table.locator("thead th .full")).to_have_text(["Card", "Goes to", "Chance of taking a row this turn",
+            "Bullheads this turn", "Bullheads to the end of the round",
+            "Neural network: bullheads to the end of the round · chance it is the best"])
+        expect(first.locator("td.round .short")).to_have_text("Round")
+        expect(first.locator("td.net .short")).to_have_text("Network")
+        expect(first.locator("td.net .net-best")).to_have_text("best")
+        terms = ["Takes", "Now", "Round", "Network"]
+        if any(c["row"] is None for c in answer["cards"]):
+            terms.insert(0, "Below")
+        expect(page.locator("#advice-legend dt")).to_have_text(terms)
+        expect(page.locator("#advice-legend dd").last).to_contain_text("A second opinion, from a neural network")
+        expect(page.locator("#advice-note")).to_contain_text("Neural network: a small network")
         # Asking chose nothing and changed nothing at the table.
         assert _version(page) == version
         expect(page.locator('#hand button[aria-pressed="true"]')).to_have_count(0)
@@ -128,13 +164,20 @@ def test_ask_the_coach_then_play(browser: Browser, own_server: LiveServer, scree
                 page.get_by_role("button", name="Advice on the rows").click()
                 expect(table.locator("caption")).to_contain_text("what taking each row for your card")
                 expect(table.locator("tbody tr")).to_have_count(4)
-                expect(table.locator("tbody tr").first.locator("td").first).to_have_text(
-                    re.compile(r"^\d+ bullheads?$"))
-                expect(table.locator("thead th").nth(4)).to_have_text("Neural network: now + later")
+                # Short headings on this narrow panel, the full ones for a screen reader.
+                expect(table.locator("thead th .short")).to_have_text(["Row", "Now", "Later", "Total", "Network"])
+                expect(table.locator("thead th.net .full")).to_have_text("Neural network: now + later")
                 rows_answer = answers[-1]
                 assert rows_answer["kind"] == "rows"
-                assert [float(cell) for (cell,) in _net_cells(page)] == pytest.approx(
-                    [max(r["now"], r["net_total"]) for r in rows_answer["rows"]], abs=0.051)
+                shown = _shown(page)
+                assert len(shown) == len(rows_answer["rows"])
+                for line, sent in zip(shown, rows_answer["rows"], strict=True):
+                    assert int(line["now"]) == sent["now"], (line, sent)
+                    mean, stderr = line["later"].split(" ± ")
+                    assert float(mean) == pytest.approx(sent["later"], abs=0.051)
+                    assert float(stderr) == pytest.approx(sent["later_stderr"], abs=0.051)
+                    assert float(line["total"]) == pytest.approx(sent["total"], abs=0.051)
+                    assert float(line["net"]) == pytest.approx(max(sent["now"], sent["net_total"]), abs=0.051)
                 assert decision(page) == seen  # asking chose nothing and changed nothing
                 asked_rows = True
             act(page, seen)  # the first row, or the lowest card; waits until the table has taken it
@@ -159,12 +202,30 @@ def test_a_table_without_the_coach_shows_no_advice_button(browser: Browser, serv
         context.close()
 
 
-@pytest.mark.parametrize("language", ["en", "de"])
-def test_the_networks_numbers_fit_a_small_phone(browser: Browser, server: LiveServer, language: str) -> None:
-    # German has the longest heading words (Wahrscheinlichkeit): they may break, the numbers may not leave the screen.
+# Every number and label of the card advice, with its box; the rows wholly inside the panel's view.
+_LAYOUT = """() => {
+  const box = document.getElementById("advice");
+  const room = box.getBoundingClientRect();
+  const shown = [...box.querySelectorAll("tbody :is(th, td, span), caption, #advice-legend *")]
+    .filter((e) => getComputedStyle(e).display !== "none" && e.getBoundingClientRect().width > 1)
+    .map((e) => { const r = e.getBoundingClientRect();
+      return { text: e.textContent, left: r.left, right: r.right, scroll: e.scrollWidth,
+               width: e.clientWidth || r.width,
+               wrap: getComputedStyle(e).overflowWrap + " " + getComputedStyle(e).wordBreak }; });
+  const whole = [...box.querySelectorAll("tbody tr")].filter((tr) => { const r = tr.getBoundingClientRect();
+    return r.top >= room.top && r.bottom <= room.bottom; }).length;
+  return { shown, whole, left: room.left, right: room.right, scroll: box.scrollWidth, client: box.clientWidth };
+}"""
+
+
+@pytest.mark.parametrize("language", ["de", "pt-PT", "fr"])
+def test_the_card_advice_reads_on_a_small_phone(browser: Browser, server: LiveServer, language: str) -> None:
+    # The longest languages on a 360x640 phone: every number whole and on the screen, no word broken
+    # mid-word, and several cards' advice in view at once.
     context = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True)
     try:
         page = context.new_page()
+        answers = _keep_advice(page)
         created = httpx.post(f"{server.url}/api/tables", json={
             "name": "Ana", "seats": 4, "bots": ["heuristic"] * 3, "options": {"rounds": 1}, "start": True,
             "language": language}).json()
@@ -172,14 +233,17 @@ def test_the_networks_numbers_fit_a_small_phone(browser: Browser, server: LiveSe
         expect(page.locator("#hand button.card:not([disabled])")).to_have_count(10)
         page.locator("#advice-cards").click()
         expect(page.locator("#advice-table tbody td.net")).to_have_count(10)
-        box = page.locator("#advice-table").evaluate(
-            "t => ({ scroll: t.parentElement.scrollWidth, room: t.parentElement.clientWidth })")
-        assert box["scroll"] <= box["room"] + 1, box  # nothing to scroll sideways to
-        for cell in page.locator("#advice-table tbody tr").first.locator("th, td").all():
-            edge = cell.bounding_box()
-            assert edge is not None and edge["x"] >= 0 and edge["x"] + edge["width"] <= 360, edge
-        numbers = page.locator("#advice-table tbody td.net span").evaluate_all(
-            "spans => spans.map((s) => { const r = s.getBoundingClientRect(); return [r.width, s.scrollWidth]; })")
-        assert all(width + 1 >= scroll for width, scroll in numbers), numbers  # each number whole in its cell
+        (answer,) = answers
+        shown = _shown(page)
+        assert [len(line) for line in shown] == [7] * 10, shown  # where, four numbers, the network's two
+        assert [float(line["net-bullheads"].replace(",", ".")) for line in shown] == pytest.approx(
+            [max(0.0, c["net_bullheads"]) for c in answer["cards"]], abs=0.051)
+        layout = page.evaluate(_LAYOUT)
+        assert layout["scroll"] <= layout["client"] + 1, layout  # nothing to scroll sideways to
+        for item in layout["shown"]:
+            assert layout["left"] - 1 <= item["left"] and item["right"] <= layout["right"] + 1, item
+            assert item["scroll"] <= item["width"] + 1, item  # whole in its box
+            assert item["wrap"] == "normal normal", item  # a line may break between words only
+        assert layout["whole"] >= 4, layout  # several cards' advice at once
     finally:
         context.close()

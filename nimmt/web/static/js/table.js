@@ -756,6 +756,7 @@ function askAdvice() {
   $("advice-cards").disabled = true;
   $("advice-rows").disabled = true;
   $("advice-table").replaceChildren();
+  adviceLegend().replaceChildren();
   $("advice-note").textContent = "";
   $("advice-working").textContent = t("advice_working");
   $("advice").hidden = false;
@@ -765,9 +766,21 @@ function hideAdvice() {
   adviceShown = null;
   $("advice").hidden = true;
   $("advice-table").replaceChildren();
+  adviceLegend().replaceChildren();
   $("advice-working").textContent = "";
   $("advice-cards").disabled = false;
   $("advice-rows").disabled = false;
+}
+
+// The legend of the short labels a narrow panel shows beside each number (app.css: the advice
+// container): made here, under the table, the first time it is needed.
+function adviceLegend() {
+  let legend = $("advice-legend");
+  if (!legend) {
+    legend = el("dl", { id: "advice-legend", class: "advice-legend" });
+    $("advice-note").before(legend);
+  }
+  return legend;
 }
 
 const decimals = (digits) => new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -775,73 +788,82 @@ const percent = new Intl.NumberFormat(lang, { style: "percent", minimumFractionD
 const wholePercent = new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 });
 const estimate = (mean, stderr) => `${decimals(1).format(mean)} ± ${decimals(1).format(stderr)}`;
 
+// One number of the advice: its short label (seen on a narrow panel, where the headings are not;
+// a screen reader has the full heading instead), then the number itself.
+function adviceCell(kind, short, ...value) {
+  return el("td", { role: "cell", class: kind },
+    short ? el("span", { class: "short", "aria-hidden": "true" }, short) : null, short ? " " : null,
+    el("span", { class: "value" }, ...value));
+}
+
 function showAdvice(answer) {
   if (!adviceAsked || answer.ref !== adviceAsked.ref || !state || decisionKey(state) !== adviceAsked.key) return;
   adviceShown = adviceAsked.key;
   adviceAsked = null;
   $("advice-cards").disabled = false;
   $("advice-rows").disabled = false;
-  // A heading with a word of 12 letters or more may break it first on a narrow screen (fitAdvice).
-  const long = (name) => (/\S{12,}/.test(typeof name === "string" ? name : name.textContent) ? "long" : null);
-  const head = (...names) => el("thead", {}, el("tr", {}, names.map((name) =>
-    el("th", { scope: "col", class: long(name) }, name))));
+  // Explicit roles: a narrow panel lays the table out as blocks (app.css), which must not cost a
+  // screen reader its table.
+  // A heading holds its short label too: a narrow panel shows that one for a row choice.
+  const head = (...names) => el("thead", { role: "rowgroup" }, el("tr", { role: "row" }, names.map(([kind, name, short]) =>
+    el("th", { scope: "col", role: "columnheader", class: kind }, el("span", { class: "full" }, name),
+      short ? el("span", { class: "short", "aria-hidden": "true" }, short) : null))));
+  const row = (attrs, ...cells) => el("tr", { role: "row", ...attrs }, ...cells);
   // The learned network's second opinion, beside the simulated numbers (absent from a server
   // without NumPy). An expected number of bullheads is never below 0, though the network's may be.
   const known = (value) => value !== null && value !== undefined;
-  let caption, columns, body, notes;
+  let caption, columns, body, notes, legend;
   if (answer.kind === "cards") {
     const net = answer.cards.every((c) => known(c.net_bullheads) && known(c.net_chance));
     caption = t("advice_cards_caption");
-    // One column, two lines (bullheads over the chance of being the best card): it fits a phone.
-    const netHead = el("span", { class: "net" }, el("span", { class: "net-name" }, t("advice_col_net")),
-      " ", el("span", {}, t("advice_col_net_bullheads")), " ", el("span", {}, t("advice_col_net_chance")));
-    columns = head(t("advice_col_card"), t("advice_col_goes_to"), t("advice_col_take_chance"),
-      t("advice_col_turn"), t("advice_col_round"), ...(net ? [netHead] : []));
+    columns = head(["card-name", t("advice_col_card")], ["where", t("advice_col_goes_to")],
+      ["take", t("advice_col_take_chance")], ["turn", t("advice_col_turn")], ["round", t("advice_col_round")],
+      ...(net ? [["net", t("advice_col_net_cards")]] : []));
     body = answer.cards.map((c) => {
       const sampled = c.exact ? "" : "≈";
-      return el("tr", { "data-card": c.card },
-        el("th", { scope: "row" }, cardElement(c.card, bullheadsOf(c.card), "small")),
-        el("td", { class: "where" }, c.row === null ? t("advice_below_all") : rowName(c.row)),
-        el("td", {}, sampled + percent.format(c.take_chance)),
-        el("td", {}, sampled + decimals(2).format(c.turn_bullheads)),
-        el("td", {}, estimate(c.round_bullheads, c.round_stderr)),
-        ...(net ? [el("td", { class: "net" },
-          el("span", { class: "net-bullheads" }, decimals(1).format(Math.max(0, c.net_bullheads))), " ",
+      return row({ "data-card": c.card },
+        el("th", { scope: "row", role: "rowheader" }, cardElement(c.card, bullheadsOf(c.card), "small")),
+        c.row === null ? el("td", { role: "cell", class: "where below" }, el("span", { class: "full" }, t("advice_below_all")),
+          el("span", { class: "short", "aria-hidden": "true" }, t("advice_short_below")))
+          : adviceCell("where", "", rowName(c.row)),
+        adviceCell("take", t("advice_short_take"), sampled + percent.format(c.take_chance)),
+        adviceCell("turn", t("advice_short_now"), sampled + decimals(2).format(c.turn_bullheads)),
+        adviceCell("round", t("advice_short_round"), estimate(c.round_bullheads, c.round_stderr)),
+        ...(net ? [adviceCell("net", t("advice_short_net"),
+          el("span", { class: "net-bullheads" }, decimals(1).format(Math.max(0, c.net_bullheads))), " · ",
+          el("span", { class: "net-best" }, t("advice_short_best")), " ",
           el("span", { class: "net-chance" }, wholePercent.format(c.net_chance)))] : []));
     });
+    legend = [...(answer.cards.some((c) => c.row === null) ? [["advice_short_below", "advice_legend_below"]] : []),
+      ["advice_short_take", "advice_legend_take"], ["advice_short_now", "advice_legend_turn"],
+      ["advice_short_round", "advice_legend_round"], ...(net ? [["advice_short_net", "advice_legend_net_cards"]] : [])];
     notes = [answer.cards.every((c) => c.exact) ? "" : t("advice_sampled", { samples: answer.samples }),
-      t("advice_cards_note", { samples: answer.samples }), net ? t("advice_net_cards_note") : ""];
+      t("advice_cards_note", { samples: answer.samples }), net ? t("advice_net_note") : ""];
   } else {
     const net = answer.rows.every((r) => known(r.net_total));
     caption = t("advice_rows_caption", { card: answer.card });
-    columns = head(t("advice_col_row"), t("advice_col_now"), t("advice_col_later"), t("advice_col_total"),
-      ...(net ? [el("span", { class: "net" }, t("advice_col_net_total"))] : []));
-    body = answer.rows.map((r) => el("tr", { "data-row": r.row },
-      el("th", { scope: "row" }, rowName(r.row)),
-      el("td", { class: "heads" }, headsLabel(r.now)),
-      el("td", {}, estimate(r.later, r.later_stderr)),
-      el("td", {}, decimals(1).format(r.total)),
-      ...(net ? [el("td", { class: "net" }, decimals(1).format(Math.max(r.now, r.net_total)))] : [])));
-    notes = [t("advice_rows_note", { samples: answer.samples }), net ? t("advice_net_rows_note") : ""];
+    columns = head(["row-name", t("advice_col_row"), t("advice_col_row")],
+      ["now", t("advice_col_now"), t("advice_short_now")], ["later", t("advice_col_later"), t("advice_short_later")],
+      ["total", t("advice_col_total"), t("advice_short_total")],
+      ...(net ? [["net", t("advice_col_net_total"), t("advice_short_net")]] : []));
+    body = answer.rows.map((r) => row({ "data-row": r.row },
+      el("th", { scope: "row", role: "rowheader" }, rowName(r.row)),
+      adviceCell("now", t("advice_short_now"), String(r.now)),
+      adviceCell("later", t("advice_short_later"), estimate(r.later, r.later_stderr)),
+      adviceCell("total", t("advice_short_total"), decimals(1).format(r.total)),
+      ...(net ? [adviceCell("net", t("advice_short_net"), decimals(1).format(Math.max(r.now, r.net_total)))] : [])));
+    legend = [["advice_short_now", "advice_legend_now"], ["advice_short_later", "advice_legend_later"],
+      ["advice_short_total", "advice_legend_total"], ...(net ? [["advice_short_net", "advice_legend_net_rows"]] : [])];
+    notes = [t("advice_rows_note", { samples: answer.samples }), net ? t("advice_net_note") : ""];
   }
-  $("advice-table").replaceChildren(el("caption", {}, caption), columns, el("tbody", {}, body));
+  $("advice-table").setAttribute("role", "table");
+  $("advice-table").replaceChildren(el("caption", {}, caption), columns, el("tbody", { role: "rowgroup" }, body));
+  adviceLegend().replaceChildren(...legend.flatMap(([short, long]) =>
+    [el("dt", {}, t(short)), el("dd", {}, t(long))]));
   $("advice-note").textContent = notes.filter(Boolean).join(" ");
   $("advice-working").textContent = "";
   $("advice").hidden = false;
-  fitAdvice();
   announce(t("advice_ready"));
-}
-
-// The numbers must fit the screen: where the headings' words are too long for a narrow one (where
-// no hyphenation is at hand), let the longest words break first, then take a phone's type, then
-// let any word break (app.css: data-fit).
-function fitAdvice() {
-  const table = $("advice-table");
-  if ($("advice").hidden || !table.rows.length) return;
-  for (const level of ["0", "1", "2", "3"]) {
-    table.dataset.fit = level;
-    if (table.parentElement.scrollWidth <= table.parentElement.clientWidth + 1) break;  // + 1: rounding
-  }
 }
 
 function placementText(p) {
@@ -1067,7 +1089,6 @@ $("host-bot").replaceChildren(...(page.bots || []).map((name) => el("option", { 
   has(`bot_${name}`) ? t(`bot_${name}`) : name)));
 $("start").addEventListener("click", () => send({ type: "start" }));
 $("advice-cards").addEventListener("click", askAdvice);
-window.addEventListener("resize", fitAdvice);
 $("advice-close").addEventListener("click", () => {
   const asked = $(state && legalRows(state).length ? "advice-rows" : "advice-cards");
   hideAdvice();
