@@ -609,6 +609,7 @@ class Run:
             "generator_lag_ms": {"p50": round(percentile(lags, 0.50), 1), "p99": round(percentile(lags, 0.99), 1),
                                  "max": round(lags[-1], 1) if lags else 0.0},
             "server_loop_lag_ms": lag_summary(server_lag),
+            "store_conflicts": server_lag.get(-2.0, 0.0),
             "server_waited_for_cpu_seconds": round(sum(w - waited_before.get(pid, 0.0)
                                                        for pid, w in waited_after.items()), 2),
             "services_cpu_seconds": {name: round(cpu, 2) for name, cpu in used.items()},
@@ -622,7 +623,8 @@ class Run:
 
     async def loop_lag(self, http: httpx.AsyncClient) -> dict[float, float]:
         """The servers' ``nimmt_event_loop_lag_seconds`` histogram so far, summed over the processes:
-        upper bound (seconds; inf) -> looks at most that late, and -1 -> their sum of seconds."""
+        upper bound (seconds; inf) -> looks at most that late, and -1 -> their sum of seconds; -2 -> their
+        ``nimmt_store_conflicts_total`` (writes that lost a race to another process)."""
         urls = [node.url for node in self.server.cluster.nodes] if isinstance(self.server, Processes) else [self.url]
         found: dict[float, float] = {}
         for url in urls:
@@ -632,6 +634,8 @@ class Run:
                     found[float(bucket[1])] = found.get(float(bucket[1]), 0.0) + float(bucket[2])
                 if total := re.search(r"^nimmt_event_loop_lag_seconds_sum (\S+)$", text, re.M):
                     found[-1.0] = found.get(-1.0, 0.0) + float(total[1])
+                if conflicts := re.search(r"^nimmt_store_conflicts_total (\S+)$", text, re.M):
+                    found[-2.0] = found.get(-2.0, 0.0) + float(conflicts[1])
         return found
 
     @staticmethod
@@ -690,7 +694,7 @@ def lag_summary(histogram: dict[float, float]) -> dict[str, float | None]:
     total = histogram.get(float("inf"), 0.0)
     if total <= 0:
         return {"looks": 0, "p50_at_most": None, "p99_at_most": None, "mean": None}
-    bounds = sorted(b for b in histogram if b >= 0)
+    bounds = sorted(b for b in histogram if b >= 0)  # (negative keys are other sums)
 
     def at_most(share: float) -> float:
         return next(b for b in bounds if histogram[b] >= share * total) * 1000
@@ -733,6 +737,10 @@ def report(figures: dict[str, Any], think: float, stall: float) -> str:
                      f"p99 at most {lag['p99_at_most']:g} ms over {lag['looks']:.0f} looks "
                      "(nimmt_event_loop_lag_seconds: how late its event loop ran a timer, what every message "
                      "waited on top of its own work)")
+    if figures["store_conflicts"]:
+        lines.append(f"store conflicts:   {figures['store_conflicts']:.0f} writes found their number taken by another "
+                     f"process ({100 * figures['store_conflicts'] / max(1, figures['actions']):.1f} % of the actions; "
+                     "each costs a read of the store and a retry)")
     if figures["services_cpu_seconds"]:
         lines.append("services CPU:      " + ", ".join(
             f"{name} {used:.1f} s = {figures['services_cpu_ms_per_action'][name] or 0:.2f} ms per action"
