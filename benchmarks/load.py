@@ -282,6 +282,8 @@ class Stats:
     error_details: Counter[str] = field(default_factory=Counter)  # code: what the generator saw, for the report
     setup_latencies: list[float] = field(default_factory=list)  # a table: created, joined, greeted, started
     connected: int = 0
+    frames: int = 0  # messages received in the window
+    frame_bytes: int = 0
     peak: int = 0
     tables_started: int = 0
     stalls: int = 0  # tables found stalled (and reloaded)
@@ -341,6 +343,9 @@ class Person:
                 self.handle(first)
                 async for raw in socket:
                     self.heard = time.perf_counter()
+                    if stats.in_window(self.heard):
+                        stats.frames += 1
+                        stats.frame_bytes += len(raw)
                     self.handle(json.loads(raw))
                 if not self.run.stopping and not self.reloading:  # the server closed the socket
                     stats.errors[f"closed_{socket.close_code}"] += 1
@@ -598,6 +603,8 @@ class Run:
             "latency_ms": {"p50": round(percentile(ms, 0.50), 1), "p95": round(percentile(ms, 0.95), 1),
                            "p99": round(percentile(ms, 0.99), 1), "max": round(ms[-1], 1) if ms else 0.0},
             "in_flight_at_end": in_flight,
+            "messages_per_action": round(self.stats.frames / actions, 2) if actions else None,
+            "bytes_per_message": round(self.stats.frame_bytes / self.stats.frames) if self.stats.frames else None,
             "patches": self.patches, "stalls": self.stats.stalls, "stalled_at": dict(self.stats.stalled_at),
             "stalled_behind": self.stats.stalled_behind,
             "errors": dict(self.stats.errors.most_common()),
@@ -719,6 +726,8 @@ def report(figures: dict[str, Any], think: float, stall: float) -> str:
         f"latency:           p50 {lat['p50']:.1f} ms, p95 {lat['p95']:.1f} ms, p99 {lat['p99']:.1f} ms, "
         f"max {lat['max']:.1f} ms (send -> ack and own state at that version); "
         f"{figures['in_flight_at_end']} in flight at the end",
+        f"messages:          {figures['messages_per_action']} received per action, {figures['bytes_per_message']} "
+        "bytes each on average (acks, states, patches)",
         f"errors:            {errors}",
         *(f"  | {count} x {detail}" for detail, count in figures["error_details"].items()),
         f"stalled tables:    {figures['stalls']} (nobody sent anything for {stall:g} s, nobody asked to act; "
