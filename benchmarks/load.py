@@ -555,7 +555,8 @@ class Run:
         self.spawn(self.watchdog())
         self.spawn(self.lag_probe())
         gate = asyncio.Semaphore(16)  # tables being created at once, at most
-        limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
+        # Idle connections closed after 2 s, before the server's 5 s: a request on one it is closing fails.
+        limits = httpx.Limits(max_connections=16, max_keepalive_connections=16, keepalive_expiry=2.0)
         async with httpx.AsyncClient(timeout=self.timeout, limits=limits, trust_env=False) as http:
             setups: list[asyncio.Task[Any]] = []
             for index in range(tables):
