@@ -282,6 +282,8 @@ class Stats:
     error_details: Counter[str] = field(default_factory=Counter)  # code: what the generator saw, for the report
     setup_latencies: list[float] = field(default_factory=list)  # a table: created, joined, greeted, started
     connected: int = 0
+    frames: int = 0  # messages received in the window
+    frame_bytes: int = 0
     peak: int = 0
     tables_started: int = 0
     stalls: int = 0  # tables found stalled (and reloaded)
@@ -341,6 +343,9 @@ class Person:
                 self.handle(first)
                 async for raw in socket:
                     self.heard = time.perf_counter()
+                    if stats.in_window(self.heard):
+                        stats.frames += 1
+                        stats.frame_bytes += len(raw)
                     self.handle(json.loads(raw))
                 if not self.run.stopping and not self.reloading:  # the server closed the socket
                     stats.errors[f"closed_{socket.close_code}"] += 1
@@ -550,7 +555,8 @@ class Run:
         self.spawn(self.watchdog())
         self.spawn(self.lag_probe())
         gate = asyncio.Semaphore(16)  # tables being created at once, at most
-        limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
+        # Idle connections closed after 2 s, before the server's 5 s: a request on one it is closing fails.
+        limits = httpx.Limits(max_connections=16, max_keepalive_connections=16, keepalive_expiry=2.0)
         async with httpx.AsyncClient(timeout=self.timeout, limits=limits, trust_env=False) as http:
             setups: list[asyncio.Task[Any]] = []
             for index in range(tables):
@@ -598,6 +604,8 @@ class Run:
             "latency_ms": {"p50": round(percentile(ms, 0.50), 1), "p95": round(percentile(ms, 0.95), 1),
                            "p99": round(percentile(ms, 0.99), 1), "max": round(ms[-1], 1) if ms else 0.0},
             "in_flight_at_end": in_flight,
+            "messages_per_action": round(self.stats.frames / actions, 2) if actions else None,
+            "bytes_per_message": round(self.stats.frame_bytes / self.stats.frames) if self.stats.frames else None,
             "patches": self.patches, "stalls": self.stats.stalls, "stalled_at": dict(self.stats.stalled_at),
             "stalled_behind": self.stats.stalled_behind,
             "errors": dict(self.stats.errors.most_common()),
@@ -609,6 +617,7 @@ class Run:
             "generator_lag_ms": {"p50": round(percentile(lags, 0.50), 1), "p99": round(percentile(lags, 0.99), 1),
                                  "max": round(lags[-1], 1) if lags else 0.0},
             "server_loop_lag_ms": lag_summary(server_lag),
+            "store_conflicts": server_lag.get(-2.0, 0.0),
             "server_waited_for_cpu_seconds": round(sum(w - waited_before.get(pid, 0.0)
                                                        for pid, w in waited_after.items()), 2),
             "services_cpu_seconds": {name: round(cpu, 2) for name, cpu in used.items()},
@@ -622,7 +631,8 @@ class Run:
 
     async def loop_lag(self, http: httpx.AsyncClient) -> dict[float, float]:
         """The servers' ``nimmt_event_loop_lag_seconds`` histogram so far, summed over the processes:
-        upper bound (seconds; inf) -> looks at most that late, and -1 -> their sum of seconds."""
+        upper bound (seconds; inf) -> looks at most that late, and -1 -> their sum of seconds; -2 -> their
+        ``nimmt_store_conflicts_total`` (writes that lost a race to another process)."""
         urls = [node.url for node in self.server.cluster.nodes] if isinstance(self.server, Processes) else [self.url]
         found: dict[float, float] = {}
         for url in urls:
@@ -632,6 +642,8 @@ class Run:
                     found[float(bucket[1])] = found.get(float(bucket[1]), 0.0) + float(bucket[2])
                 if total := re.search(r"^nimmt_event_loop_lag_seconds_sum (\S+)$", text, re.M):
                     found[-1.0] = found.get(-1.0, 0.0) + float(total[1])
+                if conflicts := re.search(r"^nimmt_store_conflicts_total (\S+)$", text, re.M):
+                    found[-2.0] = found.get(-2.0, 0.0) + float(conflicts[1])
         return found
 
     @staticmethod
@@ -690,7 +702,7 @@ def lag_summary(histogram: dict[float, float]) -> dict[str, float | None]:
     total = histogram.get(float("inf"), 0.0)
     if total <= 0:
         return {"looks": 0, "p50_at_most": None, "p99_at_most": None, "mean": None}
-    bounds = sorted(b for b in histogram if b >= 0)
+    bounds = sorted(b for b in histogram if b >= 0)  # (negative keys are other sums)
 
     def at_most(share: float) -> float:
         return next(b for b in bounds if histogram[b] >= share * total) * 1000
@@ -715,6 +727,8 @@ def report(figures: dict[str, Any], think: float, stall: float) -> str:
         f"latency:           p50 {lat['p50']:.1f} ms, p95 {lat['p95']:.1f} ms, p99 {lat['p99']:.1f} ms, "
         f"max {lat['max']:.1f} ms (send -> ack and own state at that version); "
         f"{figures['in_flight_at_end']} in flight at the end",
+        f"messages:          {figures['messages_per_action']} received per action, {figures['bytes_per_message']} "
+        "bytes each on average (acks, states, patches)",
         f"errors:            {errors}",
         *(f"  | {count} x {detail}" for detail, count in figures["error_details"].items()),
         f"stalled tables:    {figures['stalls']} (nobody sent anything for {stall:g} s, nobody asked to act; "
@@ -733,6 +747,10 @@ def report(figures: dict[str, Any], think: float, stall: float) -> str:
                      f"p99 at most {lag['p99_at_most']:g} ms over {lag['looks']:.0f} looks "
                      "(nimmt_event_loop_lag_seconds: how late its event loop ran a timer, what every message "
                      "waited on top of its own work)")
+    if figures["store_conflicts"]:
+        lines.append(f"store conflicts:   {figures['store_conflicts']:.0f} writes found their number taken by another "
+                     f"process ({100 * figures['store_conflicts'] / max(1, figures['actions']):.1f} % of the actions; "
+                     "each costs a read of the store and a retry)")
     if figures["services_cpu_seconds"]:
         lines.append("services CPU:      " + ", ".join(
             f"{name} {used:.1f} s = {figures['services_cpu_ms_per_action'][name] or 0:.2f} ms per action"

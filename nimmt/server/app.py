@@ -135,7 +135,7 @@ def create_app(
         rng = random.Random(seed) if seed is not None else None
         app.state.service = TableService(the_store, the_hub, bot_delay=bot_delay, rng=rng, away_grace=away_grace,
                                          bot_workers=bot_workers, bot_budget=bot_budget, idle_after=idle_after,
-                                         observe_bot=metrics.bot_decision)
+                                         observe_bot=metrics.bot_decision, observe_conflict=metrics.conflicts.inc)
         metrics.count_tables(lambda: len(app.state.service._tables))
         watching = asyncio.create_task(metrics.watch_loop())
         try:

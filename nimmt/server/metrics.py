@@ -10,6 +10,8 @@ share counters):
 | ``nimmt_connections`` | gauge | WebSockets open now |
 | ``nimmt_tables`` | gauge | tables held in memory now |
 | ``nimmt_bot_decision_seconds{bot}`` | histogram | how long a bot thought about one decision |
+| ``nimmt_store_conflicts_total`` | counter | writes that found their number taken by another process \
+(each costs a read of the store and a retry) |
 | ``nimmt_event_loop_lag_seconds`` | histogram | how late the event loop ran a timer (every ``LAG_EVERY`` s): \
 what every message waited on top of its own work; it grows as the process saturates |
 """
@@ -51,6 +53,8 @@ class Metrics:
         self.bot_seconds = Histogram("nimmt_bot_decision_seconds", "Seconds a bot thought about one decision",
                                      ["bot"], buckets=_SLOW, registry=self.registry)
 
+        self.conflicts = Counter("nimmt_store_conflicts", "Writes that found their number taken by another process "
+                                 "(each costs a read of the store and a retry)", registry=self.registry)
         self.loop_lag = Histogram("nimmt_event_loop_lag_seconds", "Seconds the event loop ran a timer late (one "
                                   f"every {LAG_EVERY} s): what every message waited on top of its own work",
                                   buckets=_LAG, registry=self.registry)

@@ -421,16 +421,19 @@ class TableService:
         bot_budget: float = 2.0,
         idle_after: float | None = 600.0,
         observe_bot: Callable[[str, float], None] | None = None,
+        observe_conflict: Callable[[], None] | None = None,
     ) -> None:
         """``bot_workers``: processes for the bots and the coach (default: the cores but one);
         ``bot_budget``: the most seconds a bot may think about a decision; ``idle_after``: seconds after
         which a table nobody is connected to and whose bots have nothing to do leaves memory (None:
-        never); ``observe_bot(bot, seconds)`` hears how long each bot decision took."""
+        never); ``observe_bot(bot, seconds)`` hears how long each bot decision took; ``observe_conflict()``
+        hears each write that found its number taken by another process."""
         self.store = store
         self.hub = hub
         self.bot_delay = bot_delay
         self.away_grace = away_grace
         self.bots = BotPool(bot_workers, budget=bot_budget, observe=observe_bot)
+        self._observe_conflict = observe_conflict
         self.idle_after = idle_after
         self._sweeper: asyncio.Task[None] | None = None
         # Other processes may write this process's tables (a hub between processes): look at the store
@@ -634,6 +637,8 @@ class TableService:
             try:
                 await self._commit(table, made)
             except StoreConflict:
+                if self._observe_conflict is not None:
+                    self._observe_conflict()
                 await self._catch_up_locked(table)
                 continue
             return True

@@ -119,3 +119,28 @@ def test_a_table_with_a_damaged_journal_is_refused_in_one_line_and_the_others_ar
         run(scenario())
     lines = [r for r in caplog.records if r.name == "nimmt.server" and r.levelno >= logging.ERROR]
     assert len(lines) == 1 and "'name' must be text" in lines[0].getMessage() and lines[0].exc_info is None
+
+
+def test_a_write_that_finds_its_number_taken_catches_up_and_is_stored_after_it(tmp_path: Path) -> None:
+    # Another process stored entry 1 first (here: written straight to the store). This process's join
+    # finds the number taken, hears of it (the conflicts metric), reads what it missed and joins after it.
+    conflicts: list[None] = []
+
+    async def scenario() -> None:
+        store = SqlStore.sqlite(tmp_path / "nimmt.sqlite3")
+        await store.start()
+        service = TableService(store, LocalHub(), bot_delay=0, rng=random.Random(3), make_id=lambda: "shared",
+                               observe_conflict=lambda: conflicts.append(None))
+        try:
+            table, _ = await service.create(CreateTable(name="Ana", seats=3))
+            await store.append("shared", 1, {"kind": "join", "seat": 1, "name": "Bo", "token_hash": "x"})
+            seat, _ = await service.join(table, "Cy")
+            assert seat == 2
+            assert [s.name for s in table.seats] == ["Ana", "Bo", "Cy"]
+            assert [e["kind"] for e in await store.journal("shared") or []] == ["create", "join", "join"]
+        finally:
+            await service.close()
+            await store.close()
+
+    run(scenario())
+    assert len(conflicts) == 1
