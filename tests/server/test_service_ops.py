@@ -19,6 +19,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from .helpers import Person, create_table, legal_cards, legal_rows
+from .helpers import run as in_a_thread
 from .live import LiveServer
 
 
@@ -179,7 +180,7 @@ def test_event_loop_lag_is_measured_when_the_loop_is_held() -> None:
         await asyncio.sleep(LAG_EVERY * 2.5)
         watching.cancel()
 
-    asyncio.run(run())
+    in_a_thread(run())  # the test worker may already run an event loop
     text = metrics.render().decode()
     looks = _metric(text, "nimmt_event_loop_lag_seconds_count")
     assert looks >= 3
