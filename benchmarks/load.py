@@ -41,7 +41,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import json
 import os
 import random
@@ -62,7 +61,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from nimmt.cli.serve import GC_THRESHOLDS, ready_url
+from nimmt.cli.serve import collect_garbage_for_a_server, ready_url
 from nimmt.server.patch import apply_patch
 
 if TYPE_CHECKING:
@@ -831,9 +830,7 @@ def main(argv: list[str] | None = None) -> None:
         # The generator's own pauses count in every latency it measures: the same collector settings
         # as nimmt serve (its full collections of thousands of sockets' states stopped it for 100 ms
         # and more), and uvloop when installed, as under nimmt serve.
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(*GC_THRESHOLDS)
+        collect_garbage_for_a_server()
         with contextlib.suppress(ImportError):
             import uvloop
             asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())

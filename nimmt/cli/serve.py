@@ -159,7 +159,7 @@ def serve(
         ws_ping_timeout=20,
     )
     server = uvicorn.Server(config)
-    _collect_garbage_for_a_server()
+    collect_garbage_for_a_server()
     # The store's writer thread (SQLite) needs the GIL back after every call into the database;
     # with CPython's 5 ms switch interval it waited that long each time while the event loop was
     # busy, and a group of actions waited for many such turns (docs/web.md, "What runs it").
@@ -196,13 +196,13 @@ def _raise_open_files_limit() -> int:
 GC_THRESHOLDS = (50_000, 20, 10)
 
 
-def _collect_garbage_for_a_server() -> None:
+def collect_garbage_for_a_server() -> None:
     """A long-running server keeps many objects (every table, state and connection): CPython's
     default thresholds ran a full collection every few seconds under load, each pausing the event
     loop for 100 ms or more (every action waiting then), and spent about a tenth of the CPU in the
     collector (docs/web.md, "What runs it"). The objects made while starting (modules, the app) are
     frozen out of every collection, and collections run less often; reference cycles are still
-    collected."""
+    collected. ``benchmarks/load.py`` calls it too, for the same reasons."""
     import gc
 
     gc.collect()
