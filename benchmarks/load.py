@@ -293,6 +293,35 @@ class Stats:
         return self.window_start <= when < self.window_end
 
 
+@dataclass(frozen=True)
+class Scraped:
+    """What is read from a server's ``/metrics``: its ``nimmt_event_loop_lag_seconds`` histogram
+    (upper bound in seconds, inf included -> looks at most that late; and the sum of the lags) and its
+    ``nimmt_store_conflicts_total`` (writes that lost a race to another process)."""
+
+    lag_buckets: dict[float, float] = field(default_factory=dict)
+    lag_seconds: float = 0.0
+    conflicts: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> Scraped:
+        buckets = {float(m[1]): float(m[2])
+                   for m in re.finditer(r'^nimmt_event_loop_lag_seconds_bucket\{le="([^"]+)"\} (\S+)$', text, re.M)}
+        total = re.search(r"^nimmt_event_loop_lag_seconds_sum (\S+)$", text, re.M)
+        conflicts = re.search(r"^nimmt_store_conflicts_total (\S+)$", text, re.M)
+        return cls(buckets, float(total[1]) if total else 0.0, float(conflicts[1]) if conflicts else 0.0)
+
+    def plus(self, other: Scraped) -> Scraped:
+        bounds = self.lag_buckets.keys() | other.lag_buckets.keys()
+        return Scraped({b: self.lag_buckets.get(b, 0.0) + other.lag_buckets.get(b, 0.0) for b in bounds},
+                       self.lag_seconds + other.lag_seconds, self.conflicts + other.conflicts)
+
+    def since(self, before: Scraped) -> Scraped:
+        """What happened between ``before`` and this."""
+        return Scraped({b: n - before.lag_buckets.get(b, 0.0) for b, n in self.lag_buckets.items()},
+                       self.lag_seconds - before.lag_seconds, self.conflicts - before.conflicts)
+
+
 class Person:
     """One simulated person: one WebSocket, acting on the latest state they were sent."""
 
@@ -567,14 +596,14 @@ class Run:
                 setups.append(self.spawn(self._guarded(self.table(http, index, gate))))
             await asyncio.sleep(max(0.0, self.stats.window_start - time.perf_counter()))
             cpu_before = self.cpu()
-            lag_before = await self.loop_lag(http)
+            scraped_before = await self.scrape(http)
             waited_before = self.waited(cpu_before)
             own_before = resource.getrusage(resource.RUSAGE_SELF)
             start = time.perf_counter()
             await asyncio.sleep(max(0.0, self.stats.window_end - start))
             end = time.perf_counter()
             cpu_after = self.cpu()
-            lag_after = await self.loop_lag(http)
+            scraped_after = await self.scrape(http)
             waited_after = self.waited(cpu_after)
             own_after = resource.getrusage(resource.RUSAGE_SELF)
             if isinstance(self.server, Processes):
@@ -590,7 +619,7 @@ class Run:
         actions = sum(self.stats.kinds[k] for k in MEASURED)
         ms = sorted(x * 1000 for x in self.stats.latencies)
         lags = sorted(x * 1000 for x in self.lags)
-        server_lag = {le: lag_after.get(le, 0.0) - lag_before.get(le, 0.0) for le in lag_after}
+        scraped = scraped_after.since(scraped_before)
         used = {name: sum(cpu - cpu_before.get(name, {}).get(pid, 0.0) for pid, cpu in pids.items())
                 for name, pids in cpu_after.items()}  # a process born in the window counts whole
         server_cpu = used.pop("nimmt", None) if cpu_after.get("nimmt") else None
@@ -615,8 +644,8 @@ class Run:
             "generator_cpu_seconds": round(own_cpu, 2),
             "generator_lag_ms": {"p50": round(percentile(lags, 0.50), 1), "p99": round(percentile(lags, 0.99), 1),
                                  "max": round(lags[-1], 1) if lags else 0.0},
-            "server_loop_lag_ms": lag_summary(server_lag),
-            "store_conflicts": server_lag.get(-2.0, 0.0),
+            "server_loop_lag_ms": lag_summary(scraped),
+            "store_conflicts": scraped.conflicts,
             "server_waited_for_cpu_seconds": round(sum(w - waited_before.get(pid, 0.0)
                                                        for pid, w in waited_after.items()), 2),
             "services_cpu_seconds": {name: round(cpu, 2) for name, cpu in used.items()},
@@ -628,21 +657,13 @@ class Run:
             "setup_p50_ms": round(percentile(sorted(x * 1000 for x in self.stats.setup_latencies), 0.5), 1),
         }
 
-    async def loop_lag(self, http: httpx.AsyncClient) -> dict[float, float]:
-        """The servers' ``nimmt_event_loop_lag_seconds`` histogram so far, summed over the processes:
-        upper bound (seconds; inf) -> looks at most that late, and -1 -> their sum of seconds; -2 -> their
-        ``nimmt_store_conflicts_total`` (writes that lost a race to another process)."""
+    async def scrape(self, http: httpx.AsyncClient) -> Scraped:
+        """What the servers' ``/metrics`` say so far, summed over the processes."""
         urls = [node.url for node in self.server.cluster.nodes] if isinstance(self.server, Processes) else [self.url]
-        found: dict[float, float] = {}
+        found = Scraped()
         for url in urls:
             with contextlib.suppress(httpx.HTTPError):
-                text = (await http.get(f"{url}/metrics")).text
-                for bucket in re.finditer(r'^nimmt_event_loop_lag_seconds_bucket\{le="([^"]+)"\} (\S+)$', text, re.M):
-                    found[float(bucket[1])] = found.get(float(bucket[1]), 0.0) + float(bucket[2])
-                if total := re.search(r"^nimmt_event_loop_lag_seconds_sum (\S+)$", text, re.M):
-                    found[-1.0] = found.get(-1.0, 0.0) + float(total[1])
-                if conflicts := re.search(r"^nimmt_store_conflicts_total (\S+)$", text, re.M):
-                    found[-2.0] = found.get(-2.0, 0.0) + float(conflicts[1])
+                found = found.plus(Scraped.parse((await http.get(f"{url}/metrics")).text))
         return found
 
     @staticmethod
@@ -696,18 +717,19 @@ def _loopback(url: str) -> str:
     return f"http://127.0.0.1:{parts.port}"
 
 
-def lag_summary(histogram: dict[float, float]) -> dict[str, float | None]:
-    """p50 and p99 of a cumulative histogram (the bucket bound that holds them, ms) and its mean."""
+def lag_summary(scraped: Scraped) -> dict[str, float | None]:
+    """p50 and p99 of the event loop's lag (the bucket bound that holds them, ms) and its mean."""
+    histogram = scraped.lag_buckets
     total = histogram.get(float("inf"), 0.0)
     if total <= 0:
         return {"looks": 0, "p50_at_most": None, "p99_at_most": None, "mean": None}
-    bounds = sorted(b for b in histogram if b >= 0)  # (negative keys are other sums)
+    bounds = sorted(histogram)
 
     def at_most(share: float) -> float:
         return next(b for b in bounds if histogram[b] >= share * total) * 1000
 
     return {"looks": total, "p50_at_most": at_most(0.5), "p99_at_most": at_most(0.99),
-            "mean": round(histogram.get(-1.0, 0.0) * 1000 / total, 2)}
+            "mean": round(scraped.lag_seconds * 1000 / total, 2)}
 
 
 def report(figures: dict[str, Any], think: float, stall: float) -> str:
