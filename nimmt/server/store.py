@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sqlite3
 from collections import deque
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -430,8 +431,6 @@ class SqlStore:
         one statement and a commit, without SQLAlchemy's layers, whose every step is a turn for the GIL
         while the event loop is busy. Same outcome as :meth:`_insert_in`: a taken number is skipped, an
         unknown table fails the whole statement (IntegrityError, and the caller looks)."""
-        import sqlite3
-
         statement = _SQLITE_ENTRIES.format(",".join(["(?, ?, ?)"] * len(candidates)))
         values = [value for pending in candidates for value in (pending.table_id, pending.seq, pending.entry)]
         connection = self._writes.raw_connection()  # from the writes' pool: its pragmas are set
