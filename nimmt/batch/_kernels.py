@@ -74,6 +74,9 @@ CARD_SNUG = 3  # the heuristic's expected cost, near ties to the snuggest fit, n
 # A noisy chooser, like a Monte-Carlo player with few completions (field:mc10, field:mc50): card c of the
 # hand with chance proportional to exp(MC_COST * cost(c) + MC_CARD * c / 104), cost(c) as CARD_SNUG's.
 CARD_MC = 4
+# The learned network's card (nimmt.bots.learned, policy mode): the card its policy head likes best, from
+# the same features as nimmt.bots.learned.card_features, computed here (the tests hold them equal).
+CARD_NET = 5
 MC_COST = -0.56  # fitted to field:mc50's choices at 4 players (docs/ladder.md, "A model of Monte-Carlo players")
 MC_CARD = 1.08
 # HeuristicBot.LOOK and HeuristicBot.FEW (tests/batch/test_exact.py holds them equal): at tables of at
@@ -387,6 +390,246 @@ def mc_card(ends, counts, heads, hand, cnt, hb, opponents, work, costs, state): 
     return state, -1
 
 
+# The learned network (nimmt.bots.learned) as a card policy. Its weights come as one flat float32
+# array: F and H (features, hidden units), then shift (F), scale (F), w1 (F x H), b1 (H), w2 (H x H),
+# b2 (H), w3 (H x 2), b3 (2); nimmt.bots.learned.Net.flat writes it. TAKE_ROW as there.
+NET_TAKE_ROW = 20.0
+NET_CARD_FEATURES = 22
+
+
+@_jit_inline
+def at_least(n, p, k):  # type: ignore[no-untyped-def]
+    """P(X >= k) for X ~ Binomial(n, p): nimmt.bots.learned._at_least, the same float operations."""
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    q = 1.0 - p
+    total = 0.0
+    for i in range(k, n + 1):
+        total += COMB[n, i] * power(p, i) * power(q, n - i)
+    return total
+
+
+@_jit_inline
+def own_below(work, mine, held, card):  # type: ignore[no-untyped-def]
+    """How many of the player's cards (sorted, at ``work[mine:]``) are below ``card``."""
+    count = 0
+    for i in range(held):
+        if work[mine + i] >= card:
+            break
+        count += 1
+    return count
+
+
+@_jit_inline
+def net_features(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, targets, feats):  # type: ignore[no-untyped-def]
+    """Fill ``feats[i]`` with nimmt.bots.learned.card_features of the i-th lowest card of ``hand`` (0 =
+    no card), float operation for float operation; returns how many cards there are. Room as
+    :func:`heuristic_pick`; ``targets``: len(hand) numbers."""
+    size = hand.shape[0]
+    below_at = size + 1
+    mine = size + 9
+    usual = hand[heuristic_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs)]
+    held = own_cards(hand, work, mine)
+    own_rows(ends, work, mine, held, below_at)
+    n = held
+    u = cnt[105] - held
+    cheapest = heads[0]
+    lowest_end = ends[0]
+    for r in range(1, 4):
+        cheapest = min(cheapest, heads[r])
+        lowest_end = min(lowest_end, ends[r])
+    best_cost = np.inf
+    total_cost = 0.0
+    lows = 0
+    for i in range(n):
+        c = work[mine + i]
+        costs[i] = card_cost(ends, counts, heads, c, i, held, work, below_at, cnt, hb, opponents)
+        targets[i] = target(ends, c)
+        best_cost = min(best_cost, costs[i])
+        total_cost += costs[i]
+        if targets[i] < 0:
+            lows += 1
+    # The table part, the same for every card: the rows sorted by their last card.
+    t = NET_CARD_FEATURES
+    feats[0, t] = (opponents + 1) / 10
+    feats[0, t + 1] = n / 10
+    feats[0, t + 2] = u / 100
+    done = 0
+    for k in range(4):
+        row = -1
+        for r in range(4):
+            if not (done >> r) & 1 and (row < 0 or ends[r] < ends[row]):
+                row = r
+        done |= 1 << row
+        feats[0, t + 3 + 3 * k] = ends[row] / 104
+        feats[0, t + 4 + 3 * k] = counts[row] / 5
+        feats[0, t + 5 + 3 * k] = heads[row] / NET_TAKE_ROW
+    feats[0, t + 15] = cheapest / NET_TAKE_ROW
+    feats[0, t + 16] = total_cost / n / 10
+    feats[0, t + 17] = best_cost / 10
+    feats[0, t + 18] = lows / n
+    e2 = np.empty(4, np.int64)
+    c2 = np.empty(4, np.int64)
+    h2 = np.empty(4, np.int64)
+    for i in range(n):
+        c = work[mine + i]
+        later_mean = 0.0
+        later_sum = 0.0
+        if n > 1:
+            place_own(e2, c2, h2, ends, counts, heads, c)
+            own_rows(e2, work, mine, held, below_at)
+            for j in range(n):
+                if j != i:
+                    later_sum += card_cost(e2, c2, h2, work[mine + j], j, held, work, below_at, cnt, hb, opponents)
+            later_mean = later_sum / (n - 1)
+        lower = cnt[c] - i
+        row = targets[i]
+        same = 0
+        if row < 0:
+            share = lower / u if u else 0.0
+            length = 0.0
+            row_heads = cheapest / NET_TAKE_ROW
+            danger = 1.0 - power(1.0 - share, opponents)
+            distance = (lowest_end - c) / 104
+            own_gap = i / 5
+            for j in range(i + 1, n):
+                if targets[j] < 0:
+                    same += 1
+            low = 1.0
+        else:
+            end = ends[row]
+            under = own_below(work, mine, held, end)
+            gap = lower - (cnt[end] - under)
+            share = gap / u if u else 0.0
+            length = counts[row] / 5
+            row_heads = heads[row] / NET_TAKE_ROW
+            danger = at_least(opponents, share, 5 - counts[row])
+            distance = (c - end) / 104
+            own_gap = (i - under) / 5
+            for j in range(i + 1, n):
+                if targets[j] == row:
+                    same += 1
+            low = 0.0
+        top = 105
+        for r in range(4):
+            if c < ends[r] < top:
+                top = ends[r]
+        room = (cnt[top] - own_below(work, mine, held, top) if top < 105 else u) - (cnt[c + 1] - (i + 1))
+        feats[i, 0] = c / 104
+        feats[i, 1] = BULL[c] / 7
+        feats[i, 2] = low
+        feats[i, 3] = costs[i] / 10
+        feats[i, 4] = later_mean / 10
+        feats[i, 5] = later_sum / 20
+        feats[i, 6] = length
+        feats[i, 7] = row_heads
+        feats[i, 8] = share
+        feats[i, 9] = min(opponents * share, 10.0) / 5
+        feats[i, 10] = danger
+        feats[i, 11] = distance
+        feats[i, 12] = own_gap
+        feats[i, 13] = same / 5
+        feats[i, 14] = i / max(1, n - 1)
+        feats[i, 15] = room / max(1, u)
+        feats[i, 16] = (costs[i] - best_cost) / 10
+        feats[i, 17] = 1.0 if costs[i] == best_cost else 0.0
+        feats[i, 18] = (costs[i] + 0.5 * later_mean - best_cost) / 10
+        feats[i, 19] = (n - 1 - i) / 10
+        feats[i, 20] = lower / max(1, u)
+        feats[i, 21] = 1.0 if c == usual else 0.0
+        if i > 0:
+            for k in range(t, feats.shape[1]):
+                feats[i, k] = feats[0, k]
+    return n
+
+
+@_jit_inline
+def net_logits(feats, n, net, out, x, h1, h2):  # type: ignore[no-untyped-def]
+    """``out[i]``: the network's policy logit for the card of ``feats[i]``, i < n (float32, as
+    NumPy computes it up to the order of the sums). ``x``: room of ``feats``' shape, ``h1``, ``h2``:
+    (len(feats), H) float32. Layer by layer over the whole hand: the inner loops run over contiguous
+    weights, which the compiler turns into vector instructions."""
+    f = int(net[0])
+    h = int(net[1])
+    at = 2
+    shift = net[at : at + f]
+    at += f
+    scale = net[at : at + f]
+    at += f
+    w1 = net[at : at + f * h].reshape((f, h))
+    at += f * h
+    b1 = net[at : at + h]
+    at += h
+    w2 = net[at : at + h * h].reshape((h, h))
+    at += h * h
+    b2 = net[at : at + h]
+    at += h
+    w3 = net[at : at + 2 * h].reshape((h, 2))
+    at += 2 * h
+    b3 = net[at + 1]
+    zero = np.float32(0.0)
+    for i in range(n):
+        for k in range(f):
+            x[i, k] = (feats[i, k] - shift[k]) * scale[k]
+        for j in range(h):
+            h1[i, j] = b1[j]
+        for k in range(f):
+            a = x[i, k]
+            for j in range(h):
+                h1[i, j] += a * w1[k, j]
+        for j in range(h):
+            h2[i, j] = b2[j]
+        for k in range(h):
+            a = max(h1[i, k], zero)
+            for j in range(h):
+                h2[i, j] += a * w2[k, j]
+        logit = b3
+        for j in range(h):
+            logit += max(h2[i, j], zero) * w3[j, 1]
+        out[i] = logit
+
+
+@_jit_inline
+def net_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, targets, net, feats, x, h1, h2):  # type: ignore[no-untyped-def]
+    """Index in ``hand`` (0 = no card) of the card LearnedBot (policy mode) plays: the highest logit,
+    the lowest card on a tie. ``feats``, ``x``: (len(hand), F) float32; ``h1``, ``h2``: (len(hand), H)
+    float32; ``costs`` has room for the logits."""
+    n = net_features(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, targets, feats)
+    mine = hand.shape[0] + 9
+    pick = 0
+    if n > 1:
+        net_logits(feats, n, net, costs, x, h1, h2)
+        best = -np.inf
+        for i in range(n):
+            if costs[i] > best:
+                best = costs[i]
+                pick = i
+    card = work[mine + pick]
+    for i in range(hand.shape[0]):
+        if hand[i] == card:
+            return i
+    return -1
+
+
+@_jit
+def net_choice(ends, counts, heads, hand, public, players, tie, net, feats):  # type: ignore[no-untyped-def]
+    """:func:`net_card` from a position (``public``: 105 flags, as :func:`play_hand` keeps them),
+    with the features in ``feats`` (len(hand), F): for the tests that hold it to the Python network."""
+    size = hand.shape[0]
+    cnt = np.empty(106, np.int64)
+    hb = np.empty(106, np.int64)
+    unseen_prefix(public, cnt, hb)
+    work = np.empty(2 * size + 19, np.int64)
+    costs = np.empty(size)
+    targets = np.empty(size, np.int64)
+    x = np.empty_like(feats)
+    h1 = np.empty((size, int(net[1])), np.float32)
+    h2 = np.empty((size, int(net[1])), np.float32)
+    return net_card(ends, counts, heads, hand, cnt, hb, players - 1, tie, work, costs, targets, net, feats, x, h1, h2)
+
+
 @_jit_inline
 def heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, later_weight, work):  # type: ignore[no-untyped-def]
     """The row HeuristicBot.choose_row takes for ``card``: bullheads now plus ``later_weight``
@@ -466,7 +709,7 @@ def beginner_card(ends, counts, hand):  # type: ignore[no-untyped-def]
 
 @_jit
 def play_hand(ends, counts, heads, orders, fixed, public, choices, row_pols, card_pols,  # type: ignore[no-untyped-def]
-              tie, later_weight, penalties, scratch, state):
+              tie, later_weight, penalties, scratch, state, net):
     """Play ``orders`` (players, turns) from the rows ``ends``/``counts``/``heads`` (changed in place)
     and add each player's bullheads to ``penalties``. Returns the random state.
 
@@ -475,7 +718,8 @@ def play_hand(ends, counts, heads, orders, fixed, public, choices, row_pols, car
     ``fixed[p]``: player p's card of the first turn is given even under CARD_HEURISTIC (a rollout's
     candidate card, or cards already revealed). ``public`` (105 flags) marks the cards everybody has
     seen; it is kept up to date only when a heuristic policy needs it. ``choices`` holds the rows of
-    the low cards, in order, for ROW_GIVEN. ``scratch``: room for 212 + 2 * players numbers.
+    the low cards, in order, for ROW_GIVEN. ``scratch``: room for 212 + 2 * players numbers. ``net``:
+    the learned network's weights for CARD_NET (see :func:`net_logits`; any float32 array otherwise).
     """
     players = orders.shape[0]
     turns = orders.shape[1]
@@ -486,15 +730,23 @@ def play_hand(ends, counts, heads, orders, fixed, public, choices, row_pols, car
     heuristic = False
     choosing = False
     card_heuristic = False
+    learned = False
     for p in range(players):
-        if card_pols[p] == 1 or card_pols[p] == 3 or card_pols[p] == 4 or row_pols[p] == 3:
+        if card_pols[p] == 1 or card_pols[p] == 3 or card_pols[p] == 4 or card_pols[p] == 5 or row_pols[p] == 3:
             heuristic = True
-        if card_pols[p] == 1 or card_pols[p] == 3 or card_pols[p] == 4:
+        if card_pols[p] == 1 or card_pols[p] == 3 or card_pols[p] == 4 or card_pols[p] == 5:
             card_heuristic = True
+        if card_pols[p] == 5:
+            learned = True
         if card_pols[p] != 0:
             choosing = True
     work = np.empty(2 * turns + 19 if heuristic else 1, np.int64)
     costs = np.empty(turns if heuristic else 1)
+    targets = np.empty(turns if learned else 1, np.int64)
+    feats = np.empty((turns if learned else 1, int(net[0]) if learned else 1), np.float32)
+    x = np.empty_like(feats)
+    h1 = np.empty((turns if learned else 1, int(net[1]) if learned else 1), np.float32)
+    h2 = np.empty_like(h1)
     opponents = players - 1
     event = 0
     for t in range(turns):
@@ -515,6 +767,9 @@ def play_hand(ends, counts, heads, orders, fixed, public, choices, row_pols, car
                     elif card_pols[p] == 4:
                         state, picks[p] = mc_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, work,
                                                   costs, state)
+                    elif card_pols[p] == 5:
+                        picks[p] = net_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, tie, work,
+                                            costs, targets, net, feats, x, h1, h2)
             # Everybody chooses from the same rows, then the chosen cards move to turn t.
             for p in range(players):
                 if picks[p] > 0:  # the card chosen moves to turn t
@@ -796,7 +1051,7 @@ def _play_policy(deck, players, row_pols, card_pols, tie, later_weight, choices,
         public[c] = True
     orders = deck[4:dealt].reshape((10, players)).T.copy()
     return play_hand(ends, counts, heads, orders, fixed, public, choices, row_pols, card_pols, tie,
-                     later_weight, penalties, scratch, state)
+                     later_weight, penalties, scratch, state, np.zeros(2, np.float32))
 
 
 @_jit
@@ -926,12 +1181,12 @@ def rollouts(ends0, counts0, heads0, public0, first, fixed, mine, pool, sizes, m
     row_pols = np.full(players, row_policy, np.int64)
     card_pols = np.full(players, card_policy, np.int64)
     return rollouts_seats(ends0, counts0, heads0, public0, first, fixed, mine, pool, sizes, me, samples,
-                          row_pols, card_pols, tie, later_weight, seed, out, rest)
+                          row_pols, card_pols, tie, later_weight, seed, out, rest, np.zeros(2, np.float32))
 
 
 @_jit
 def rollouts_seats(ends0, counts0, heads0, public0, first, fixed, mine, pool, sizes, me, samples,  # type: ignore[no-untyped-def]
-                   row_pols, card_pols, tie, later_weight, seed, out, rest):
+                   row_pols, card_pols, tie, later_weight, seed, out, rest, net):
     """Complete the round ``samples`` times from each of ``candidates`` starting points, player ``p``
     playing by ``row_pols[p]`` and ``card_pols[p]``.
 
@@ -944,6 +1199,7 @@ def rollouts_seats(ends0, counts0, heads0, public0, first, fixed, mine, pool, si
     candidate (common random numbers). ``out[k, s]``: the bullheads ``me`` takes from this point
     to the end of the round in sample ``s`` of candidate ``k``; ``rest[k, s]``: what all the other
     players take together (the same shape as ``out``; any other shape, e.g. (0, 0): not wanted).
+    ``net``: the learned network's weights for seats on CARD_NET (see :func:`play_hand`).
     """
     candidates = first.shape[0]
     players = first.shape[1]
@@ -1004,7 +1260,7 @@ def rollouts_seats(ends0, counts0, heads0, public0, first, fixed, mine, pool, si
             public[:] = public0
             penalties[:] = 0
             state = play_hand(ends, counts, heads, work, fixed, public, choices, row_pols, card_pols,
-                              tie, later_weight, penalties, scratch, state)
+                              tie, later_weight, penalties, scratch, state, net)
             out[k, s] = penalties[me]
             if keep_rest:
                 rest[k, s] = penalties.sum() - penalties[me]

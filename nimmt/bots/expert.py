@@ -65,7 +65,8 @@ class ExpertBot(Bot):
     Z = 3.5  # a card is dropped when it is this many standard errors worse than the best
     # Samples per call of the batch engine, by rollout policy: enough to pay its Python overhead
     # once per call, few enough to stop close to the deadline (a heuristic rollout costs ~50 us).
-    CHUNKS: ClassVar[dict[str, int]] = {"random": 128, "heuristic": 16}
+    CHUNKS: ClassVar[dict[str, int]] = {"random": 128, "heuristic": 16, "learned": 8}
+    OWN: ClassVar[tuple[str, ...]] = ("heuristic", "learned")
     # Share of the budget used, leaving room for the caller's own work and clock jitter.
     MARGIN = 0.85
     PRIOR_KEEP = 2  # the prior never leaves fewer cards than this to search
@@ -82,6 +83,7 @@ class ExpertBot(Bot):
         prior_weight: float = 0.0,
         styles: str | None = None,
         others: float = 1.0,
+        own: str = "heuristic",
     ) -> None:
         super().__init__(rng)
         if clock not in self.CLOCKS:
@@ -108,6 +110,12 @@ class ExpertBot(Bot):
         if unknown or "random" not in family:
             raise BotError(f"styles are among {', '.join(STYLES)} and include 'random', not {styles!r}")
         self.opponents = OpponentModel(random.Random(self.rng.getrandbits(64)), family)
+        # How the rollouts play its own later cards: like ``heuristic``, or like the learned network
+        # (nimmt.bots.learned, compiled into the rollouts: stronger play, each rollout some 4 times
+        # as costly; measured in docs/ladder.md).
+        if own not in self.OWN:
+            raise BotError(f"its own rollout play is {' or '.join(map(repr, self.OWN))}, not {own!r}")
+        self.own = own
         _warm_up()
 
     def _prior(self, view: View) -> dict[int, float]:
@@ -135,8 +143,8 @@ class ExpertBot(Bot):
             policy: str | Callable[[], Seats] = "random"
             if not self.opponents.careless_table(view):
                 # Each chunk of samples: every other player in a style drawn from its posterior.
-                policy = lambda: seats_of(self.opponents.draw(view, self.rng))  # noqa: E731
-            chunk = self.CHUNKS["random" if policy == "random" else "heuristic"]
+                policy = self._seats(view)
+            chunk = self.CHUNKS["random" if policy == "random" else self.own]
             return evaluate_batch(
                 view, kind, rng=self.rng, policy=policy, samples=self.samples,
                 deadline=deadline, prune=True, clock=clock, chunk=chunk, min_samples=chunk, z=self.Z, cards=cards,
@@ -147,6 +155,18 @@ class ExpertBot(Bot):
             view, options, kind, rng=self.rng, engine=self.FALLBACK_POLICY,
             samples=self.samples, deadline=deadline, prune=True, clock=clock,
         )
+
+    def _seats(self, view: View) -> Callable[[], Seats]:
+        """A new draw of the other players' styles for each chunk of samples; its own seat plays ``own``."""
+        me = view.player
+        assert me is not None, "a spectator has no cards to search"
+
+        def draw() -> Seats:
+            styles = self.opponents.draw(view, self.rng)
+            styles[me] = self.own
+            return seats_of(styles)
+
+        return draw
 
     def choose_card(self, view: View) -> int:
         if len(view.hand) == 1:

@@ -220,6 +220,13 @@ class Net:
         q, policy, _ = self.evaluate(view_features(view))
         return {c: (float(a), float(b)) for c, a, b in zip(sorted(view.hand), q, policy, strict=True)}
 
+    def flat(self) -> Floats:
+        """The weights as one float32 array, as the compiled rollouts take them
+        (:func:`nimmt.batch._kernels.net_logits`): features and hidden units, then the arrays."""
+        features, hidden = self.w1.shape
+        parts = [np.array([features, hidden], np.float32)] + [getattr(self, name).ravel() for name in self.ARRAYS]
+        return np.ascontiguousarray(np.concatenate(parts), np.float32)
+
     def save(self, path: str | Path) -> None:
         arrays = {name: getattr(self, name) for name in self.ARRAYS}
         np.savez_compressed(path, meta=np.array(self.meta), **arrays)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -50,6 +51,8 @@ def _policies() -> dict[str, tuple[int, int]]:
         "snug": (K.CARD_SNUG, K.ROW_FEWEST),
         "mc": (K.CARD_MC, K.ROW_FEWEST),
         "random": (K.CARD_ORDER, K.ROW_FEWEST),
+        # Not a style the model weighs (not in STYLES): how the expert may roll out its own cards.
+        "learned": (K.CARD_NET, K.ROW_HEURISTIC),
     }
 
 
@@ -127,8 +130,17 @@ def _run(
     row_pols = np.array(seats[1], np.int64)
     run_kernel(K.rollouts_seats, ends0, counts0, heads0, _public(view), first, fixed, np.array(view.hand, np.int64),
                pool, sizes, me, samples, row_pols, card_pols, HEURISTIC_TIE, HEURISTIC_LATER, _seed(rng), out,
-               np.zeros((0, 0), np.int64) if rest is None else rest)
+               np.zeros((0, 0), np.int64) if rest is None else rest,
+               _net() if K.CARD_NET in seats[0] else np.zeros(2, np.float32))
     return out
+
+
+@cache
+def _net() -> npt.NDArray[np.float32]:
+    """The shipped network's weights, flat, for seats that play it (:data:`nimmt.batch._kernels.CARD_NET`)."""
+    from .learned import load
+
+    return load().flat()
 
 
 def _rows(view: View, candidates: int) -> tuple[Ints, Ints, Ints]:

@@ -47,7 +47,7 @@ def test_play_hand_places_like_the_core_from_any_moment(turn: Turn) -> None:
     policies = np.zeros(players, np.int64)  # cards in the given order, rows as given
     run_kernel(K.play_hand, ends, counts, heads, orders, np.zeros(players, np.bool_), np.zeros(105, np.bool_),
                choices, policies, policies, 0.0, 0.0, penalties, np.empty(212 + 2 * players, np.int64),
-               np.uint64(1))
+               np.uint64(1), np.zeros(2, np.float32))
     assert [ends.tolist(), counts.tolist(), heads.tolist()] == list(summary(turn.rows_after))
     assert penalties.tolist() == turn.taken
 

@@ -1,0 +1,105 @@
+"""The learned network inside the compiled rollouts (``CARD_NET``) against its Python reference:
+the same features, bit for bit, and the same card as ``LearnedBot`` wherever its choice is clear."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from nimmt.batch import HEURISTIC_TIE
+from nimmt.batch import _kernels as K
+from nimmt.batch.rollout import _public
+from nimmt.bots import Bot, make_bot
+from nimmt.bots.learned import FEATURES, HIDDEN, LearnedBot, card_features, load
+from nimmt.core import BULLHEADS, View
+from nimmt.match import play_game
+
+
+class Recorder(Bot):
+    """Plays like ``inner`` and keeps every view it chose a card from."""
+
+    name = "recorder"
+
+    def __init__(self, inner: Bot, views: list[View]) -> None:
+        super().__init__(random.Random(0))
+        self.inner = inner
+        self.views = views
+
+    def choose_card(self, view: View) -> int:
+        self.views.append(view)
+        return self.inner.choose_card(view)
+
+    def choose_row(self, view: View) -> int:
+        return self.inner.choose_row(view)
+
+
+def positions(players: int, games: int, seed: int) -> list[View]:
+    """Card choices from games of heuristic and random players (a mix of careful and odd tables)."""
+    views: list[View] = []
+    rng = random.Random(seed)
+    for g in range(games):
+        bots: list[Bot] = [
+            Recorder(make_bot("heuristic" if (g + p) % 2 else "random", random.Random(rng.random())), views)
+            for p in range(players)
+        ]
+        play_game(bots, random.Random(rng.getrandbits(32)))
+    return views
+
+
+def kernel_choice(view: View, net: np.ndarray, hand: list[int]) -> tuple[int, np.ndarray]:
+    ends = np.array([row[-1] for row in view.rows], np.int64)
+    counts = np.array([len(row) for row in view.rows], np.int64)
+    heads = np.array([sum(BULLHEADS[c] for c in row) for row in view.rows], np.int64)
+    feats = np.zeros((len(hand), FEATURES), np.float32)
+    index = K.net_choice(ends, counts, heads, np.array(hand, np.int64), _public(view), view.players,
+                         HEURISTIC_TIE, net, feats)
+    return hand[index], feats
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6, 10])
+def test_the_compiled_network_sees_the_same_features_and_plays_the_same_card(players: int) -> None:
+    net = load()
+    flat = net.flat()
+    bot = LearnedBot(random.Random(0))
+    views = positions(players, 3 if players < 6 else 1, players)[:120]
+    assert len(views) >= 40
+    clear = 0
+    for i, view in enumerate(views):
+        hand = list(view.hand)
+        random.Random(i).shuffle(hand)  # the kernel takes a hand in any order, as the rollouts hold it
+        card, feats = kernel_choice(view, flat, hand)
+        expected = card_features(view.rows, view.hand, sorted(view.unseen_cards()), view.players)
+        np.testing.assert_array_equal(feats, expected)
+        _, logits = net.forward(expected)
+        top = np.sort(logits)[::-1]
+        if len(top) == 1 or top[0] - top[1] > 1e-3:  # float sums in another order: near ties may differ
+            assert card == bot.choose_card(view)
+            clear += 1
+    assert clear >= len(views) * 0.9
+
+
+def test_the_flat_weights_hold_every_array_in_order() -> None:
+    net = load()
+    flat = net.flat()
+    assert flat.dtype == np.float32
+    assert (int(flat[0]), int(flat[1])) == (FEATURES, HIDDEN)
+    assert flat.size == 2 + sum(getattr(net, name).size for name in net.ARRAYS)
+    np.testing.assert_array_equal(flat[2 : 2 + FEATURES], net.shift)
+    np.testing.assert_array_equal(flat[-2:], net.b3)
+
+
+def test_without_numba_the_kernel_still_agrees() -> None:
+    """The kernels run as plain Python without Numba: the same code, so one small check suffices."""
+    view = positions(4, 1, 5)[0]
+    hand = list(view.hand)
+    card, feats = kernel_choice(view, load().flat(), hand)
+    python = getattr(K.net_choice, "py_func", K.net_choice)  # the function Numba compiles
+    ends = np.array([row[-1] for row in view.rows], np.int64)
+    counts = np.array([len(row) for row in view.rows], np.int64)
+    heads = np.array([sum(BULLHEADS[c] for c in row) for row in view.rows], np.int64)
+    again = np.zeros_like(feats)
+    index = python(ends, counts, heads, np.array(hand, np.int64), _public(view), 4, HEURISTIC_TIE, load().flat(), again)
+    np.testing.assert_array_equal(again, feats)
+    assert hand[index] == card
