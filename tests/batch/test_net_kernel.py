@@ -103,3 +103,50 @@ def test_without_numba_the_kernel_still_agrees() -> None:
     index = python(ends, counts, heads, np.array(hand, np.int64), _public(view), 4, HEURISTIC_TIE, load().flat(), again)
     np.testing.assert_array_equal(again, feats)
     assert hand[index] == card
+
+
+class NetCardsHeuristicRows(Bot):
+    """What a CARD_NET seat of the rollouts is: the learned bot's card, the heuristic's row."""
+
+    name = "net-cards"
+
+    def __init__(self) -> None:
+        super().__init__(random.Random(0))
+        self.cards = LearnedBot(random.Random(0))
+        self.rows = make_bot("heuristic", random.Random(0))
+
+    def choose_card(self, view: View) -> int:
+        return self.cards.choose_card(view)
+
+    def choose_row(self, view: View) -> int:
+        return self.rows.choose_row(view)
+
+
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_a_net_seat_of_the_rollouts_plays_whole_hands_like_the_learned_bot(players: int) -> None:
+    """Whole hands in the kernel that plays rollouts (seat 0 on the network, the others heuristic)
+    against the step engine, each bot deciding from its own view: the same bullheads."""
+    from nimmt.batch import HEURISTIC_LATER, deal
+    from nimmt.core import Deal, Phase, apply, new_game, view
+
+    rows, orders = deal(players, 12, np.random.default_rng(100 + players))
+    flat = load().flat()
+    card_pols = np.array([K.CARD_NET] + [K.CARD_HEURISTIC] * (players - 1), np.int64)
+    row_pols = np.full(players, K.ROW_HEURISTIC, np.int64)
+    seats: list[Bot] = [NetCardsHeuristicRows()] + [make_bot("heuristic", random.Random(p)) for p in range(1, players)]
+    for b in range(rows.shape[0]):
+        hands = tuple(tuple(int(c) for c in orders[b, p]) for p in range(players))
+        state = apply(new_game(players), Deal(rows=tuple(int(c) for c in rows[b]), hands=hands)).state
+        while state.phase is not Phase.DEAL and state.phase is not Phase.OVER:
+            player = state.waiting_for[0]
+            state = apply(state, seats[player].act(view(state, player))).state
+        ends = rows[b].astype(np.int64).copy()
+        counts = np.ones(4, np.int64)
+        heads = np.array([BULLHEADS[c] for c in ends], np.int64)
+        public = np.zeros(105, np.bool_)
+        public[ends] = True
+        penalties = np.zeros(players, np.int64)
+        K.play_hand(ends, counts, heads, orders[b].astype(np.int64).copy(), np.zeros(players, np.bool_), public,
+                    np.zeros(1, np.int64), row_pols, card_pols, HEURISTIC_TIE, HEURISTIC_LATER, penalties,
+                    np.empty(212 + 2 * players, np.int64), np.uint64(1), flat)
+        assert penalties.tolist() == list(state.history[-1]), f"deal {b}"

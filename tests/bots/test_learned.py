@@ -8,6 +8,7 @@ import random
 from importlib import resources
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -165,3 +166,24 @@ def test_the_expert_searches_only_the_cards_its_prior_leaves() -> None:
     wide = ExpertBot(random.Random(0), samples=16, prior_margin=1000.0, prior_weight=1e9)
     # A prior worth a billion samples decides: the card the network values best.
     assert wide.choose_card(seen) == best_two[0]
+
+
+def test_the_expert_can_roll_out_its_own_cards_with_the_network() -> None:
+    from nimmt.batch import _kernels as K
+    from nimmt.bots.base import BotError
+    from nimmt.bots.expert import ExpertBot
+
+    with pytest.raises(BotError, match="'heuristic' or 'learned', not 'lucky'"):
+        ExpertBot(random.Random(0), own="lucky")
+    cards = list(range(1, 105))
+    random.Random(9).shuffle(cards)
+    seen = view(apply(new_game(4), deal_of(4, cards)).state, 2)
+    for own, policy in (("heuristic", K.CARD_HEURISTIC), ("learned", K.CARD_NET)):
+        card_pols, row_pols = ExpertBot(random.Random(0), own=own)._seats(seen)()
+        assert card_pols[2] == policy and row_pols[2] == K.ROW_HEURISTIC
+        assert K.CARD_NET not in card_pols[:2] + card_pols[3:]  # the others keep the styles of its model
+    # A whole round with it, rows included (the game refuses any illegal move).
+    expert = Counting(ExpertBot(random.Random(1), samples=8, own="learned"))
+    bots: list[Bot] = [expert, make_bot("field:lowest", random.Random(1)), make_bot("heuristic", random.Random(2))]
+    record = play_game(bots, random.Random(4), Rules(rounds=1))
+    assert sum(isinstance(a, PlayCard) for a in record.actions()) == 30
