@@ -16,8 +16,8 @@ card was in each style:
   style's chance of that card from such a hand (1 or 0 for a deterministic style). A player is
   allowed a slip (``SLIP``), so that one odd card does not rule a style out.
 
-The prior weighs ``heuristic`` 0.5 and each other style 0.25 (``heuristic_share`` before any
-evidence is that 0.5; normalised over the four styles, 0.4 and 0.2 each). (Players who
+The prior weighs ``heuristic`` 0.5 and each other style 0.25: normalised over the four styles,
+0.4 and 0.2 each (``heuristic_share`` before any evidence is that 0.4). (Players who
 always play their lowest or their highest card were in the family too. With hands sampled as above
 a highest-card player is rarely told apart, since a middling card is seldom the highest of a random
 hand; bounding its hand by the cards it played before tells it apart, but then nimmt's
@@ -69,8 +69,8 @@ class OpponentModel:
     @property
     def heuristic_share(self) -> float:
         """The mean chance, over the other players seen so far, that they play like ``heuristic``."""
-        if not self.log_weights:
-            return self.PRIOR["heuristic"]
+        if not self.log_weights:  # the prior, normalised over the family as a posterior is
+            return self.PRIOR["heuristic"] / sum(self.PRIOR[s] for s in self.styles)
         return sum(self.posterior(p)["heuristic"] for p in self.log_weights) / len(self.log_weights)
 
     def likeliest(self, seat: int) -> str:
