@@ -117,18 +117,22 @@ def positions(count: int, rng: random.Random, keep: float, weights: str | None) 
     return kept[:count], rounds
 
 
-def targets(view: View, samples: int, rng: random.Random, gen: np.random.Generator) -> npt.NDArray[np.float64]:
-    """Each card's mean bullheads to the end of the round (cards in sorted order)."""
+def targets(view: View, samples: int, rng: random.Random, gen: np.random.Generator,
+            own: str = "heuristic", net: Net | None = None) -> npt.NDArray[np.float64]:
+    """Each card's mean bullheads to the end of the round (cards in sorted order), the player
+    playing on like ``own``: ``heuristic``, or ``learned`` (the network ``net``, compiled into the
+    rollouts)."""
     cards = sorted(view.hand)
     total = np.zeros(len(cards))
     blocks = max(1, samples // BLOCK)
     for _ in range(blocks):
-        styles = ["heuristic" if p == view.player else draw(STYLES, rng) for p in range(view.players)]
-        total += seat_card_penalties(view, cards, BLOCK, gen, seats_of(styles)).sum(axis=1)
+        styles = [own if p == view.player else draw(STYLES, rng) for p in range(view.players)]
+        total += seat_card_penalties(view, cards, BLOCK, gen, seats_of(styles), net=net).sum(axis=1)
     return total / (blocks * BLOCK)
 
 
-def encode(views: list[View], samples: int, rng: random.Random) -> dict[str, npt.NDArray[Any]]:
+def encode(views: list[View], samples: int, rng: random.Random, own: str = "heuristic",
+           net: Net | None = None) -> dict[str, npt.NDArray[Any]]:
     """Features (P, 10, F), targets (P, 10), mask (P, 10) and table sizes (P) of the views."""
     gen = np.random.default_rng(rng.getrandbits(64))
     x = np.zeros((len(views), MAX_HAND, FEATURES), np.float32)
@@ -138,7 +142,7 @@ def encode(views: list[View], samples: int, rng: random.Random) -> dict[str, npt
     for i, v in enumerate(views):
         n = len(v.hand)
         x[i, :n] = view_features(v)
-        q[i, :n] = targets(v, samples, rng, gen)
+        q[i, :n] = targets(v, samples, rng, gen, own, net)
         mask[i, :n] = True
         players[i] = v.players
     return {"x": x, "q": q, "mask": mask, "players": players}
@@ -283,6 +287,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--eval-games", type=int, default=80, help="games of each strength check (0: none)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--start", type=Path, default=None,
+                        help="weights of a generation before the first: its network plays seats from the start")
+    parser.add_argument("--own", choices=("heuristic", "learned"), default="heuristic",
+                        help="how the player plays on in the target rollouts: like heuristic, or like the "
+                             "network of the generation before (policy iteration; needs --start or a second "
+                             "generation)")
     parser.add_argument("--out", type=Path, default=ROOT / "nimmt" / "bots" / "data" / "policy.npz")
     parser.add_argument("--log", type=Path, default=ROOT / "docs" / "figures" / "learned-training.json")
     parser.add_argument("--plot", type=Path, default=ROOT / "docs" / "figures" / "learned-training.png",
@@ -294,14 +304,16 @@ def main(argv: list[str] | None = None) -> int:
     log: dict[str, Any] = {"command": " ".join(sys.argv), "seed": args.seed, "samples": args.samples,
                            "epochs": args.epochs, "generations": []}
     data: dict[str, npt.NDArray[Any]] | None = None
-    weights: Path | None = None
+    weights: Path | None = args.start
     total_rounds = total_positions = total_rollouts = 0
     cpu0 = time.process_time()
     for generation, count in enumerate(counts):
         t0 = time.process_time()
         views, rounds = positions(count, rng, args.keep, None if weights is None else str(weights))
         t1 = time.process_time()
-        fresh = encode(views, args.samples, rng)
+        # Policy iteration: the targets of a generation play on like the network before it.
+        own = args.own if weights is not None else "heuristic"
+        fresh = encode(views, args.samples, rng, own, None if weights is None else Net.from_bytes(weights.read_bytes()))
         t2 = time.process_time()
         data = fresh if data is None else {k: np.concatenate([data[k], fresh[k]]) for k in fresh}
         rollouts = int(fresh["mask"].sum()) * (args.samples // BLOCK) * BLOCK
@@ -309,7 +321,8 @@ def main(argv: list[str] | None = None) -> int:
         total_positions += count
         total_rollouts += rollouts
         meta = {"generation": generation, "positions": total_positions, "rounds": total_rounds,
-                "rollouts": total_rollouts, "seed": args.seed}
+                "rollouts": total_rollouts, "seed": args.seed, "own": own,
+                "start": None if args.start is None else args.start.name}
         net, figures = train(data, args.epochs, args.seed + generation, meta)
         t3 = time.process_time()
         args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -16,6 +16,11 @@ from it (:mod:`nimmt.bots.styles`), or play everybody at random when every other
 random. A card is worth its bullheads minus the mean of what each other player takes in the same
 rollouts (``others=1``): the search plays for a lead over the table, not only for a low score.
 
+In the rollouts it plays its own later cards like ``heuristic`` (``own="heuristic"``, the default),
+or like the learned network of :mod:`nimmt.bots.learned` (``own="learned"``: its features and
+layers compiled into the rollouts, :data:`nimmt.batch._kernels.CARD_NET`; each rollout costs some
+four times as much). Measured side by side in ``docs/ladder.md``.
+
 Its row choice is searched the same way: when its card is below every row, each of the four rows
 is scored by what it costs now *and* by what the table it leaves costs its remaining cards later.
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -33,6 +34,9 @@ import numpy.typing as npt
 from nimmt.core import BULLHEADS, View
 
 from .heuristic import TIE, card_cost, choose, fit
+
+if TYPE_CHECKING:
+    from .learned import Net
 
 STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "random")
 # The styles the expert's model weighs by default: all of them (docs/ladder.md, "A model of
@@ -113,10 +117,11 @@ def seats_of(styles: Sequence[str]) -> Seats:
 
 def _run(
     view: View, ends0: Ints, counts0: Ints, heads0: Ints, first: Ints, fixed: npt.NDArray[np.bool_],
-    samples: int, rng: np.random.Generator, seats: Seats, rest: Ints | None = None,
+    samples: int, rng: np.random.Generator, seats: Seats, rest: Ints | None = None, net: Net | None = None,
 ) -> Ints:
     """(candidates, samples): the bullheads the viewer takes from the given starting points (and in
-    ``rest``, of that shape, what the other players take together)."""
+    ``rest``, of that shape, what the other players take together). Seats in the ``learned`` style
+    play the network ``net`` (default: the one shipped)."""
     from nimmt.batch import _kernels as K
     from nimmt.batch.engine import HEURISTIC_LATER, HEURISTIC_TIE, _seed, run_kernel
     from nimmt.batch.rollout import _public
@@ -131,7 +136,7 @@ def _run(
     run_kernel(K.rollouts_seats, ends0, counts0, heads0, _public(view), first, fixed, np.array(view.hand, np.int64),
                pool, sizes, me, samples, row_pols, card_pols, HEURISTIC_TIE, HEURISTIC_LATER, _seed(rng), out,
                np.zeros((0, 0), np.int64) if rest is None else rest,
-               _net() if K.CARD_NET in seats[0] else np.zeros(2, np.float32))
+               (_net() if net is None else net.flat()) if K.CARD_NET in seats[0] else np.zeros(2, np.float32))
     return out
 
 
@@ -151,10 +156,12 @@ def _rows(view: View, candidates: int) -> tuple[Ints, Ints, Ints]:
 
 
 def seat_card_penalties(
-    view: View, cards: Sequence[int], samples: int, rng: np.random.Generator, seats: Seats, rest: Ints | None = None
+    view: View, cards: Sequence[int], samples: int, rng: np.random.Generator, seats: Seats, rest: Ints | None = None,
+    net: Net | None = None,
 ) -> Ints:
     """(len(cards), samples): like :func:`nimmt.batch.rollout_card_penalties`, each seat in its style;
-    ``rest`` (the same shape), when given, gets what the other players take together."""
+    ``rest`` (the same shape), when given, gets what the other players take together; ``net``: the
+    network of ``learned`` seats (default: the one shipped)."""
     me = view.player
     assert me is not None and view.must_play_card
     ends, counts, heads = _rows(view, len(cards))
@@ -162,7 +169,7 @@ def seat_card_penalties(
     first[:, me] = cards
     fixed = np.zeros(view.players, np.bool_)
     fixed[me] = True
-    return _run(view, ends, counts, heads, first, fixed, samples, rng, seats, rest)
+    return _run(view, ends, counts, heads, first, fixed, samples, rng, seats, rest, net)
 
 
 def seat_row_penalties(

@@ -12,7 +12,7 @@ from nimmt.batch import HEURISTIC_TIE
 from nimmt.batch import _kernels as K
 from nimmt.batch.rollout import _public
 from nimmt.bots import Bot, make_bot
-from nimmt.bots.learned import FEATURES, HIDDEN, LearnedBot, card_features, load
+from nimmt.bots.learned import FEATURES, HIDDEN, LearnedBot, Net, card_features, load
 from nimmt.core import BULLHEADS, View
 from nimmt.match import play_game
 
@@ -150,3 +150,22 @@ def test_a_net_seat_of_the_rollouts_plays_whole_hands_like_the_learned_bot(playe
                     np.zeros(1, np.int64), row_pols, card_pols, HEURISTIC_TIE, HEURISTIC_LATER, penalties,
                     np.empty(212 + 2 * players, np.int64), np.uint64(1), flat)
         assert penalties.tolist() == list(state.history[-1]), f"deal {b}"
+
+
+def test_the_rollouts_take_the_network_they_are_given() -> None:
+    """Training rolls out with the generation before (``net=``); by default the shipped network."""
+    from dataclasses import replace
+
+    from nimmt.bots.styles import seat_card_penalties, seats_of
+
+    view = positions(4, 1, 11)[0]
+    seats = seats_of(["learned", "snug", "heuristic", "random"])
+    shipped = load()
+    flat_net = replace(shipped, w3=np.zeros_like(shipped.w3), b3=np.zeros_like(shipped.b3))  # every logit 0
+
+    def run(net: Net | None) -> np.ndarray:
+        return seat_card_penalties(view, list(view.hand), 64, np.random.default_rng(3), seats, net=net)
+
+    default = seat_card_penalties(view, list(view.hand), 64, np.random.default_rng(3), seats)
+    np.testing.assert_array_equal(default, run(shipped))
+    assert not np.array_equal(default, run(flat_net))  # the flat network always plays its lowest card
