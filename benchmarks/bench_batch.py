@@ -1,6 +1,7 @@
 """The batch engine's speed, side by side with the rules core, in one run (what docs/speed.md reports).
 
     NUMBA_NUM_THREADS=1 .venv/bin/python benchmarks/bench_batch.py [--hands 1000000] [--repeats 5] [--json]
+    .venv/bin/python benchmarks/bench_batch.py --rollouts    # the expert's rollouts: own play heuristic vs learned
 
 Prints, for 2, 4 and 10 players, random play on one core: hands (rounds) and whole games per
 second of the step engine (``core``), the core's fast round path (``fast``), the batch engine's
@@ -55,13 +56,44 @@ def extras(hands: int) -> dict[str, object]:
     return out
 
 
+def seat_rollouts(repeats: int) -> dict[str, object]:
+    """Rollouts per CPU second from the first turn, every card of the hand, the viewer playing on like
+    ``heuristic`` or like the learned network (the expert's ``own``), the others ``snug``: alternated,
+    medians of ``repeats``."""
+    from nimmt.bots.styles import seat_card_penalties, seats_of
+
+    out: dict[str, object] = {}
+    rng = np.random.default_rng(2)
+    for players in (2, 4, 10):
+        v = view(apply(new_game(players), deal_cards(players, random.Random(players))).state, 0)
+        rates: dict[str, list[float]] = {"heuristic": [], "learned": []}
+        for _ in range(repeats):
+            for own in rates:
+                seats = seats_of([own] + ["snug"] * (players - 1))
+                seat_card_penalties(v, list(v.hand), 4, rng, seats)
+                start = time.process_time()
+                seat_card_penalties(v, list(v.hand), 400, rng, seats)
+                rates[own].append(4000 / (time.process_time() - start))
+        for own, values in rates.items():
+            out[f"rollouts_per_cpu_second_own_{own}_{players}_players"] = round(float(np.median(values)))
+        ratio = np.median(rates["heuristic"]) / np.median(rates["learned"])
+        out[f"learned_cost_ratio_{players}_players"] = round(float(ratio), 2)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="batch engine speed, side by side with the rules core")
     parser.add_argument("--players", default="2,4,10")
     parser.add_argument("--hands", type=int, default=1_000_000, help="hands per timed run of the compiled engine")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--rollouts", action="store_true",
+                        help="only the expert's rollouts, its own seat on heuristic play or on the learned network")
     args = parser.parse_args()
+    if args.rollouts:
+        for key, value in seat_rollouts(args.repeats).items():
+            print(f"{key}: {value}")
+        return
     result = bench.run([int(p) for p in args.players.split(",")], args.hands, args.repeats)
     result["extras"] = extras(args.hands)
     if args.json:
