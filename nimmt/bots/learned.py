@@ -20,8 +20,9 @@ A shared multilayer perceptron (two hidden layers of :data:`HIDDEN` units, ReLU)
 numbers to two outputs:
 
 * **value** ``q``: the bullheads the player is expected to take from now to the end of the round
-  if it plays that card now (and plays on like ``heuristic``; trained on the compiled rollouts of
-  :mod:`nimmt.batch` at tables of mixed styles, see ``scripts/train_policy.py``);
+  if it plays that card now and plays on well (trained on the compiled rollouts of
+  :mod:`nimmt.batch` at tables of mixed styles, the player playing on like the network of the
+  generation before: policy iteration, see ``scripts/train_policy.py`` and ``docs/ladder.md``);
 * **policy** logit: softmax over the hand gives the network's probability that the card is the
   best one (trained on the rollouts' soft ranking of the cards).
 
