@@ -1,7 +1,10 @@
 """Train the learned policy and value of ``nimmt.bots.learned`` on the CPU, reproducibly.
 
     pip install -e '.[train,tournament]'
-    nice -n 10 python scripts/train_policy.py                     # the run in docs/ladder.md
+    nice -n 10 python scripts/train_policy.py                     # the first run in docs/ladder.md
+    git show 1876f54:nimmt/bots/data/policy.npz > start.npz       # its weights, then the second run:
+    nice -n 10 python scripts/train_policy.py --start start.npz --own learned --positions 20000,20000 \
+        --log docs/figures/learned-training-pi.json --plot docs/figures/learned-training-pi.png  # shipped
     python scripts/train_policy.py --positions 2000,1000 --eval-games 8 --out /tmp/policy.npz  # a quick look
 
 What it does, generation by generation (``--positions`` gives the number of positions of each):
@@ -15,7 +18,8 @@ What it does, generation by generation (``--positions`` gives the number of posi
 2. **Targets: a distillation of search.** For each position the compiled rollouts of the batch
    engine (:func:`nimmt.bots.styles.seat_card_penalties`) play the round to its end ``--samples``
    times for every card of the hand, all cards on the same deals; the player plays on like
-   ``heuristic``, every other player in a style drawn for each block of 16 samples (``heuristic``
+   ``heuristic`` (with ``--own learned``, like the network of the generation before, compiled into
+   the rollouts: policy iteration), every other player in a style drawn for each block of 16 samples (``heuristic``
    40%, ``snug`` 40%, ``random`` 20%: the styles of the ``expert``'s opponent model). A card's target
    ``q`` is its mean bullheads from now to the end of the round; the policy's target is the
    softmax of ``-q / TAU`` over the hand.
