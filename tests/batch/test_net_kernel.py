@@ -12,7 +12,7 @@ from nimmt.batch import HEURISTIC_TIE
 from nimmt.batch import _kernels as K
 from nimmt.batch.rollout import _public
 from nimmt.bots import Bot, make_bot
-from nimmt.bots.learned import FEATURES, HIDDEN, LearnedBot, Net, card_features, load
+from nimmt.bots.learned import CARD_FEATURES, FEATURES, HIDDEN, TAKE_ROW, LearnedBot, Net, card_features, load
 from nimmt.core import BULLHEADS, View
 from nimmt.match import play_game
 
@@ -88,6 +88,7 @@ def test_the_flat_weights_hold_every_array_in_order() -> None:
     assert flat.size == 2 + sum(getattr(net, name).size for name in net.ARRAYS)
     np.testing.assert_array_equal(flat[2 : 2 + FEATURES], net.shift)
     np.testing.assert_array_equal(flat[-2:], net.b3)
+    assert (K.NET_TAKE_ROW, K.NET_CARD_FEATURES) == (TAKE_ROW, CARD_FEATURES)  # the kernels' copies
 
 
 def test_without_numba_the_kernel_still_agrees() -> None:
