@@ -27,6 +27,9 @@ SERIES = ((2, "1 copy", "tab:blue"), (4, "3 copies", "tab:orange"), (10, "9 copi
 # (players, field bot, aim): the lead the issue asks for
 AIMS = ((4, "risk", 3.5), (4, "mc50", 3.0), (2, "risk", 3.5))
 OFFSET = {2: -0.25, 4: 0.0, 10: 0.25}  # where each table size sits around its field bot
+# Runs whose JSON is still the first measurement (commit 1e30f08's default expert), not re-run on
+# the current default: drawn hollow.
+OLD_RUNS: frozenset[str] = frozenset()
 
 
 def lead(name: str) -> dict[str, Any] | None:
@@ -41,30 +44,37 @@ def lead(name: str) -> dict[str, Any] | None:
 def main() -> None:
     fig, ax = plt.subplots(figsize=(10, 6))
     for players, copies, colour in SERIES:
-        xs: list[float] = []
-        ys: list[float] = []
-        below: list[float] = []
-        above: list[float] = []
-        for j, bot in enumerate((*BOTS, "mixed")):
-            got = lead(f"item5-{players}p-mixed" if bot == "mixed" else f"item5-{players}p-vs-{bot}")
-            if got is None:
-                continue
-            xs.append(j + OFFSET[players])
-            ys.append(got["mean"])
-            below.append(got["mean"] - got["low"])
-            above.append(got["high"] - got["mean"])
-        ax.errorbar(xs, ys, yerr=[below, above], fmt="o", color=colour, capsize=3,
-                    label=f"{players} players ({copies}; mixed: --field)")
-    first = True
+        for old in (False, True):
+            xs: list[float] = []
+            ys: list[float] = []
+            below: list[float] = []
+            above: list[float] = []
+            for j, bot in enumerate((*BOTS, "mixed")):
+                name = f"item5-{players}p-mixed" if bot == "mixed" else f"item5-{players}p-vs-{bot}"
+                got = lead(name)
+                if got is None or (name in OLD_RUNS) != old:
+                    continue
+                xs.append(j + OFFSET[players])
+                ys.append(got["mean"])
+                below.append(got["mean"] - got["low"])
+                above.append(got["high"] - got["mean"])
+            if xs:
+                ax.errorbar(xs, ys, yerr=[below, above], fmt="o", color=colour, capsize=3,
+                            mfc="white" if old else colour, alpha=0.6 if old else 1.0,
+                            label=f"{players} players ({copies}; mixed: --field)"
+                            + (", 1e30f08, not re-run" if old else ""))
     for bot in ("risk", "mc50"):
-        got = lead(f"item5-4p-vs-{bot}-1s")
+        name = f"item5-4p-vs-{bot}-1s"
+        got = lead(name)
         if got is None:
             continue
+        old = name in OLD_RUNS
         interval = [[got["mean"] - got["low"]], [got["high"] - got["mean"]]]
         ax.errorbar([BOTS.index(bot) + 0.12], [got["mean"]], yerr=interval,
-                    fmt="s", mfc="white", color="tab:red", capsize=3,
-                    label="4 players, expert at 1 s" if first else None)
-        first = False
+                    fmt="s", mfc="white" if old else "tab:red", color="tab:red", capsize=3,
+                    alpha=0.6 if old else 1.0,
+                    label=("4 players, expert at 1 s" + (", 1e30f08, not re-run" if old else ""))
+                    if bot == "mc50" else None)
     for players, bot, aim in AIMS:
         x = BOTS.index(bot) + OFFSET[players]
         colour = next(c for p, _, c in SERIES if p == players)
@@ -74,7 +84,7 @@ def main() -> None:
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xticks(range(len(BOTS) + 1), [f"field:{b}" for b in BOTS] + ["mixed tables"], rotation=20)
     ax.set_ylabel("expert's lead, bullheads per round (95% interval)")
-    ax.set_title("expert (0.2 s CPU per decision) against copies of each field bot\n"
+    ax.set_title("the default expert (0.2 s CPU per decision) against copies of each field bot\n"
                  "dashed: issue 11's aims; dotted: the starting figure 2.43 over three field:mc50")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=2, fontsize=9)
     ax.grid(axis="y", alpha=0.3)
