@@ -29,7 +29,25 @@ AIMS = ((4, "risk", 3.5), (4, "mc50", 3.0), (2, "risk", 3.5))
 OFFSET = {2: -0.25, 4: 0.0, 10: 0.25}  # where each table size sits around its field bot
 # Runs whose JSON is still the first measurement (commit 1e30f08's default expert), not re-run on
 # the current default: drawn hollow.
-OLD_RUNS: frozenset[str] = frozenset()
+OLD_RUNS: frozenset[str] = frozenset({
+    "item5-2p-vs-lowest",
+    "item5-2p-vs-highest",
+    "item5-2p-vs-gap",
+    "item5-2p-vs-safe",
+    "item5-2p-vs-careless",
+    "item5-2p-vs-mc10",
+    "item5-2p-vs-mc50",
+    "item5-10p-vs-lowest",
+    "item5-10p-vs-highest",
+    "item5-10p-vs-gap",
+    "item5-10p-vs-risk",
+    "item5-10p-vs-safe",
+    "item5-10p-vs-careless",
+    "item5-10p-vs-mc10",
+    "item5-10p-vs-mc50",
+    "item5-4p-vs-risk-1s",
+    "item5-4p-vs-mc50-1s",
+})
 
 
 def lead(name: str) -> dict[str, Any] | None:
