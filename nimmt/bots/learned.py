@@ -51,7 +51,7 @@ import random
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 
@@ -221,9 +221,11 @@ class Net:
         q, policy, _ = self.evaluate(view_features(view))
         return {c: (float(a), float(b)) for c, a, b in zip(sorted(view.hand), q, policy, strict=True)}
 
+    @cached_property
     def flat(self) -> Floats:
         """The weights as one float32 array, as the compiled rollouts take them
-        (:func:`nimmt.batch._kernels.net_logits`): features and hidden units, then the arrays."""
+        (:func:`nimmt.batch._kernels.net_logits`): features and hidden units, then the arrays. Made
+        once per network (the rollouts ask for it on every call)."""
         features, hidden = self.w1.shape
         parts = [np.array([features, hidden], np.float32)] + [getattr(self, name).ravel() for name in self.ARRAYS]
         return np.ascontiguousarray(np.concatenate(parts), np.float32)

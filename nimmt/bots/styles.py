@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -126,6 +125,8 @@ def _run(
     from nimmt.batch.engine import HEURISTIC_LATER, HEURISTIC_TIE, _seed, run_kernel
     from nimmt.batch.rollout import _public
 
+    from .learned import load
+
     me = view.player
     assert me is not None
     pool = np.array(view.unseen_cards(), np.int64)
@@ -136,16 +137,8 @@ def _run(
     run_kernel(K.rollouts_seats, ends0, counts0, heads0, _public(view), first, fixed, np.array(view.hand, np.int64),
                pool, sizes, me, samples, row_pols, card_pols, HEURISTIC_TIE, HEURISTIC_LATER, _seed(rng), out,
                np.zeros((0, 0), np.int64) if rest is None else rest,
-               (_net() if net is None else net.flat()) if K.CARD_NET in seats[0] else np.zeros(2, np.float32))
+               (load() if net is None else net).flat if K.CARD_NET in seats[0] else np.zeros(2, np.float32))
     return out
-
-
-@cache
-def _net() -> npt.NDArray[np.float32]:
-    """The shipped network's weights, flat, for seats that play it (:data:`nimmt.batch._kernels.CARD_NET`)."""
-    from .learned import load
-
-    return load().flat()
 
 
 def _rows(view: View, candidates: int) -> tuple[Ints, Ints, Ints]:

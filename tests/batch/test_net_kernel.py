@@ -48,10 +48,16 @@ def positions(players: int, games: int, seed: int) -> list[View]:
     return views
 
 
-def kernel_choice(view: View, net: np.ndarray, hand: list[int]) -> tuple[int, np.ndarray]:
+def rows_of(view: View) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows as the kernels hold them: last cards, lengths, bullheads."""
     ends = np.array([row[-1] for row in view.rows], np.int64)
     counts = np.array([len(row) for row in view.rows], np.int64)
     heads = np.array([sum(BULLHEADS[c] for c in row) for row in view.rows], np.int64)
+    return ends, counts, heads
+
+
+def kernel_choice(view: View, net: np.ndarray, hand: list[int]) -> tuple[int, np.ndarray]:
+    ends, counts, heads = rows_of(view)
     feats = np.zeros((len(hand), FEATURES), np.float32)
     index = K.net_choice(ends, counts, heads, np.array(hand, np.int64), _public(view), view.players,
                          HEURISTIC_TIE, net, feats)
@@ -61,7 +67,7 @@ def kernel_choice(view: View, net: np.ndarray, hand: list[int]) -> tuple[int, np
 @pytest.mark.parametrize("players", [2, 3, 4, 6, 10])
 def test_the_compiled_network_sees_the_same_features_and_plays_the_same_card(players: int) -> None:
     net = load()
-    flat = net.flat()
+    flat = net.flat
     bot = LearnedBot(random.Random(0))
     views = positions(players, 3 if players < 6 else 1, players)[:120]
     assert len(views) >= 40
@@ -82,7 +88,7 @@ def test_the_compiled_network_sees_the_same_features_and_plays_the_same_card(pla
 
 def test_the_flat_weights_hold_every_array_in_order() -> None:
     net = load()
-    flat = net.flat()
+    flat = net.flat
     assert flat.dtype == np.float32
     assert (int(flat[0]), int(flat[1])) == (FEATURES, HIDDEN)
     assert flat.size == 2 + sum(getattr(net, name).size for name in net.ARRAYS)
@@ -95,13 +101,11 @@ def test_without_numba_the_kernel_still_agrees() -> None:
     """The kernels run as plain Python without Numba: the same code, so one small check suffices."""
     view = positions(4, 1, 5)[0]
     hand = list(view.hand)
-    card, feats = kernel_choice(view, load().flat(), hand)
+    card, feats = kernel_choice(view, load().flat, hand)
     python = getattr(K.net_choice, "py_func", K.net_choice)  # the function Numba compiles
-    ends = np.array([row[-1] for row in view.rows], np.int64)
-    counts = np.array([len(row) for row in view.rows], np.int64)
-    heads = np.array([sum(BULLHEADS[c] for c in row) for row in view.rows], np.int64)
+    ends, counts, heads = rows_of(view)
     again = np.zeros_like(feats)
-    index = python(ends, counts, heads, np.array(hand, np.int64), _public(view), 4, HEURISTIC_TIE, load().flat(), again)
+    index = python(ends, counts, heads, np.array(hand, np.int64), _public(view), 4, HEURISTIC_TIE, load().flat, again)
     np.testing.assert_array_equal(again, feats)
     assert hand[index] == card
 
@@ -131,7 +135,7 @@ def test_a_net_seat_of_the_rollouts_plays_whole_hands_like_the_learned_bot(playe
     from nimmt.core import Deal, Phase, apply, new_game, view
 
     rows, orders = deal(players, 12, np.random.default_rng(100 + players))
-    flat = load().flat()
+    flat = load().flat
     card_pols = np.array([K.CARD_NET] + [K.CARD_HEURISTIC] * (players - 1), np.int64)
     row_pols = np.full(players, K.ROW_HEURISTIC, np.int64)
     seats: list[Bot] = [NetCardsHeuristicRows()] + [make_bot("heuristic", random.Random(p)) for p in range(1, players)]
