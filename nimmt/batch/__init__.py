@@ -48,6 +48,9 @@ players (each gets as many as it holds), and the current round is played to its 
 Lower is better. ``rng`` is a :class:`numpy.random.Generator`, a :class:`random.Random` (one draw
 from it seeds a generator), a seed, or None; the same seed gives the same numbers on the same
 engine. A bad view, card, policy or sample count raises :class:`BatchError` with a clear message.
+
+``warm_up()`` compiles (or loads from Numba's cache) the rollout kernels once per process: a server's
+bot workers call it when they start, so that no player waits for the first compile.
 """
 
 from ._kernels import HAVE_NUMBA
@@ -73,7 +76,13 @@ from .engine import (
     seat_games,
     seat_hands,
 )
-from .rollout import rollout_card_penalties, rollout_card_values, rollout_row_penalties, rollout_row_values
+from .rollout import (
+    rollout_card_penalties,
+    rollout_card_values,
+    rollout_row_penalties,
+    rollout_row_values,
+    warm_up,
+)
 
 __all__ = [
     "CARD_POLICIES",
@@ -101,4 +110,5 @@ __all__ = [
     "rollout_row_values",
     "seat_games",
     "seat_hands",
+    "warm_up",
 ]

@@ -10,6 +10,7 @@ between candidates are not drowned by the luck of the deal.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -248,9 +249,32 @@ def rollout_row_values(
     return {row: float(penalties[row].mean()) for row in range(4)}
 
 
+_warm = False
+
+
+def warm_up() -> float:
+    """Compile (or load from Numba's cache) the rollout kernels once per process, so that a search
+    bot's first decision is not the one paying; returns the seconds it took (0 once warm).
+
+    A server's bot workers call it when they start; without Numba it plays one tiny rollout as
+    Python, which costs little."""
+    global _warm
+    if _warm:
+        return 0.0
+    from nimmt.core import Deal, apply, new_game, view
+
+    start = time.perf_counter()
+    hands = (tuple(range(11, 21)), tuple(range(21, 31)))
+    state = apply(new_game(2), Deal((1, 2, 3, 4), hands)).state
+    rollout_card_penalties(view(state, 0), None, 2, np.random.default_rng(0), "heuristic")
+    _warm = True
+    return time.perf_counter() - start
+
+
 __all__ = [
     "rollout_card_penalties",
     "rollout_card_values",
     "rollout_row_penalties",
     "rollout_row_values",
+    "warm_up",
 ]

@@ -42,20 +42,14 @@ from .opponents import OpponentModel
 from .search import Estimate, batch_available, evaluate, evaluate_batch
 from .styles import DEFAULT_STYLES, STYLES, Seats, seats_of
 
-_warm = False
-
 
 def _warm_up() -> None:
-    """Load the compiled rollouts once per process, so that the first decision is not the one paying."""
-    global _warm
-    if _warm or not batch_available():
-        return
-    from nimmt.core import Deal, apply, new_game, view
+    """:func:`nimmt.batch.warm_up` when NumPy is there (the compiled rollouts), else nothing.
+    (The server's bot pool still imports this name; it goes once it uses ``nimmt.batch.warm_up``.)"""
+    if batch_available():
+        from nimmt.batch import warm_up
 
-    hands = (tuple(range(11, 21)), tuple(range(21, 31)))
-    state = apply(new_game(2), Deal((1, 2, 3, 4), hands)).state
-    evaluate_batch(view(state, 0), "card", rng=random.Random(0), samples=2)
-    _warm = True
+        warm_up()
 
 
 class ExpertBot(Bot):

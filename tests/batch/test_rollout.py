@@ -160,3 +160,13 @@ def test_rollouts_refuse_views_that_do_not_fit() -> None:
         rollout_card_values(view(chosen, 0), None, 10)
     with pytest.raises(BatchError, match="must play a card"):
         rollout_card_values(view(state, None), None, 10)
+
+
+def test_warm_up_loads_the_rollouts_once_per_process() -> None:
+    import nimmt.batch.rollout as R
+    from nimmt.batch import warm_up
+
+    R._warm = False
+    first = warm_up()
+    assert first > 0.0 and R._warm
+    assert warm_up() == 0.0  # warm: nothing more to do
