@@ -1,0 +1,1 @@
+"""People who come back: players, their finished games, groups and their leagues, ratings."""

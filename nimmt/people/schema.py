@@ -1,0 +1,98 @@
+"""The people tables at the newest migration (``0003_people`` and after), for SQLAlchemy Core.
+
+The migrations in :mod:`nimmt.server.migrations` make and change them; the store contract test
+compares this model with the database they make.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+PEOPLE_SCHEMA = MetaData()
+_WHEN = DateTime(timezone=True)
+_ID = 32
+
+PLAYERS = Table(
+    "people_players", PEOPLE_SCHEMA,
+    Column("id", String(_ID), primary_key=True),
+    Column("name", String(24), nullable=True),
+    Column("public", Boolean, nullable=False),
+    Column("created_at", _WHEN, nullable=False),
+)
+KEYS = Table(  # one per device: only the key's hash
+    "people_keys", PEOPLE_SCHEMA,
+    Column("id", String(_ID), primary_key=True),
+    Column("hash", String(64), nullable=False, unique=True),
+    Column("player_id", ForeignKey("people_players.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("how", String(16), nullable=False),
+    Column("created_at", _WHEN, nullable=False),
+    Column("last_used_at", _WHEN, nullable=True),
+)
+CODES = Table(  # one-time codes: device links, WebAuthn challenges
+    "people_codes", PEOPLE_SCHEMA,
+    Column("hash", String(64), primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("player_id", ForeignKey("people_players.id", ondelete="CASCADE"), nullable=True, index=True),
+    Column("data", Text, nullable=True),
+    Column("expires_at", _WHEN, nullable=False),
+    Column("used_at", _WHEN, nullable=True),
+)
+PASSKEYS = Table(
+    "people_passkeys", PEOPLE_SCHEMA,
+    Column("credential_id", String(1400), primary_key=True),
+    Column("player_id", ForeignKey("people_players.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("public_key", Text, nullable=False),
+    Column("sign_count", Integer, nullable=False),
+    Column("created_at", _WHEN, nullable=False),
+    Column("last_used_at", _WHEN, nullable=True),
+)
+GROUPS = Table(
+    "people_groups", PEOPLE_SCHEMA,
+    Column("id", String(_ID), primary_key=True),
+    Column("name", String(40), nullable=False),
+    Column("host_id", ForeignKey("people_players.id", ondelete="SET NULL"), nullable=True),
+    Column("invite", String(16), nullable=False, unique=True),
+    Column("invite_open", Boolean, nullable=False),
+    Column("created_at", _WHEN, nullable=False),
+)
+MEMBERS = Table(
+    "people_members", PEOPLE_SCHEMA,
+    Column("group_id", ForeignKey("people_groups.id", ondelete="CASCADE"), primary_key=True),
+    Column("player_id", ForeignKey("people_players.id", ondelete="CASCADE"), primary_key=True, index=True),
+    Column("joined_at", _WHEN, nullable=False),
+)
+GAMES = Table(
+    "people_games", PEOPLE_SCHEMA,
+    Column("id", String(_ID), primary_key=True),
+    Column("source", String(8), nullable=False),
+    Column("table_id", String(64), nullable=True),
+    Column("game", Integer, nullable=True),
+    Column("group_id", ForeignKey("people_groups.id", ondelete="SET NULL"), nullable=True, index=True),
+    Column("finished_at", _WHEN, nullable=False),
+    Column("end_above", Integer, nullable=False),
+    Column("rounds", JSON, nullable=False),
+    UniqueConstraint("table_id", "game"),  # a table's game is recorded once, whoever records it
+)
+SEATS = Table(
+    "people_seats", PEOPLE_SCHEMA,
+    Column("game_id", ForeignKey("people_games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", ForeignKey("people_players.id", ondelete="SET NULL"), nullable=True),
+    Column("name", String(24), nullable=True),
+    Column("bot", String(40), nullable=True),
+    Column("total", Integer, nullable=False),
+    Index("ix_people_seats_player_id", "player_id"),
+)

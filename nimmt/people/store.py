@@ -1,0 +1,522 @@
+"""Where people are kept: one small interface (:class:`PeopleStore`) and its SQLAlchemy implementation.
+
+:class:`SqlPeopleStore` runs on SQLite and PostgreSQL from the same code, on the tables of
+:mod:`nimmt.people.schema` (made by the server's migrations, which must have run first: the
+server's store starts before this one). Every change is one transaction; what two devices may
+race for (a one-time code) is settled by one conditional UPDATE, which exactly one of them wins.
+The clock is injected, so tests move time instead of waiting.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal, Protocol
+
+from sqlalchemy import Row, and_, delete, event, func, insert, select, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from .keys import INVITE_LENGTH, hash_secret, looks_like_key, new_code, new_id, new_key, normal_code
+from .model import (
+    GROUP_NAME_LENGTH,
+    NAME_LENGTH,
+    Device,
+    FinishedGame,
+    Group,
+    Member,
+    Passkey,
+    PeopleError,
+    Player,
+    SeatResult,
+)
+from .schema import CODES, GAMES, GROUPS, KEYS, MEMBERS, PASSKEYS, PLAYERS, SEATS
+
+Clock = Callable[[], datetime]
+LINK_TTL = timedelta(minutes=5)  # a device-link code: long enough to pick up the other phone
+CHALLENGE_TTL = timedelta(minutes=5)
+_TOUCH_EVERY = timedelta(hours=1)  # a key's "last used" is written at most this often
+CodeKind = Literal["link", "passkey_add", "passkey_in"]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _utc(value: datetime) -> datetime:
+    """A time read back from the database, in UTC (SQLite gives it back without its zone)."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _maybe_utc(value: datetime | None) -> datetime | None:
+    return None if value is None else _utc(value)
+
+
+def _clean(name: str, longest: int, what: str) -> str:
+    if not isinstance(name, str) or any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in name):
+        raise PeopleError("bad_name", f"a {what} holds no control characters")
+    name = name.strip()
+    if not 0 < len(name) <= longest:
+        raise PeopleError("bad_name", f"a {what} is 1 to {longest} characters")
+    try:
+        name.encode()
+    except UnicodeEncodeError:
+        raise PeopleError("bad_name", f"a {what} is text (no lone surrogate)") from None
+    return name
+
+
+class PeopleStore(Protocol):
+    """The storage interface of the people part (see :class:`SqlPeopleStore` for each call)."""
+
+    async def start(self) -> None: ...
+    async def close(self) -> None: ...
+    async def new_player(self, name: str | None = None) -> tuple[Player, str]: ...
+    async def player_for_key(self, key: str) -> Player | None: ...
+    async def player(self, player_id: str) -> Player | None: ...
+    async def rename(self, player_id: str, name: str) -> Player: ...
+    async def set_public(self, player_id: str, public: bool) -> Player: ...
+    async def devices(self, player_id: str) -> list[Device]: ...
+    async def sign_out(self, player_id: str, device_id: str) -> bool: ...
+    async def new_device_key(self, player_id: str, how: Literal["code", "passkey"]) -> str: ...
+    async def new_link_code(self, player_id: str) -> tuple[str, datetime]: ...
+    async def use_link_code(self, code: str) -> tuple[Player, str]: ...
+    async def put_challenge(self, kind: CodeKind, player_id: str | None, data: dict[str, Any]) -> str: ...
+    async def take_challenge(self, kind: CodeKind, token: str) -> tuple[str | None, dict[str, Any]]: ...
+    async def add_passkey(self, player_id: str, credential_id: str, public_key: str, sign_count: int) -> None: ...
+    async def passkey(self, credential_id: str) -> Passkey | None: ...
+    async def passkey_used(self, credential_id: str, sign_count: int) -> None: ...
+    async def passkeys(self, player_id: str) -> list[Passkey]: ...
+    async def new_group(self, host_id: str, name: str) -> Group: ...
+    async def group(self, group_id: str) -> Group | None: ...
+    async def join(self, invite: str, player_id: str) -> Group: ...
+    async def leave(self, group_id: str, player_id: str) -> None: ...
+    async def set_invite(self, group_id: str, player_id: str, *, open: bool, renew: bool = False) -> Group: ...
+    async def groups_of(self, player_id: str) -> list[Group]: ...
+    async def members(self, group_id: str) -> list[Member]: ...
+    async def record_game(self, game: FinishedGame) -> bool: ...
+    async def games_of(self, player_id: str, *, limit: int = 50,
+                       before: datetime | None = None) -> list[FinishedGame]: ...
+    async def group_games(self, group_id: str) -> list[FinishedGame]: ...
+    async def all_games(self) -> list[FinishedGame]: ...
+    async def export(self, player_id: str) -> dict[str, Any]: ...
+    async def delete_player(self, player_id: str) -> bool: ...
+
+
+class SqlPeopleStore:
+    """:class:`PeopleStore` on SQLAlchemy's asyncio engine (the server store's URL)."""
+
+    def __init__(self, url: str, *, clock: Clock = _now) -> None:
+        self.url = url
+        self.clock = clock
+        self.dialect = make_url(url).get_backend_name()
+        if self.dialect == "sqlite":  # a busy writer (the journal's) is waited for, not an error
+            self._engine: AsyncEngine = create_async_engine(url, connect_args={"timeout": 30})
+            event.listen(self._engine.sync_engine, "connect", _sqlite_pragmas)
+        else:
+            self._engine = create_async_engine(url, pool_pre_ping=True, pool_size=3, max_overflow=2)
+
+    async def start(self) -> None:
+        """Check that the migrations made the people tables (the server's store runs them)."""
+        async with self._engine.connect() as connection:
+            await connection.execute(select(func.count()).select_from(PLAYERS))
+
+    async def close(self) -> None:
+        await self._engine.dispose()
+
+    def _when(self) -> datetime:
+        return _utc(self.clock())
+
+    # -- players and their keys --------------------------------------------------------------
+
+    async def new_player(self, name: str | None = None) -> tuple[Player, str]:
+        """A new player and the key of its first device (given once: only its hash is kept)."""
+        player = Player(new_id("p"), None if name is None else _clean(name, NAME_LENGTH, "name"), self._when())
+        key = new_key()
+        async with self._engine.begin() as connection:
+            await connection.execute(insert(PLAYERS).values(id=player.id, name=player.name, public=False,
+                                                            created_at=player.created_at))
+            await self._add_key(connection, player.id, key, "first")
+        return player, key
+
+    async def _add_key(self, connection: AsyncConnection, player_id: str, key: str, how: str) -> None:
+        await connection.execute(insert(KEYS).values(id=new_id("d"), hash=hash_secret(key), player_id=player_id,
+                                                     how=how, created_at=self._when(), last_used_at=None))
+
+    async def player_for_key(self, key: str) -> Player | None:
+        """The player holding ``key``, or None for a key nimmt never gave or has signed out."""
+        if not isinstance(key, str) or not looks_like_key(key):
+            return None
+        query = (select(PLAYERS, KEYS.c.id.label("device"), KEYS.c.last_used_at)
+                 .join(KEYS, KEYS.c.player_id == PLAYERS.c.id).where(KEYS.c.hash == hash_secret(key)))
+        async with self._engine.connect() as connection:
+            row = (await connection.execute(query)).first()
+        if row is None:
+            return None
+        now = self._when()
+        if row.last_used_at is None or now - _utc(row.last_used_at) > _TOUCH_EVERY:
+            async with self._engine.begin() as connection:
+                await connection.execute(update(KEYS).where(KEYS.c.id == row.device).values(last_used_at=now))
+        return _player(row)
+
+    async def player(self, player_id: str) -> Player | None:
+        async with self._engine.connect() as connection:
+            row = (await connection.execute(select(PLAYERS).where(PLAYERS.c.id == player_id))).first()
+        return None if row is None else _player(row)
+
+    async def _changed_player(self, player_id: str, **values: Any) -> Player:
+        async with self._engine.begin() as connection:
+            done = await connection.execute(update(PLAYERS).where(PLAYERS.c.id == player_id).values(**values))
+            if done.rowcount != 1:
+                raise PeopleError("unknown_player", "no such player (deleted?)")
+            row = (await connection.execute(select(PLAYERS).where(PLAYERS.c.id == player_id))).one()
+        return _player(row)
+
+    async def rename(self, player_id: str, name: str) -> Player:
+        return await self._changed_player(player_id, name=_clean(name, NAME_LENGTH, "name"))
+
+    async def set_public(self, player_id: str, public: bool) -> Player:
+        return await self._changed_player(player_id, public=bool(public))
+
+    async def devices(self, player_id: str) -> list[Device]:
+        query = select(KEYS).where(KEYS.c.player_id == player_id).order_by(KEYS.c.created_at, KEYS.c.id)
+        async with self._engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [Device(row.id, row.how, _utc(row.created_at), _maybe_utc(row.last_used_at)) for row in rows]
+
+    async def sign_out(self, player_id: str, device_id: str) -> bool:
+        """Forget one device's key (a lost or stolen phone): whoever holds it is nobody from now on."""
+        async with self._engine.begin() as connection:
+            done = await connection.execute(delete(KEYS).where(KEYS.c.id == device_id, KEYS.c.player_id == player_id))
+        return bool(done.rowcount)
+
+    async def new_device_key(self, player_id: str, how: Literal["code", "passkey"]) -> str:
+        key = new_key()
+        async with self._engine.begin() as connection:
+            if (await connection.execute(select(PLAYERS.c.id).where(PLAYERS.c.id == player_id))).first() is None:
+                raise PeopleError("unknown_player", "no such player (deleted?)")
+            await self._add_key(connection, player_id, key, how)
+        return key
+
+    # -- one-time codes: device links and WebAuthn challenges ---------------------------------
+
+    async def new_link_code(self, player_id: str) -> tuple[str, datetime]:
+        """A code another device trades once, within :data:`LINK_TTL`, for a key of this player."""
+        code = new_code()
+        expires = self._when() + LINK_TTL
+        await self._put_code(code, "link", player_id, None, expires)
+        return code, expires
+
+    async def _put_code(self, code: str, kind: CodeKind, player_id: str | None, data: str | None,
+                        expires: datetime) -> None:
+        async with self._engine.begin() as connection:
+            now = self._when()
+            # Old codes go as new ones come: nothing used or expired stays for long.
+            await connection.execute(delete(CODES).where(CODES.c.expires_at < now - timedelta(days=1)))
+            try:
+                await connection.execute(insert(CODES).values(hash=hash_secret(code), kind=kind, player_id=player_id,
+                                                              data=data, expires_at=expires, used_at=None))
+            except IntegrityError as error:  # a player deleted meanwhile (or a code drawn twice)
+                raise PeopleError("unknown_player", "no such player (deleted?)") from error
+
+    async def _use_code(self, code: str, kind: CodeKind) -> Row[Any]:
+        """Mark the code used and give its row; exactly one of two racing callers gets it."""
+        digest, now = hash_secret(code), self._when()
+        async with self._engine.begin() as connection:
+            done = await connection.execute(
+                update(CODES).where(CODES.c.hash == digest, CODES.c.kind == kind, CODES.c.used_at.is_(None),
+                                    CODES.c.expires_at > now).values(used_at=now))
+            row = (await connection.execute(select(CODES).where(CODES.c.hash == digest, CODES.c.kind == kind))).first()
+        if row is None:
+            raise PeopleError("code_unknown", "no such code: check it, or make a new one on the other device")
+        if done.rowcount != 1:
+            if row.used_at is not None:
+                raise PeopleError("code_used", "this code was already used: make a new one on the other device")
+            raise PeopleError("code_expired", "this code has expired: make a new one on the other device")
+        return row
+
+    async def use_link_code(self, code: str) -> tuple[Player, str]:
+        """Trade a device-link code for a new key of its player (this device's own)."""
+        if not isinstance(code, str) or len(code) > 40:
+            raise PeopleError("code_unknown", "no such code")
+        row = await self._use_code(normal_code(code), "link")
+        if row.player_id is None:
+            raise PeopleError("code_unknown", "no such code")
+        key = await self.new_device_key(row.player_id, "code")
+        player = await self.player(row.player_id)
+        if player is None:
+            raise PeopleError("unknown_player", "the player of this code was deleted")
+        return player, key
+
+    async def put_challenge(self, kind: CodeKind, player_id: str | None, data: dict[str, Any]) -> str:
+        """Keep a WebAuthn ceremony's state until its answer comes (any process may receive it)."""
+        token = new_key()
+        await self._put_code(token, kind, player_id, json.dumps(data), self._when() + CHALLENGE_TTL)
+        return token
+
+    async def take_challenge(self, kind: CodeKind, token: str) -> tuple[str | None, dict[str, Any]]:
+        if not isinstance(token, str) or not looks_like_key(token):
+            raise PeopleError("code_unknown", "no such ceremony: start again")
+        row = await self._use_code(token, kind)
+        data: dict[str, Any] = json.loads(row.data or "{}")
+        return row.player_id, data
+
+    # -- passkeys ----------------------------------------------------------------------------
+
+    async def add_passkey(self, player_id: str, credential_id: str, public_key: str, sign_count: int) -> None:
+        async with self._engine.begin() as connection:
+            try:
+                await connection.execute(insert(PASSKEYS).values(
+                    credential_id=credential_id, player_id=player_id, public_key=public_key,
+                    sign_count=sign_count, created_at=self._when(), last_used_at=None))
+            except IntegrityError as error:
+                raise PeopleError("passkey_taken", "this passkey is already registered") from error
+
+    async def passkey(self, credential_id: str) -> Passkey | None:
+        if not isinstance(credential_id, str) or len(credential_id) > 1400:
+            return None
+        async with self._engine.connect() as connection:
+            row = (await connection.execute(select(PASSKEYS).where(PASSKEYS.c.credential_id == credential_id))).first()
+        return None if row is None else _passkey(row)
+
+    async def passkey_used(self, credential_id: str, sign_count: int) -> None:
+        async with self._engine.begin() as connection:
+            await connection.execute(update(PASSKEYS).where(PASSKEYS.c.credential_id == credential_id)
+                                     .values(sign_count=sign_count, last_used_at=self._when()))
+
+    async def passkeys(self, player_id: str) -> list[Passkey]:
+        query = select(PASSKEYS).where(PASSKEYS.c.player_id == player_id).order_by(PASSKEYS.c.created_at)
+        async with self._engine.connect() as connection:
+            return [_passkey(row) for row in (await connection.execute(query)).all()]
+
+    # -- groups ------------------------------------------------------------------------------
+
+    async def new_group(self, host_id: str, name: str) -> Group:
+        """A group with its host as first member and an open invite."""
+        group = Group(new_id("g"), _clean(name, GROUP_NAME_LENGTH, "group name"), host_id,
+                      new_code(INVITE_LENGTH), True, self._when())
+        async with self._engine.begin() as connection:
+            try:
+                await connection.execute(insert(GROUPS).values(id=group.id, name=group.name, host_id=host_id,
+                                                               invite=group.invite, invite_open=True,
+                                                               created_at=group.created_at))
+                await connection.execute(insert(MEMBERS).values(group_id=group.id, player_id=host_id,
+                                                                joined_at=group.created_at))
+            except IntegrityError as error:
+                raise PeopleError("unknown_player", "no such player (deleted?)") from error
+        return group
+
+    async def group(self, group_id: str) -> Group | None:
+        async with self._engine.connect() as connection:
+            row = (await connection.execute(select(GROUPS).where(GROUPS.c.id == group_id))).first()
+        return None if row is None else _group(row)
+
+    async def join(self, invite: str, player_id: str) -> Group:
+        """Join the group of this invite code (again: nothing changes); refused once the host closed it."""
+        if not isinstance(invite, str) or len(invite) > 40:
+            raise PeopleError("invite_unknown", "no group has this invite")
+        async with self._engine.begin() as connection:
+            row = (await connection.execute(select(GROUPS).where(GROUPS.c.invite == normal_code(invite)))).first()
+            if row is None:
+                raise PeopleError("invite_unknown", "no group has this invite (the host may have made a new one)")
+            if not row.invite_open:
+                raise PeopleError("invite_closed", "the host closed this group's invite")
+            known = select(MEMBERS).where(MEMBERS.c.group_id == row.id, MEMBERS.c.player_id == player_id)
+            if (await connection.execute(known)).first() is None:
+                try:
+                    await connection.execute(insert(MEMBERS).values(group_id=row.id, player_id=player_id,
+                                                                    joined_at=self._when()))
+                except IntegrityError as error:
+                    raise PeopleError("unknown_player", "no such player (deleted?)") from error
+        return _group(row)
+
+    async def leave(self, group_id: str, player_id: str) -> None:
+        """Leave a group; a leaving host hands the group to the member who joined first after them."""
+        async with self._engine.begin() as connection:
+            done = await connection.execute(delete(MEMBERS).where(MEMBERS.c.group_id == group_id,
+                                                                  MEMBERS.c.player_id == player_id))
+            if done.rowcount != 1:
+                raise PeopleError("not_member", "not a member of this group")
+            await _new_host_if(connection, group_id, player_id)
+
+    async def set_invite(self, group_id: str, player_id: str, *, open: bool, renew: bool = False) -> Group:
+        """The host opens or closes the invite; ``renew`` makes a new code (the old one stops working)."""
+        values: dict[str, Any] = {"invite_open": bool(open)}
+        if renew:
+            values["invite"] = new_code(INVITE_LENGTH)
+        async with self._engine.begin() as connection:
+            row = (await connection.execute(select(GROUPS).where(GROUPS.c.id == group_id))).first()
+            if row is None:
+                raise PeopleError("unknown_group", "no such group")
+            if row.host_id != player_id:
+                raise PeopleError("not_host", "only the group's host changes its invite")
+            await connection.execute(update(GROUPS).where(GROUPS.c.id == group_id).values(**values))
+            row = (await connection.execute(select(GROUPS).where(GROUPS.c.id == group_id))).one()
+        return _group(row)
+
+    async def groups_of(self, player_id: str) -> list[Group]:
+        query = (select(GROUPS).join(MEMBERS, MEMBERS.c.group_id == GROUPS.c.id)
+                 .where(MEMBERS.c.player_id == player_id).order_by(MEMBERS.c.joined_at, GROUPS.c.id))
+        async with self._engine.connect() as connection:
+            return [_group(row) for row in (await connection.execute(query)).all()]
+
+    async def members(self, group_id: str) -> list[Member]:
+        query = (select(MEMBERS.c.player_id, MEMBERS.c.joined_at, PLAYERS.c.name)
+                 .join(PLAYERS, PLAYERS.c.id == MEMBERS.c.player_id)
+                 .where(MEMBERS.c.group_id == group_id).order_by(MEMBERS.c.joined_at, MEMBERS.c.player_id))
+        async with self._engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [Member(row.player_id, row.name, _utc(row.joined_at)) for row in rows]
+
+    # -- finished games ----------------------------------------------------------------------
+
+    async def record_game(self, game: FinishedGame) -> bool:
+        """Keep a finished game with who sat where; False when this table's game was already kept
+        (two processes may both see it end: the first one keeps it)."""
+        _check_game(game)
+        try:
+            async with self._engine.begin() as connection:
+                if game.table_id is not None:
+                    known = select(GAMES.c.id).where(GAMES.c.table_id == game.table_id, GAMES.c.game == game.game)
+                    if (await connection.execute(known)).first() is not None:
+                        return False
+                await connection.execute(insert(GAMES).values(
+                    id=game.id, source=game.source, table_id=game.table_id, game=game.game, group_id=game.group_id,
+                    finished_at=_utc(game.finished_at), end_above=game.end_above,
+                    rounds=[list(row) for row in game.rounds]))
+                await connection.execute(insert(SEATS), [
+                    {"game_id": game.id, "seat": seat.seat, "player_id": seat.player_id, "name": seat.name,
+                     "bot": seat.bot, "total": seat.total} for seat in game.seats])
+        except IntegrityError:
+            return await self._known_or_refused(game)
+        return True
+
+    async def _known_or_refused(self, game: FinishedGame) -> bool:
+        if game.table_id is not None:
+            async with self._engine.connect() as connection:
+                known = select(GAMES.c.id).where(GAMES.c.table_id == game.table_id, GAMES.c.game == game.game)
+                if (await connection.execute(known)).first() is not None:
+                    return False  # the other process was first
+        raise PeopleError("unknown_player", "a seat's player or the group does not exist (deleted?)")
+
+    async def _games(self, where: Any, *, limit: int | None = None) -> list[FinishedGame]:
+        query = select(GAMES).where(where).order_by(GAMES.c.finished_at.desc(), GAMES.c.id)
+        if limit is not None:
+            query = query.limit(limit)
+        async with self._engine.connect() as connection:
+            games = (await connection.execute(query)).all()
+            ids = [row.id for row in games]
+            seats: dict[str, list[SeatResult]] = {game_id: [] for game_id in ids}
+            for start in range(0, len(ids), 500):  # within every database's count of parameters
+                chunk = ids[start:start + 500]
+                query_seats = select(SEATS).where(SEATS.c.game_id.in_(chunk)).order_by(SEATS.c.game_id, SEATS.c.seat)
+                for seat in (await connection.execute(query_seats)).all():
+                    seats[seat.game_id].append(SeatResult(seat.seat, seat.player_id, seat.name, seat.bot, seat.total))
+        return [FinishedGame(row.id, row.source, _utc(row.finished_at), row.end_above, tuple(seats[row.id]),
+                             tuple(tuple(penalties) for penalties in row.rounds), row.table_id, row.game,
+                             row.group_id) for row in games]
+
+    async def games_of(self, player_id: str, *, limit: int = 50, before: datetime | None = None) -> list[FinishedGame]:
+        """The player's finished games, newest first (``before``: older than that, for the next page)."""
+        mine = GAMES.c.id.in_(select(SEATS.c.game_id).where(SEATS.c.player_id == player_id))
+        where = mine if before is None else and_(mine, GAMES.c.finished_at < _utc(before))
+        return await self._games(where, limit=max(1, min(limit, 500)))
+
+    async def group_games(self, group_id: str) -> list[FinishedGame]:
+        return await self._games(GAMES.c.group_id == group_id)
+
+    async def all_games(self) -> list[FinishedGame]:
+        return await self._games(GAMES.c.id.is_not(None))
+
+    # -- what a person's data is, and its end --------------------------------------------------
+
+    async def export(self, player_id: str) -> dict[str, Any]:
+        """Everything held about a player, as JSON (no key: only their hashes are held, and not shown)."""
+        player = await self.player(player_id)
+        if player is None:
+            raise PeopleError("unknown_player", "no such player (deleted?)")
+        groups = await self.groups_of(player_id)
+        return {
+            "format": "nimmt-people/1",
+            "player": {"id": player.id, "name": player.name, "public": player.public,
+                       "created_at": player.created_at.isoformat()},
+            "devices": [{"id": device.id, "how": device.how, "created_at": device.created_at.isoformat(),
+                         "last_used_at": _iso(device.last_used_at)} for device in await self.devices(player_id)],
+            "passkeys": [{"credential_id": passkey.credential_id, "created_at": passkey.created_at.isoformat(),
+                          "last_used_at": _iso(passkey.last_used_at)} for passkey in await self.passkeys(player_id)],
+            "groups": [{"id": group.id, "name": group.name, "host": group.host_id == player_id,
+                        "created_at": group.created_at.isoformat()} for group in groups],
+            "games": [game.to_json() for game in await self.games_of(player_id, limit=500)]
+            + [game.to_json() for game in await self._older_games(player_id)],
+        }
+
+    async def _older_games(self, player_id: str) -> list[FinishedGame]:
+        """Past the first 500 (an export holds every game)."""
+        older: list[FinishedGame] = []
+        page = await self.games_of(player_id, limit=500)
+        while len(page) == 500:
+            page = await self.games_of(player_id, limit=500, before=page[-1].finished_at)
+            older.extend(page)
+        return older
+
+    async def delete_player(self, player_id: str) -> bool:
+        """Delete a player and all their keys, codes, passkeys and memberships. Their seats in past
+        games stay for the others' leagues, without their id or name: "a former player"."""
+        async with self._engine.begin() as connection:
+            hosted = (await connection.execute(select(GROUPS.c.id).where(GROUPS.c.host_id == player_id))).all()
+            await connection.execute(update(SEATS).where(SEATS.c.player_id == player_id)
+                                     .values(player_id=None, name=None))
+            for table in (KEYS, CODES, PASSKEYS, MEMBERS):
+                await connection.execute(delete(table).where(table.c.player_id == player_id))
+            for (group_id,) in hosted:
+                await _new_host_if(connection, group_id, player_id)
+            done = await connection.execute(delete(PLAYERS).where(PLAYERS.c.id == player_id))
+        return bool(done.rowcount)
+
+
+async def _new_host_if(connection: AsyncConnection, group_id: str, leaving: str) -> None:
+    """When the host leaves, the member who joined first takes over (nobody left: no host)."""
+    host = (await connection.execute(select(GROUPS.c.host_id).where(GROUPS.c.id == group_id))).scalar()
+    if host != leaving:
+        return
+    first = (await connection.execute(select(MEMBERS.c.player_id).where(MEMBERS.c.group_id == group_id)
+                                      .order_by(MEMBERS.c.joined_at, MEMBERS.c.player_id).limit(1))).scalar()
+    await connection.execute(update(GROUPS).where(GROUPS.c.id == group_id).values(host_id=first))
+
+
+def _check_game(game: FinishedGame) -> None:
+    seats = len(game.seats)
+    if not 2 <= seats <= 10 or [seat.seat for seat in game.seats] != list(range(seats)):
+        raise PeopleError("bad_game", "a game has 2 to 10 seats, numbered from 0")
+    if any(len(row) != seats for row in game.rounds):
+        raise PeopleError("bad_game", "each round has one penalty per seat")
+    if (game.table_id is None) != (game.game is None):
+        raise PeopleError("bad_game", "a table's game has both its table id and its number")
+    for seat in game.seats:
+        if seat.name is not None:
+            _clean(seat.name, NAME_LENGTH, "name")
+
+
+def _iso(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _player(row: Row[Any]) -> Player:
+    return Player(row.id, row.name, _utc(row.created_at), bool(row.public))
+
+
+def _passkey(row: Row[Any]) -> Passkey:
+    return Passkey(row.credential_id, row.player_id, row.public_key, row.sign_count, _utc(row.created_at),
+                   _maybe_utc(row.last_used_at))
+
+
+def _group(row: Row[Any]) -> Group:
+    return Group(row.id, row.name, row.host_id, row.invite, bool(row.invite_open), _utc(row.created_at))
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
