@@ -3,7 +3,8 @@ winners and each player's totals round by round. Shared by ``nimmt play``, ``sco
 
 The messages live in the ``common`` domain of :mod:`nimmt.i18n` (``end_*``), so the three commands
 say it in the same words. Names are glued with non-breaking spaces, so a narrow terminal wraps a
-line between names, never inside one.
+line between names, never inside one, and drawn isolated (:func:`nimmt.names.isolated`): a name
+written right to left, or holding a direction control, never turns the rest of the line around.
 """
 
 from __future__ import annotations
@@ -19,14 +20,22 @@ from rich.text import Text
 from nimmt import i18n
 from nimmt.core import Rules
 from nimmt.core.ending import Ending, ending
+from nimmt.names import isolated
 
 Translate = Callable[..., str]
 NBSP = "\u00a0"
 
 
 def unbreakable(name: str) -> str:
-    """A name that a terminal never splits across lines (its spaces become non-breaking)."""
-    return NBSP.join(name.split(" "))
+    """A name that a terminal never splits across lines (its spaces become non-breaking), isolated
+    from the text around it when it holds right-to-left text (FSI ... PDI: a terminal without
+    bidirectional text may draw the isolates, so names in left-to-right text go without)."""
+    return NBSP.join(cell(name).split(" "))
+
+
+def cell(name: str) -> str:
+    """A name alone, as a table's cell draws it: isolated like :func:`unbreakable`, free to wrap."""
+    return isolated(name, always=False)
 
 
 def fit(text: str, width: int) -> str:
@@ -129,7 +138,7 @@ class EndTeller:
         for number in range(1, len(after) + 1):
             table.add_column(str(number), justify="right")
         for p, name in enumerate(self.plain):  # a table wraps its cells itself
-            table.add_row(Text(name), *(str(totals[p]) for totals in after))
+            table.add_row(Text(cell(name)), *(str(totals[p]) for totals in after))
         return table
 
     def lines(self, rounds: Sequence[Sequence[int]]) -> list[str]:

@@ -53,6 +53,7 @@ from nimmt.core import (
     view,
 )
 from nimmt.core.cards import TURNS_PER_ROUND
+from nimmt.names import NameRefused, clean_name
 from nimmt.protocol import BotFailure
 from nimmt.records import GameRecord, Recorder
 
@@ -71,7 +72,7 @@ from ._common import (
     os_reason,
     parse_bots,
 )
-from ._ending import EndTeller, fit, unbreakable
+from ._ending import EndTeller, cell, fit, unbreakable
 
 HUMAN = 0
 T = TypeVar("T")
@@ -374,7 +375,7 @@ class TerminalGame:
         table.add_column(_("col_round_penalty"), justify="right")
         table.add_column(_("col_total"), justify="right")
         for p, name in enumerate(self.names):
-            table.add_row(Text(name), str(event.penalties[p]), str(event.totals[p]))
+            table.add_row(Text(cell(name)), str(event.penalties[p]), str(event.totals[p]))
         self.console.print()
         self.console.print(table)
         self.say(self.end.why(self.end.after_round(event.totals, event.round)), "bold")
@@ -388,7 +389,7 @@ class TerminalGame:
         order = sorted(range(len(self.names)), key=lambda p: (event.totals[p], p))
         for p in order:
             place = 1 + sum(1 for t in event.totals if t < event.totals[p])
-            table.add_row(str(place), Text(self.names[p]), str(event.totals[p]))
+            table.add_row(str(place), Text(cell(self.names[p])), str(event.totals[p]))
         self.console.print()
         self.console.print(table)
         self.say(self.end.winners(event.totals), "bold green")
@@ -469,7 +470,7 @@ def command(
     rules = make_rules(end_above, rounds, said)
     _ = i18n.translator(language, "play")
     base = seed if seed is not None else fresh_seed()
-    me = (name or "").strip() or _("you")
+    me = _your_name(name, language) or _("you")
     names = [me, *(_("bot_name", number=seat, bot=label(bot)) for seat, bot in enumerate(bot_names, start=1))]
     if pace is None:
         pace = 0.5 if sys.stdin.isatty() and sys.stdout.isatty() else 0.0
@@ -523,3 +524,15 @@ def command(
 
 def register(app: typer.Typer) -> None:
     app.command("play")(command)
+
+
+def _your_name(name: str | None, language: str) -> str:
+    """``--name`` as a name is kept (:func:`nimmt.names.clean_name`); "" when none was given."""
+    if name is None or not name.strip():
+        return ""
+    try:
+        return clean_name(name)
+    except NameRefused as error:
+        told = i18n.translator(language, "score")  # the names' messages live with the score sheet's
+        raise typer.BadParameter(told(f"err_name_{error.key}", name=repr(name)[:40], **error.params),
+                                 param_hint="--name") from None

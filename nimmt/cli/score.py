@@ -21,7 +21,7 @@ from rich.text import Text
 from nimmt import i18n
 from nimmt.core import Rules, RulesError
 from nimmt.core.errors import NimmtError
-from nimmt.scoresheet import ScoreSheet, ScoreSheetError
+from nimmt.scoresheet import END_ABOVE_MOST, ROUNDS_MOST, ScoreSheet, ScoreSheetError
 
 from ._common import DOMAIN, Translate, choose_language, os_reason
 from ._ending import EndTeller, fit, unbreakable
@@ -81,23 +81,27 @@ def show(sheet: ScoreSheet, console: Console, _: Translate, countdown: bool) -> 
 
 
 def run(
-    sheet: ScoreSheet, path: Path | None, _: Translate, countdown: bool, console: Console, language: str
+    sheet: ScoreSheet, path: Path | None, _: Translate, countdown: bool, console: Console, language: str,
+    said: Translate | None = None,
 ) -> int:
+    """Type rounds until the end; 0, or 1 when the last rounds could not be written to ``path``
+    (the sheet is then printed, so that nothing typed is lost)."""
     teller = EndTeller(sheet.players, sheet.rules, language, countdown=countdown)
     show(sheet, console, _, countdown)
     if sheet.rounds and not sheet.is_over:
         say(console, teller.why(teller.after_round(sheet.totals, len(sheet.rounds))))
+    saved = True
     while not sheet.is_over:
         names = ", ".join(unbreakable(name) for name in sheet.players)
         say(console, _("prompt", round=len(sheet.rounds) + 1, players=names))
-        line = sys.stdin.readline()
-        if not line:
-            console.print(_("bye_saved") if path else _("bye"))
-            return 0
+        try:
+            line = sys.stdin.readline()
+        except KeyboardInterrupt:
+            console.print()
+            return _goodbye(sheet, path, saved, console, _) or 130
         answer = line.strip().lower()
-        if answer in {"q", "quit"}:
-            console.print(_("bye_saved") if path else _("bye"))
-            return 0
+        if not line or answer in {"q", "quit"}:
+            return _goodbye(sheet, path, saved, console, _)
         if answer in {"u", "undo"}:
             if not sheet.rounds:
                 console.print(Text(_("nothing_to_undo")))
@@ -114,13 +118,34 @@ def run(
                 say(console, _("wrong", error=explain(error, _)))
                 continue
         if path is not None:
-            _save(sheet, path)
+            saved = _try_save(sheet, path, console, _, said or _)
         show(sheet, console, _, countdown)
         if sheet.rounds:
             say(console, teller.why(teller.after_round(sheet.totals, len(sheet.rounds))), "bold")
     say(console, teller.winners(sheet.totals), "bold green")
     console.print(teller.table(sheet.rounds))
-    return 0
+    return 0 if saved else _goodbye(sheet, path, saved, console, _)
+
+
+def _try_save(sheet: ScoreSheet, path: Path, console: Console, _: Translate, said: Translate) -> bool:
+    """Write the sheet; when the file cannot be written, say so and keep going (it is tried again
+    after the next round)."""
+    try:
+        _save(sheet, path)
+    except OSError as error:
+        reason = os_reason(error.errno, error.strerror or str(error), said)
+        say(console, _("not_saved", file=str(path), reason=reason), "bold red")
+        return False
+    return True
+
+
+def _goodbye(sheet: ScoreSheet, path: Path | None, saved: bool, console: Console, _: Translate) -> int:
+    if saved:
+        console.print(_("bye_saved") if path else _("bye"))
+        return 0
+    say(console, _("unsaved", file=str(path)), "bold red")
+    print(json.dumps(sheet.to_json(), ensure_ascii=False), flush=True)  # plain, for copying whole
+    return 1
 
 
 def _sheet(players: list[str] | None, end_above: int, rounds: int | None, file: Path | None,
@@ -130,10 +155,10 @@ def _sheet(players: list[str] | None, end_above: int, rounds: int | None, file: 
         if players and tuple(players) != sheet.players:
             raise SheetFileError(_("err_other_players", file=str(file), players=", ".join(sheet.players)))
         return sheet
-    if end_above < 0:
-        raise SheetFileError(_("err_end_above_rule", value=end_above))
-    if rounds is not None and rounds < 1:
-        raise SheetFileError(_("err_rounds_rule", value=rounds))
+    if not 0 <= end_above <= END_ABOVE_MOST:
+        raise SheetFileError(_("err_end_above_rule", value=end_above, most=END_ABOVE_MOST))
+    if rounds is not None and not 1 <= rounds <= ROUNDS_MOST:
+        raise SheetFileError(_("err_rounds_rule", value=rounds, most=ROUNDS_MOST))
     try:
         return ScoreSheet(tuple(players or ()), Rules(end_above=end_above, rounds=rounds))
     except ScoreSheetError as error:
@@ -159,17 +184,19 @@ def register(app: typer.Typer) -> None:
         said = i18n.translator(language, DOMAIN)
         try:
             sheet = _sheet(players, end_above, rounds, file, _, said)
+            if file is not None:  # written now, so that a file that cannot be is said before any round is typed
+                _save(sheet, file)
         except SheetFileError as error:
             typer.echo(f"nimmt score: {error}", err=True)
             raise typer.Exit(2) from None
+        except OSError as error:
+            reason = os_reason(error.errno, error.strerror or str(error), said)
+            typer.echo(f"nimmt score: {said('save_cannot_write', file=str(file), reason=reason)}", err=True)
+            raise typer.Exit(2) from None
         try:
-            code = run(sheet, file, _, countdown, console, language)
+            code = run(sheet, file, _, countdown, console, language, said)
         except KeyboardInterrupt:
             console.print()
             console.print(_("bye_saved") if file else _("bye"))
             code = 130
-        except OSError as error:  # the sheet file cannot be written any more
-            reason = os_reason(error.errno, error.strerror or str(error), said)
-            typer.echo(f"nimmt score: {said('save_cannot_write', file=str(file), reason=reason)}", err=True)
-            code = 1
         raise typer.Exit(code)

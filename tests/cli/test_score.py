@@ -91,3 +91,56 @@ def test_terminal_sheet_bad_options_are_clear() -> None:
     assert result.returncode == 2
     assert "2 to 10 players" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_sheet_file_that_cannot_be_written_is_said_before_any_round(tmp_path: Path) -> None:
+    path = tmp_path / "missing" / "sheet.json"
+    result = nimmt("score", "Ana", "Bruno", "--file", str(path), "--lang", "en", stdin="3 4\nq\n")
+    assert result.returncode == 2
+    assert f"cannot write to {path}" in result.stderr and "no such file or folder" in result.stderr
+    assert "saved" not in result.stdout and "Round 1" not in result.stdout
+    assert "Traceback" not in result.stderr
+    assert not path.parent.exists()
+
+
+def test_a_sheet_file_lost_mid_game_loses_no_round(tmp_path: Path) -> None:
+    """The folder goes away after the first round: the next round is kept, the person is told, and
+    at the end the whole sheet is printed and the exit status says it was not saved."""
+    folder = tmp_path / "sheets"
+    folder.mkdir()
+    path = folder / "sheet.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nimmt", "score", "Ana", "Bruno", "--file", str(path), "--lang", "en"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write("3 4\n")
+    process.stdin.flush()
+    for _ in range(200):  # bounded: the prompt of round 2 comes within a few lines
+        if "Round 2" in process.stdout.readline():
+            break
+    assert json.loads(path.read_text())["rounds"] == [[3, 4]]
+    path.unlink()
+    folder.rmdir()
+    out, err = process.communicate("5 6\nq\n", timeout=60)
+    assert process.returncode == 1, err
+    assert "cannot be written" in out and "Traceback" not in err
+    last = json.loads(out.strip().splitlines()[-1])
+    assert last["rounds"] == [[3, 4], [5, 6]]
+
+
+def test_names_and_bounds_are_checked() -> None:
+    for players, key in ((("Ana\x1b[31m", "Bruno"), "name_control"), (("Ana\u202e", "Bruno"), "name_direction"),
+                         (("A" * 25, "Bruno"), "name_long"), (("\u200b", "Bruno"), "name_empty")):
+        with pytest.raises(ScoreSheetError) as caught:
+            ScoreSheet(players)
+        assert caught.value.key == key
+    with pytest.raises(ScoreSheetError, match="from 0 to 1000"):
+        ScoreSheet(("Ana", "Bruno"), Rules(end_above=2**70))
+    with pytest.raises(ScoreSheetError, match="from 1 to 30"):
+        ScoreSheet(("Ana", "Bruno"), Rules(rounds=31))
+    assert ScoreSheet(("  Ana\u00a0\u00a0Maria ", "Bruno")).players == ("Ana Maria", "Bruno")
+    result = nimmt("score", "Ana", "Bruno\u202e", "--lang", "de")
+    assert result.returncode == 2 and "Schreibrichtung" in result.stderr
+    result = nimmt("score", "Ana", "Bruno", "--end-above", str(2**70), "--lang", "en")
+    assert result.returncode == 2 and "from 0 to 1000" in result.stderr

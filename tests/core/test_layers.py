@@ -11,10 +11,12 @@ import nimmt
 ROOT = Path(nimmt.__file__).parent
 
 # Lower numbers sit higher in the table. nimmt.i18n (texts) imports no other part of nimmt, and is
-# read by the adapters: it sits just below the rules core.
+# read by the adapters: it sits just below the rules core, with nimmt.names (cleaning and drawing
+# players' names).
 LAYERS: dict[str, int] = {
     "nimmt.core": 0,
     "nimmt.i18n": 1,
+    "nimmt.names": 1,
     "nimmt.records": 2,
     "nimmt.scoresheet": 2,
     "nimmt.batch": 3,

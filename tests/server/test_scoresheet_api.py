@@ -43,3 +43,34 @@ def test_sheet_errors_are_clear(client: TestClient) -> None:
     same = client.post("/api/scoresheet", json={"players": ["Ana", "ana"]})
     assert same.status_code == 422 and same.json()["code"] == "sheet_same_name"
     assert client.post("/api/scoresheet", json={"players": ["Solo"]}).json()["code"] == "bad_request"
+
+
+def test_a_sheet_sent_back_is_checked_again(client: TestClient) -> None:
+    """The sheet comes back from the page with every request: what was never the server's answer
+    (names it would refuse, a threshold or rounds past their range, numbers past 64 bits) is
+    refused with a code, never echoed."""
+    sheet: dict[str, Any] = client.post("/api/scoresheet", json={"players": ["Ana", "Bruno"]}).json()
+    forged = [
+        {**sheet, "players": ["Ana\x07", "Bruno"]},
+        {**sheet, "players": ["Ana\u202e", "Bruno"]},
+        {**sheet, "players": ["A" * 1000, "Bruno"]},
+        {**sheet, "players": ["a\u0301\u0301\u0301\u0301\u0301\u0301", "Bruno"]},
+        {**sheet, "players": ["Ana", "Bruno"] * 6},
+        {**sheet, "rules": {"end_above": 2**70, "rounds": None}},
+        {**sheet, "rules": {"end_above": 1001, "rounds": None}},
+        {**sheet, "rules": {"end_above": 66, "rounds": 2**64}},
+        {**sheet, "rules": {"end_above": 66, "rounds": 31}},
+        {**sheet, "rounds": [[0, 0]] * 1001},
+        {**sheet, "rounds": [[2**64, 0]]},
+    ]
+    for bad in forged:
+        for route, body in (("round", {"sheet": bad, "penalties": [1, 1]}), ("undo", {"sheet": bad})):
+            response = client.post(f"/api/scoresheet/{route}", json=body)
+            assert response.status_code == 422, (route, str(bad)[:80], response.text[:200])
+            assert response.json()["code"] == "bad_sheet"
+            assert "Ana\x07" not in response.text and "A" * 100 not in response.text
+    for players in (["Ana\u202e", "Bruno"], ["\u200b", "Bruno"]):
+        refused = client.post("/api/scoresheet", json={"players": players})
+        assert refused.status_code == 422, players
+    cleaned = client.post("/api/scoresheet", json={"players": ["Zoe\u0301\u200b", "Bruno"]}).json()
+    assert cleaned["players"] == ["Zoé", "Bruno"]

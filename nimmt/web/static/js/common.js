@@ -4,14 +4,29 @@ export const page = JSON.parse(document.getElementById("page-data").textContent)
 export const lang = page.lang;
 export { mergePatch } from "./patch.js";
 
-/** A text of the page's language with its {placeholders} filled. */
+// Characters that turn the direction of the text around them (embeddings, overrides, isolates)...
+const DIRECTION_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+// ...and right-to-left letters and numbers (Hebrew, Arabic, Syriac, Thaana, N'Ko... and their marks).
+const RIGHT_TO_LEFT = /[\u0590-\u08FF\u200F\uFB1D-\uFDFF\uFE70-\uFEFE\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]/u;
+
+/** A person's name, safe in any line (UAX #9): its direction controls dropped, and when it holds
+ * right-to-left text, isolated (FSI ... PDI) so that the text around it keeps its order. A name
+ * of left-to-right text alone cannot move anything in our left-to-right pages and stays as it is. */
+export function isolateName(name) {
+  const plain = String(name).replace(DIRECTION_CONTROLS, "");
+  return RIGHT_TO_LEFT.test(plain) ? `\u2068${plain}\u2069` : plain;
+}
+
+/** A text of the page's language with its {placeholders} filled; a {name} is a person's name, put
+ * in safely (isolateName). */
 export function t(key, params = {}) {
   const text = messages[key];
   if (text === undefined) {
     console.error("missing text", key);
     return key;
   }
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+  return text.replace(/\{(\w+)\}/g, (_, name) => (!(name in params) ? `{${name}}`
+    : name === "name" ? isolateName(params[name]) : String(params[name])));
 }
 
 export const has = (key) => key in messages;
@@ -88,11 +103,13 @@ export function announce(text) {
   setTimeout(() => { region.textContent = text; }, 50);
 }
 
+/** Names (or phrases with names) as the language lists them, each isolated from the others. */
 export function listFormat(items) {
+  const safe = items.map(isolateName);
   try {
-    return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items);
+    return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(safe);
   } catch {
-    return items.join(", ");
+    return safe.join(", ");
   }
 }
 

@@ -1,5 +1,5 @@
 // Watching a finished game again, turn by turn; the server cuts the record into turns.
-import { api, el, errorText, headsLabel, page, renderRows, t } from "./common.js";
+import { api, el, errorText, headsLabel, isolateName, page, renderRows, t } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let game = null;
@@ -29,7 +29,7 @@ function show(next) {
   const header = el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("col_player")),
     el("th", { scope: "col" }, t("col_round")), el("th", { scope: "col" }, t("col_total"))));
   $("replay-players").replaceChildren(header, el("tbody", {}, game.players.map((name, i) => el("tr", {},
-    el("th", { scope: "row" }, name), el("td", {}, String(turn.penalties[i])), el("td", {}, String(turn.totals[i]))))));
+    el("th", { scope: "row" }, isolateName(name)), el("td", {}, String(turn.penalties[i])), el("td", {}, String(turn.totals[i]))))));
   $("replay-first").disabled = $("replay-prev").disabled = index === 0;
   $("replay-last").disabled = $("replay-next").disabled = index === game.turns.length - 1;
 }

@@ -1,5 +1,5 @@
 // The score sheet for a table playing with real cards: the server keeps the rules, we keep the sheet.
-import { api, el, errorText, headsLabel, listFormat, t } from "./common.js";
+import { api, el, errorText, headsLabel, isolateName, listFormat, t } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const key = "nimmt:scoresheet";
@@ -20,7 +20,7 @@ function render() {
   const players = sheet.players;
   const countdown = sheet.countdown;
   const head = el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("col_round")),
-    players.map((name) => el("th", { scope: "col" }, name))));
+    players.map((name) => el("th", { scope: "col" }, isolateName(name)))));
   const rows = sheet.rounds.map((penalties, r) => el("tr", {}, el("th", { scope: "row" }, String(r + 1)),
     penalties.map((p) => el("td", {}, String(p)))));
   const entry = sheet.finished ? [] : [el("tr", { class: "entry" },

@@ -1,7 +1,7 @@
 // The table: lobby, game and standings. Shows what the server sends; never applies a rule itself.
 import {
   announce, api, cardElement, cardFace, cardLabel, el, errorText, has, headsLabel, lang, listFormat, mergePatch,
-  page, reducedMotion, renderRows, rowName, t,
+  isolateName, page, reducedMotion, renderRows, rowName, t,
 } from "./common.js";
 
 const tableId = page.table;
@@ -139,7 +139,7 @@ const legalCards = (message) => (message.legal || []).filter((answer) => "card" 
 const legalRows = (message) => (message.legal || []).filter((answer) => "row" in answer).map((answer) => answer.row);
 const plainName = (seat) => {
   const info = state.table.seats[seat];
-  return info && info.name ? info.name : t("seat_free_name", { seat: seat + 1 });
+  return info && info.name ? isolateName(info.name) : t("seat_free_name", { seat: seat + 1 });
 };
 const nameOf = (seat) => (seat === state.table.you ? t("you_name", { name: plainName(seat) }) : plainName(seat));
 const seated = (message) => message.table.you !== null && message.table.you !== undefined;

@@ -1,0 +1,129 @@
+"""Players' names: checked where they come in, drawn isolated wherever they are shown.
+
+What follows Unicode's advice for text that people show to each other (UTS #39, *Unicode Security
+Mechanisms*; UAX #9, *Unicode Bidirectional Algorithm*):
+
+- **Refused** (:func:`clean_name`): control characters (C0, DEL, C1: a terminal would act on them),
+  the explicit direction controls (embeddings, overrides, isolates: U+202A–U+202E, U+2066–U+2069),
+  which would turn the name, and the text after it, backwards; more than four nonspacing marks in
+  a row (UTS #39, 5.4: marks stacked over a letter spill onto the lines above and below); a name
+  longer than :data:`NAME_LENGTH` characters, or with nothing but spaces.
+- **Removed**: invisible characters that only hide differences between two names (zero-width
+  space, word joiner, soft hyphen, byte order mark, the direction marks LRM, RLM and ALM...).
+  The zero-width joiners (ZWJ, ZWNJ) and variation selectors stay: scripts and emoji need them.
+- **Made plain**: every kind of space (no-break, ideographic, line and paragraph separators)
+  becomes one ordinary space, none at the ends; the name is in NFC, so two spellings of "Zoé" are
+  one name.
+- Letters of every script stay as they are.
+
+Wherever a name is drawn it is **isolated** (UAX #9, FSI ... PDI): whatever direction its letters
+run, the text around it keeps its order. Names that were never cleaned (a record from a file, a
+name stored before these rules) are drawn through :func:`shown`, which removes what could turn the
+text and puts U+FFFD where a control character was.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from nimmt.core.errors import NimmtError
+
+NAME_LENGTH = 24  # characters, once cleaned
+MOST_MARKS = 4  # nonspacing marks in a row (UTS #39, 5.4)
+
+FSI = "\u2068"  # first strong isolate: the name's own direction, from its first letter
+PDI = "\u2069"  # pop directional isolate
+
+# Explicit embeddings and overrides (LRE RLE PDF LRO RLO) and isolates (LRI RLI FSI PDI).
+DIRECTION_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Invisible: direction marks (LRM RLM ALM), soft hyphen, Mongolian vowel separator, zero-width
+# space, word joiner and the invisible operators, deprecated format characters, byte order mark,
+# interlinear annotation.
+INVISIBLE = frozenset(
+    "\u200e\u200f\u061c\u00ad\u180e\u200b\u2060\u2061\u2062\u2063\u2064"
+    "\u206a\u206b\u206c\u206d\u206e\u206f\ufeff\ufff9\ufffa\ufffb"
+)
+_SPACE_RUN = re.compile(r"\s+")
+# Bidirectional classes that can reorder the text around them (once the controls are gone).
+_RIGHT_TO_LEFT = frozenset(("R", "AL", "AN"))
+
+
+class NameRefused(NimmtError, ValueError):
+    """A name that cannot be used. ``str()`` is English; ``key`` and ``params`` say the same for a
+    message in another language (``name_<key>``)."""
+
+    def __init__(self, message: str, key: str, **params: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params = params
+
+
+def _is_control(ch: str) -> bool:
+    code = ord(ch)
+    return code < 0x20 or 0x7F <= code < 0xA0
+
+
+def _plain(name: str) -> str:
+    """NFC, invisible characters removed, every run of spaces one ordinary space, none at the ends."""
+    name = unicodedata.normalize("NFC", name)
+    name = "".join(ch for ch in name if ch not in INVISIBLE)
+    name = "".join(" " if unicodedata.category(ch) in ("Zs", "Zl", "Zp") else ch for ch in name)
+    return _SPACE_RUN.sub(" ", name).strip(" ")
+
+
+def _marks_run(name: str) -> int:
+    """The longest run of nonspacing (and enclosing) marks in ``name``."""
+    longest = run = 0
+    for ch in name:
+        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        longest = max(longest, run)
+    return longest
+
+
+def clean_name(name: str, length: int = NAME_LENGTH) -> str:
+    """``name`` as it is kept and shown, or :class:`NameRefused` saying why it cannot be one."""
+    if not isinstance(name, str):
+        raise NameRefused(f"a name must be text, not {name!r}", "not_text")
+    if any(_is_control(ch) for ch in name):
+        raise NameRefused("a name cannot hold control characters", "control")
+    if any(ch in DIRECTION_CONTROLS for ch in name):
+        raise NameRefused("a name cannot hold characters that change the direction of the text (U+202A-U+202E, "
+                          "U+2066-U+2069)", "direction")
+    name = _plain(name)
+    if not name:
+        raise NameRefused("a name needs a character other than spaces", "empty")
+    if _marks_run(name) > MOST_MARKS:
+        raise NameRefused(f"a name cannot stack more than {MOST_MARKS} marks on one letter", "marks",
+                          most=MOST_MARKS)
+    if len(name) > length:
+        raise NameRefused(f"a name has at most {length} characters, not {len(name)}", "long", most=length,
+                          count=len(name))
+    return name
+
+
+def shown(name: str) -> str:
+    """A name from anywhere, ready to be drawn: control characters become U+FFFD, direction controls
+    and invisible characters go, runs of marks are cut to :data:`MOST_MARKS`, spaces made plain.
+    The name is not shortened."""
+    kept: list[str] = []
+    run = 0
+    for ch in _plain("".join("\ufffd" if _is_control(ch) else ch for ch in name if ch not in DIRECTION_CONTROLS)):
+        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        if run <= MOST_MARKS:
+            kept.append(ch)
+    return "".join(kept) or "\ufffd"
+
+
+def needs_isolation(name: str) -> bool:
+    """Whether ``name`` holds a character that could reorder the text around it (a right-to-left
+    letter or number, or a direction control)."""
+    return any(ch in DIRECTION_CONTROLS or unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT for ch in name)
+
+
+def isolated(name: str, always: bool = True) -> str:
+    """``name`` drawn safely between FSI and PDI (:func:`shown` first). With ``always=False`` a name
+    of left-to-right text only is left bare: in text that runs left to right it cannot move
+    anything, and some terminals draw the isolates as boxes."""
+    name = shown(name)
+    return f"{FSI}{name}{PDI}" if always or needs_isolation(name) else name
