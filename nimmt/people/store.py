@@ -19,6 +19,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from nimmt.names import NameRefused, clean_name
+
 from .keys import INVITE_LENGTH, hash_secret, looks_like_key, new_code, new_id, new_key, normal_code
 from .model import (
     GROUP_NAME_LENGTH,
@@ -55,13 +57,12 @@ def _maybe_utc(value: datetime | None) -> datetime | None:
 
 
 def _clean(name: str, longest: int, what: str) -> str:
-    if not isinstance(name, str) or any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in name):
-        raise PeopleError("bad_name", f"a {what} holds no control characters")
-    name = name.strip()
-    if not 0 < len(name) <= longest:
-        raise PeopleError("bad_name", f"a {what} is 1 to {longest} characters")
+    """A name as nimmt keeps names (:func:`nimmt.names.clean_name`), or ``bad_name``."""
     try:
-        name.encode()
+        name = clean_name(name, longest)
+        name.encode()  # a lone surrogate (from a JSON escape) is no text a database keeps
+    except NameRefused as error:
+        raise PeopleError("bad_name", f"a {what}: {error}") from None
     except UnicodeEncodeError:
         raise PeopleError("bad_name", f"a {what} is text (no lone surrogate)") from None
     return name

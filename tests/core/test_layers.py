@@ -20,6 +20,7 @@ LAYERS: dict[str, int] = {
     "nimmt.records": 2,
     "nimmt.scoresheet": 2,
     "nimmt.batch": 3,
+    "nimmt.people": 3,
     "nimmt.bots": 4,
     "nimmt.coach": 4,
     "nimmt.match": 5,
