@@ -145,12 +145,20 @@ def serve(
         from nimmt.server.metrics import json_log_config
 
         logging_options = {"log_config": json_log_config("INFO"), "log_level": "info", "access_log": False}
+    from nimmt.server.guard import MOST_HEAD_BYTES, guarded_http
+
+    app = create_app(store=store, hub=the_hub, bot_delay=bot_delay, seed=seed, limits=Limits(
+        tables_per_minute=limit_tables, joins_per_minute=limit_joins, sockets_per_minute=limit_sockets,
+        messages_per_minute=limit_messages, connections=limit_connections), away_grace=away_grace,
+        bot_workers=bot_workers, bot_budget=bot_budget, idle_after=idle_minutes * 60 or None)
     config = uvicorn.Config(
-        create_app(store=store, hub=the_hub, bot_delay=bot_delay, seed=seed, limits=Limits(
-            tables_per_minute=limit_tables, joins_per_minute=limit_joins, sockets_per_minute=limit_sockets,
-            messages_per_minute=limit_messages, connections=limit_connections), away_grace=away_grace,
-            bot_workers=bot_workers, bot_budget=bot_budget, idle_after=idle_minutes * 60 or None),
+        app,
         **logging_options,
+        # Heads bounded in size and time, and counted against the per-address cap while they come
+        # (nimmt/server/guard.py; docs/web.md, "Limits").
+        http=guarded_http(app.state.limits),
+        h11_max_incomplete_event_size=MOST_HEAD_BYTES,  # the same bound if uvicorn is ever run on h11
+        timeout_keep_alive=5,  # an idle kept-alive connection closes after 5 s (nginx keeps its own 4 s)
         ws_max_size=64 * 1024,
         # Off by default: updates are small patches, and each socket's compressor costs CPU on every
         # message and ~40 KB of memory (docs/web.md, "Performance").

@@ -4,7 +4,9 @@
 
 - **Bodies** are counted while they stream in (chunked ones too), and a body over its limit is
   refused with ``413 too_large`` as soon as the limit is passed: nothing past the limit is kept,
-  and the connection is closed, so the rest of a huge body is never read.
+  and the connection is closed, so the rest of a huge body is never read. A body must come whole
+  within :data:`BODY_SECONDS`, else ``408 too_slow`` (heads are bounded before, in
+  :mod:`nimmt.server.guard`).
 - **Per client** (by the client's address, as uvicorn reports it: behind a trusted reverse proxy,
   the address the proxy forwards), token buckets limit creating tables, joining tables and
   opening WebSockets; HTTP answers ``429 rate_limited`` with ``Retry-After``, a WebSocket gets an
@@ -20,6 +22,7 @@ Every refusal is logged as one line.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import math
@@ -34,6 +37,7 @@ if TYPE_CHECKING:  # nimmt serve reads the defaults before it knows the web extr
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 RATE_LIMITED_CLOSE = 4429  # the WebSocket close code of a refusal by these limits
+BODY_SECONDS = 30.0  # a whole body (2 MiB at most) within this: a trickle holds no connection for long
 logger = logging.getLogger("nimmt.server")
 _JOIN = re.compile(r"^/api/tables/[^/]+/join/?$")
 
@@ -194,8 +198,16 @@ class LimitsMiddleware:
                 return None
         chunks: list[bytes] = []
         size = 0
+        deadline = time.monotonic() + BODY_SECONDS
         while True:
-            message = await receive()
+            try:
+                async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                    message = await receive()
+            except TimeoutError:
+                chunks.clear()
+                await self._refuse(scope, receive, send, 408, "too_slow",
+                                   f"the request's body did not come within {BODY_SECONDS:g} s", seconds=BODY_SECONDS)
+                return None
             if message["type"] == "http.disconnect":
                 return None  # nobody is left to answer
             body = message.get("body", b"")
@@ -238,7 +250,7 @@ class LimitsMiddleware:
         headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode("ascii"))]
         if "retry_after" in params:
             headers.append((b"retry-after", str(params["retry_after"]).encode("ascii")))
-        if code == "too_large":
+        if code in ("too_large", "too_slow"):
             headers.append((b"connection", b"close"))  # the rest of the body is not read
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})

@@ -277,3 +277,45 @@ def test_postgresql_stopped_refuses_actions_then_play_resumes(cluster: Cluster) 
     final = play(rng, people, over, deadline, cluster)
     assert ana.connections == bruno.connections == 1
     check_record(cluster, table_id, people, final)
+
+
+def test_the_front_bounds_heads_and_slow_clients(cluster: Cluster) -> None:
+    """nginx, as documented, refuses a huge header and a huge URL and drops a connection that sends
+    no head, while the processes go on answering."""
+    import socket
+    from urllib.parse import urlsplit
+
+    front = urlsplit(cluster.url)
+    assert front.hostname is not None and front.port is not None
+    address = (front.hostname, front.port)
+
+    def sent(head: bytes, filler: int) -> bytes:
+        with socket.create_connection(address, timeout=10) as sock:
+            sock.sendall(head)
+            try:
+                for _ in range(filler // 65536):
+                    sock.sendall(b"a" * 65536)
+            except OSError:
+                pass  # refused and closed
+            received = b""
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                try:
+                    chunk = sock.recv(65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                received += chunk
+            return received
+
+    assert sent(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ", 16 * 1024 * 1024).startswith(b"HTTP/1.1 400 ")
+    assert sent(b"GET /", 1024 * 1024).startswith(b"HTTP/1.1 414 ")
+    opened = time.monotonic()
+    with socket.create_connection(address, timeout=30) as idle:
+        try:
+            assert idle.recv(65536) == b""  # closed by nginx, nothing sent
+        except ConnectionResetError:
+            pass
+    assert 8 <= time.monotonic() - opened <= 25
+    assert httpx.get(f"{cluster.url}/healthz", timeout=10).status_code == 200
