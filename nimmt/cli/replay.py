@@ -13,7 +13,7 @@ import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -32,8 +32,11 @@ from nimmt.core import (
 from nimmt.core.ending import Ending, ending
 from nimmt.records import GameRecord, RecordError, Words, load, replay
 
-from ._common import DOMAIN, choose_language, os_reason
+from ._common import DOMAIN, choose_language, number, os_reason
 from ._ending import EndTeller, fit, unbreakable
+
+if TYPE_CHECKING:  # the review (NumPy, the bots' rollouts) is imported only for --review
+    from nimmt.review import Review
 
 Translate = Callable[..., str]
 
@@ -114,6 +117,33 @@ def _describe(event: Event, names: tuple[str, ...], turn: int, _: Translate) -> 
     return []
 
 
+def review_lines(record: GameRecord, result: Review, _: Translate, language: str) -> list[str]:
+    """The review of a game for people: each player's accuracy, then every marked decision."""
+    names = tuple(unbreakable(name) for name in record.players)
+    lines = ["", _("header", samples=result.samples, seed=result.seed)]
+    for player in result.players:
+        if player.accuracy is None:
+            lines.append(_("player_none", name=names[player.player]))
+            continue
+        lines.append(_("player", name=names[player.player], accuracy=number(player.accuracy, 0, language),
+                       decisions=player.decisions, loss=number(player.mean_loss, 2, language),
+                       inaccuracies=player.marks["inaccuracy"], mistakes=player.marks["mistake"],
+                       blunders=player.marks["blunder"]))
+    marked = [d for d in result.decisions if d.mark is not None]
+    for decision in marked:
+        choice, best = decision.choice, decision.best
+        shift = 1 if decision.kind == "row" else 0  # people count rows from 1
+        lines.append(_(decision.kind, round=decision.round, turn=decision.turn, name=names[decision.player],
+                       chosen=choice.option + shift, card=decision.card, mark=_(f"mark_{decision.mark}"),
+                       best=best.option + shift, loss=number(choice.loss, 1, language),
+                       expected=number(choice.expected, 1, language), error=number(choice.stderr, 1, language),
+                       best_expected=number(best.expected, 1, language),
+                       best_error=number(best.stderr, 1, language)))
+    if not marked:
+        lines.append(_("clean"))
+    return lines
+
+
 def ending_json(end: Ending | None) -> dict[str, Any] | None:
     """The ``ending`` key of ``--json``: why the game ended after its last complete round, or why it
     goes on; null before the first round is complete."""
@@ -176,6 +206,15 @@ def register(app: typer.Typer) -> None:
         lang: Annotated[
             str | None, typer.Option("--lang", help="Language of the account: en, pt-PT, pt-BR, fr, de, es.")
         ] = None,
+        review: Annotated[
+            bool,
+            typer.Option("--review", help="Review every decision: each option's expected bullheads, the loss "
+                         "of the one chosen, marks and each player's accuracy (docs/review.md)."),
+        ] = False,
+        samples: Annotated[
+            int, typer.Option("--samples", min=2, help="With --review: samples per option and decision.")
+        ] = 1024,
+        seed: Annotated[int, typer.Option("--seed", help="With --review: the seed of its samples.")] = 0,
     ) -> None:
         """Check and score game records; tell each valid game turn by turn.
 
@@ -186,6 +225,7 @@ def register(app: typer.Typer) -> None:
         language = choose_language(lang, "replay")
         _ = i18n.translator(language, "replay")
         said = i18n.translator(language, DOMAIN)
+        judge = _reviewer(language, samples, seed) if review else None
         checked, empty = expand(files)
         # On a terminal, lines are wrapped between names (never inside one); piped output is left whole.
         width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
@@ -205,6 +245,9 @@ def register(app: typer.Typer) -> None:
             result, record, error = _result(path)
             valid = valid and record is not None
             good += record is not None
+            reviewed = judge(record) if judge is not None and record is not None else None
+            if reviewed is not None and json_output:
+                result["review"] = reviewed.to_json()
             if json_output:
                 sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
                 continue
@@ -215,7 +258,26 @@ def register(app: typer.Typer) -> None:
             echo(_("header", file=path, players=", ".join(unbreakable(n) for n in record.players)))
             for line in narrate(record, _, language):
                 echo(line)
+            if reviewed is not None:
+                for line in review_lines(record, reviewed, i18n.translator(language, "review"), language):
+                    echo(line)
             echo("")
         if not json_output and (len(checked) > 1 or len(checked) != len(files)):
             echo(_("summary", files=len(checked), valid=good, invalid=len(checked) - good))
         raise typer.Exit(0 if valid else 2)
+
+
+def _reviewer(language: str, samples: int, seed: int) -> Callable[[GameRecord], Review]:
+    """The review of a record at ``samples`` and ``seed``; without NumPy, a clear message and exit 2."""
+    from nimmt.review import ReviewError, ready, review
+
+    try:
+        ready()
+    except ReviewError:
+        typer.echo("nimmt replay: " + i18n.translator(language, "review")("unavailable"), err=True)
+        raise typer.Exit(2) from None
+
+    def judge(record: GameRecord) -> Review:
+        return review(record, samples=samples, seed=seed)
+
+    return judge

@@ -1,0 +1,384 @@
+"""The review of a game: what every decision was worth, judged from the seat that made it.
+
+For every decision of a ``nimmt/1`` record (each card played, each row chosen for a card below
+every row), :func:`review` estimates the **expected bullheads** the player takes from that moment
+to the end of the round for **each legal option**, from that player's :class:`~nimmt.core.View`
+only (their hand, the rows, the cards already public), never from the other hands the record holds.
+The estimate is the ``expert``'s: the unseen cards dealt at random consistently with the view,
+the round played out by the compiled rollouts (:mod:`nimmt.batch`), the player's own later cards
+like ``heuristic``, every other player in a style drawn from the ``expert``'s model of them
+(:class:`nimmt.bots.opponents.OpponentModel`, which has watched the cards they revealed so far),
+all options on the same samples (common random numbers). The budget is a number of samples, not a
+time, and every decision draws from its own seed: a review is repeatable, and one decision's numbers
+do not depend on which other decisions were reviewed.
+
+Each decision then has
+
+* per option its ``expected`` bullheads, their standard error, and its ``loss``: ``expected`` minus
+  the best option's (so the best has loss 0), with the standard error of that difference (paired,
+  over the same samples);
+* a mark (:data:`MARKS`): ``inaccuracy``, ``mistake`` or ``blunder`` when the chosen option's loss
+  reaches that mark's threshold **and** lies beyond the estimate's noise (more than :data:`NOISE_Z`
+  standard errors of the difference); a decision with one option (the last card of a round) is
+  *forced* and never marked.
+
+Each player gets an **accuracy** from 0 to 100: the mean, over their unforced decisions, of
+``100 * 2 ** (-loss / ACCURACY_HALF)``: a decision as good as the best scores 100, one that costs
+:data:`ACCURACY_HALF` bullheads more than the best scores 50. ``docs/review.md`` says how these numbers
+were chosen and what they measure.
+
+>>> from nimmt.records import GameRecord, Recorder
+>>> from nimmt.core import Deal, PlayCard
+>>> recorder = Recorder(GameRecord(players=("Ana", "Bruno")))
+>>> hands = (tuple(range(41, 51)), tuple(range(51, 61)))
+>>> for action in (Deal((1, 2, 3, 4), hands), PlayCard(0, 41), PlayCard(1, 60)):
+...     _ = recorder.add(action)
+>>> result = review(recorder.record, samples=64)
+>>> [(d.player, d.kind, d.chosen, len(d.options)) for d in result.decisions]
+[(0, 'card', 41, 10), (1, 'card', 60, 10)]
+>>> min(o.loss for o in result.decisions[0].options)
+0.0
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from nimmt.core import (
+    ROW_COUNT,
+    ChooseRow,
+    Deal,
+    GameState,
+    NimmtError,
+    PlayCard,
+    RowTaken,
+    TurnEnded,
+    View,
+    apply,
+    new_game,
+    view,
+)
+from nimmt.records import GameRecord, replay
+
+if TYPE_CHECKING:  # NumPy and the bots' rollouts are imported when a review runs
+    import numpy as np
+    import numpy.typing as npt
+
+    from nimmt.bots.opponents import OpponentModel
+
+DEFAULT_SAMPLES = 1024  # samples per option and decision: a 4-player game in well under a minute
+DEFAULT_SEED = 0
+CHUNK = 32  # samples per draw of the other players' styles
+NOISE_Z = 2.0  # a loss within this many standard errors of the best is noise: never marked
+# (mark, threshold in bullheads of loss), worst first
+MARKS: tuple[tuple[str, float], ...] = (("blunder", 5.0), ("mistake", 2.5), ("inaccuracy", 1.0))
+ACCURACY_HALF = 1.0  # a decision this many bullheads worse than the best scores 50
+
+
+class ReviewError(NimmtError, ValueError):
+    """A review that cannot be made here (no NumPy), or of a record that breaks a rule."""
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One legal option of a decision: a card of the hand, or a row (0 to 3)."""
+
+    option: int
+    expected: float  # mean bullheads from this moment to the end of the round
+    stderr: float  # standard error of ``expected``
+    loss: float  # expected minus the best option's expected: 0 for the best
+    loss_stderr: float  # standard error of ``loss`` (paired samples); 0 for the best
+    chosen: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "option": self.option, "expected": round(self.expected, 3), "stderr": round(self.stderr, 3),
+            "loss": round(self.loss, 3), "loss_stderr": round(self.loss_stderr, 3), "chosen": self.chosen,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of one player, with every option they had and what they chose."""
+
+    player: int
+    round: int  # 1-based
+    turn: int  # 1-based
+    kind: str  # "card" or "row"
+    chosen: int  # the card played, or the row taken (0 to 3)
+    rows: tuple[tuple[int, ...], ...]  # the rows as the player saw them
+    hand: tuple[int, ...]  # the player's hand at that moment
+    card: int | None  # for a row choice: the card below every row
+    options: tuple[Option, ...]  # in the order of the hand (cards) or of the rows
+    took: int = 0  # bullheads this player took in this turn: what happened
+    samples: int = 0
+
+    @property
+    def forced(self) -> bool:
+        return len(self.options) == 1
+
+    @property
+    def choice(self) -> Option:
+        return next(o for o in self.options if o.chosen)
+
+    @property
+    def best(self) -> Option:
+        return min(self.options, key=lambda o: (o.loss, o.option))
+
+    @property
+    def loss(self) -> float:
+        return self.choice.loss
+
+    @property
+    def noise(self) -> bool:
+        """Whether the chosen option is within the estimate's noise of the best."""
+        choice = self.choice
+        return choice.loss <= NOISE_Z * choice.loss_stderr
+
+    @property
+    def mark(self) -> str | None:
+        if self.forced or self.noise:
+            return None
+        return next((name for name, threshold in MARKS if self.loss >= threshold), None)
+
+    @property
+    def accuracy(self) -> float:
+        return decision_accuracy(self.loss)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player, "round": self.round, "turn": self.turn, "kind": self.kind,
+            "chosen": self.chosen, "card": self.card, "rows": [list(r) for r in self.rows],
+            "hand": list(self.hand), "took": self.took, "forced": self.forced, "loss": round(self.loss, 3),
+            "mark": self.mark, "best": self.best.option, "options": [o.to_json() for o in self.options],
+        }
+
+
+def decision_accuracy(loss: float) -> float:
+    """The accuracy of one decision from its loss: 100 for the best, 50 at :data:`ACCURACY_HALF`."""
+    return 100.0 * math.pow(2.0, -max(0.0, loss) / ACCURACY_HALF)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerReview:
+    """One player's game in numbers."""
+
+    player: int
+    name: str
+    decisions: int  # unforced decisions
+    accuracy: float | None  # None: no unforced decision
+    mean_loss: float | None
+    total_loss: float
+    marks: dict[str, int]
+    costliest: int | None  # index in Review.decisions of this player's costliest decision
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player, "name": self.name, "decisions": self.decisions,
+            "accuracy": None if self.accuracy is None else round(self.accuracy, 1),
+            "mean_loss": None if self.mean_loss is None else round(self.mean_loss, 3),
+            "total_loss": round(self.total_loss, 3), "marks": dict(self.marks), "costliest": self.costliest,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """A whole review: every decision in the order it was made, and a summary per player."""
+
+    players: tuple[PlayerReview, ...]
+    decisions: tuple[Decision, ...]
+    samples: int
+    seed: int
+    thresholds: dict[str, float] = field(default_factory=lambda: dict(MARKS))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "samples": self.samples, "seed": self.seed, "noise_z": NOISE_Z, "accuracy_half": ACCURACY_HALF,
+            "thresholds": dict(self.thresholds),
+            "players": [p.to_json() for p in self.players],
+            "decisions": [d.to_json() for d in self.decisions],
+        }
+
+
+# -- the moments of decision ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A decision as the record tells it: who, what kind, what was chosen, and the state before."""
+
+    player: int
+    kind: str
+    chosen: int
+    state: GameState
+
+
+def moments(record: GameRecord) -> Iterator[tuple[Moment, dict[int, int] | None]]:
+    """Every decision of ``record`` in order, each with ``None``, or, after the last decision of a
+    turn, the bullheads each player took in that turn (player -> bullheads)."""
+    state = new_game(len(record.players), record.rules)
+    took: dict[int, int] = {}
+    for action in record.actions():
+        if isinstance(action, Deal):
+            state = apply(state, action).state
+            continue
+        if isinstance(action, PlayCard):
+            moment = Moment(action.player, "card", action.card, state)
+        else:
+            assert isinstance(action, ChooseRow)
+            moment = Moment(action.player, "row", action.row, state)
+        step = apply(state, action)
+        state = step.state
+        for event in step.events:
+            if isinstance(event, RowTaken):
+                took[event.player] = took.get(event.player, 0) + event.bullheads
+        if any(isinstance(event, TurnEnded) for event in step.events):
+            yield moment, took
+            took = {}
+        else:
+            yield moment, None
+
+
+# -- the estimates -------------------------------------------------------------------------------
+
+
+def _rng(seed: int, *where: object) -> random.Random:
+    """A source of chance of its own for one decision (or one player's model): seeded by its place."""
+    return random.Random(":".join(map(str, (seed, *where))))
+
+
+def penalties(
+    seen: View, kind: str, samples: int, rng: random.Random, model: OpponentModel
+) -> npt.NDArray[np.int64]:
+    """(options, samples): the bullheads ``seen.player`` takes to the end of the round with each option,
+    the others in styles drawn from ``model`` (an :class:`~nimmt.bots.opponents.OpponentModel`)."""
+    import numpy as np
+
+    from nimmt.bots.styles import seat_card_penalties, seat_row_penalties, seats_of
+
+    me = seen.player
+    assert me is not None
+    generator = np.random.default_rng(rng.getrandbits(64))
+    blocks = []
+    taken = 0
+    while taken < samples:
+        size = min(CHUNK, samples - taken)
+        styles = model.draw(seen, rng)
+        styles[me] = "heuristic"
+        seats = seats_of(styles)
+        if kind == "card":
+            blocks.append(seat_card_penalties(seen, list(seen.hand), size, generator, seats))
+        else:
+            blocks.append(seat_row_penalties(seen, size, generator, seats))
+        taken += size
+    return np.concatenate(blocks, axis=1)
+
+
+def options_of(values: npt.NDArray[np.int64], labels: Sequence[int], chosen: int) -> tuple[Option, ...]:
+    """Means, standard errors and paired losses from the (options, samples) array ``values``."""
+    n = values.shape[1]
+    means = values.mean(axis=1)
+    best = int(means.argmin())
+    spread = values.std(axis=1, ddof=1) if n > 1 else means * math.inf
+    gaps = values - values[best]
+    gap_spread = gaps.std(axis=1, ddof=1) if n > 1 else means * math.inf
+    root = math.sqrt(n)
+    return tuple(
+        Option(
+            option=label,
+            expected=float(means[i]),
+            stderr=float(spread[i]) / root,
+            loss=float(means[i] - means[best]),
+            loss_stderr=0.0 if i == best else float(gap_spread[i]) / root,
+            chosen=label == chosen,
+        )
+        for i, label in enumerate(labels)
+    )
+
+
+def judge(
+    seen: View, kind: str, chosen: int, *, samples: int, rng: random.Random, model: OpponentModel
+) -> tuple[Option, ...]:
+    """Every legal option of ``seen.player`` at this moment, estimated from ``seen`` alone."""
+    labels = list(seen.hand) if kind == "card" else list(range(ROW_COUNT))
+    values = penalties(seen, kind, samples, rng, model)
+    return options_of(values, labels, chosen)
+
+
+# -- the review ----------------------------------------------------------------------------------
+
+
+def ready() -> None:
+    """Raise :class:`ReviewError` when the review cannot run here (no NumPy)."""
+    try:
+        import numpy  # noqa: F401
+
+        import nimmt.batch  # noqa: F401
+    except ImportError:
+        raise ReviewError("the review needs NumPy: install nimmt with its 'sim' extra") from None
+
+
+def review(
+    record: GameRecord,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    players: Sequence[int] | None = None,
+) -> Review:
+    """Review every decision of ``record`` (of ``players`` only, when given). See the module."""
+    from nimmt.bots.opponents import OpponentModel
+
+    if samples < 2:
+        raise ReviewError(f"a review needs at least 2 samples per option, not {samples}")
+    ready()
+    try:
+        replay(record)
+    except NimmtError as error:
+        raise ReviewError(str(error)) from error
+    seats = range(len(record.players)) if players is None else sorted(set(players))
+    models = {p: OpponentModel(_rng(seed, "model", p)) for p in seats}
+    decisions: list[Decision] = []
+    pending: list[int] = []  # decisions of the turn under way: what they took is known at its end
+    for moment, took in moments(record):
+        if moment.player in models:
+            pending.append(len(decisions))
+            decisions.append(_decide(moment, models[moment.player], samples, seed))
+        if took is not None:
+            for i in pending:
+                decisions[i] = replace(decisions[i], took=took.get(decisions[i].player, 0))
+            pending = []
+    summaries = tuple(_summary(p, record.players[p], decisions) for p in seats)
+    return Review(players=summaries, decisions=tuple(decisions), samples=samples, seed=seed)
+
+
+def _decide(moment: Moment, model: OpponentModel, samples: int, seed: int) -> Decision:
+    seen = view(moment.state, moment.player)
+    if moment.kind == "card":
+        model.observe(seen)  # as the expert does at each of its card choices: what the others revealed
+    rng = _rng(seed, seen.round, seen.turn, moment.player, moment.kind)
+    options = judge(seen, moment.kind, moment.chosen, samples=samples, rng=rng, model=model)
+    return Decision(
+        player=moment.player, round=seen.round, turn=seen.turn + 1, kind=moment.kind, chosen=moment.chosen,
+        rows=seen.rows, hand=seen.hand, card=seen.row_choice_card if moment.kind == "row" else None,
+        options=options, samples=samples,
+    )
+
+
+def _summary(player: int, name: str, decisions: Sequence[Decision]) -> PlayerReview:
+    mine = [(i, d) for i, d in enumerate(decisions) if d.player == player]
+    free = [(i, d) for i, d in mine if not d.forced]
+    marks = {name: 0 for name, _ in MARKS}
+    for _, d in free:
+        if d.mark is not None:
+            marks[d.mark] += 1
+    total = sum(d.loss for _, d in free)
+    costliest = max(free, key=lambda item: (item[1].loss, -item[0]))[0] if free else None
+    return PlayerReview(
+        player=player, name=name, decisions=len(free),
+        accuracy=sum(d.accuracy for _, d in free) / len(free) if free else None,
+        mean_loss=total / len(free) if free else None, total_loss=total, marks=marks, costliest=costliest,
+    )
