@@ -11,11 +11,15 @@
 #   scripts/services.sh pg-stop DIR, pg-start DIR
 #                                   stop PostgreSQL, keeping its data, and start it again (for tests
 #                                   of a database that goes away)
+#   scripts/services.sh pg-kill DIR kill -9 PostgreSQL (its postmaster and every process it started),
+#                                   as a crash would; pg-start then recovers it from its WAL
 #   scripts/services.sh run CMD...  start both in a temporary folder, run CMD with the two variables
 #                                   set, stop both whatever CMD did, exit with CMD's status
 #
 # The PostgreSQL cluster is made by initdb (trust authentication, superuser "nimmt", database
-# "nimmt"; no fsync: it is thrown away). As root it runs as the "postgres" user, which Debian's
+# "nimmt"; no fsync: it is thrown away). With NIMMT_PG_SAFE=1 in the environment of "start", it runs
+# on PostgreSQL's safe defaults instead (fsync, synchronous_commit and full_page_writes on), for
+# the test that kills it (tests/server/test_postgres_crash.py); it keeps them when started again. As root it runs as the "postgres" user, which Debian's
 # postgresql package creates. scripts/system-deps.sh installs both servers when they are missing.
 # The tests' fixtures (tests/server/services.py) call this script; NIMMT_TEST_POSTGRES_URL and
 # NIMMT_TEST_REDIS_URL set beforehand name servers to use instead.
@@ -63,6 +67,7 @@ start() {
   fi
   as_owner "$bin/initdb" -D "$dir/pg/data" -U nimmt --auth=trust -E UTF8 --locale=C.UTF-8 --no-sync \
     >"$dir/pg/initdb.log" 2>&1 || { cat "$dir/pg/initdb.log" >&2; return 1; }
+  if [ "${NIMMT_PG_SAFE:-}" = 1 ]; then touch "$dir/pg/safe"; fi
   pg_start "$dir"
   "$bin/createdb" -h "$dir/pg" -U nimmt nimmt 2>/dev/null || as_owner "$bin/createdb" -h "$dir/pg" -U nimmt nimmt
   redis-server --port 0 --unixsocket "$dir/redis.sock" --unixsocketperm 700 --daemonize yes \
@@ -86,11 +91,29 @@ watch() {  # stop the servers in $1 once process $2 is gone (or leave when they 
 }
 
 pg_start() {  # (again) start the cluster in $1
-  local dir=$1 bin
+  local dir=$1 bin durability="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
   bin=$(find_pg_bin)
-  as_owner "$bin/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/server.log" -w -t 60 start -o \
-    "-c listen_addresses='' -c unix_socket_directories='$dir/pg' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60 -c shared_buffers=16MB" \
+  if [ -f "$dir/pg/safe" ]; then durability="-c fsync=on -c synchronous_commit=on -c full_page_writes=on"; fi
+  as_owner "$bin/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/server.log" -w -t 120 start -o \
+    "-c listen_addresses='' -c unix_socket_directories='$dir/pg' $durability -c max_connections=60 -c shared_buffers=16MB" \
     >/dev/null || { cat "$dir/pg/server.log" >&2; return 1; }
+}
+
+pg_kill() {  # kill -9 the cluster in $1: its postmaster and the processes it started, by their ids
+  local dir=$1 pid children
+  pid=$(head -n 1 "$dir/pg/data/postmaster.pid")
+  children=$(ps -o pid= --ppid "$pid" || true)
+  # shellcheck disable=SC2086
+  kill -9 "$pid" $children 2>/dev/null || true
+  for _ in $(seq 200); do
+    local alive=0
+    # shellcheck disable=SC2086
+    for p in $pid $children; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ $alive -eq 0 ] && return 0
+    sleep 0.05
+  done
+  echo "services.sh: PostgreSQL did not die" >&2
+  return 1
 }
 
 pg_stop() {  # stop the cluster in $1 (fast: its connections are cut), keeping its data
@@ -118,7 +141,7 @@ stop() {
 
 case "${1:-}" in
   start) [ $# -eq 2 ] || [ $# -eq 3 ] || { echo "usage: $0 start DIR [PID]" >&2; exit 2; }; start "$2" "${3:-}" ;;
-  pg-stop | pg-start) [ $# -eq 2 ] || { echo "usage: $0 $1 DIR" >&2; exit 2; }; "${1/-/_}" "$2" ;;
+  pg-stop | pg-start | pg-kill) [ $# -eq 2 ] || { echo "usage: $0 $1 DIR" >&2; exit 2; }; "${1/-/_}" "$2" ;;
   watch) [ $# -eq 3 ] || { echo "usage: $0 watch DIR PID" >&2; exit 2; }; watch "$2" "$3" ;;
   stop) [ $# -eq 2 ] || { echo "usage: $0 stop DIR" >&2; exit 2; }; stop "$2" ;;
   run)

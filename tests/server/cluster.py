@@ -207,7 +207,8 @@ class Cluster:
     """PostgreSQL, Redis, ``processes`` times ``nimmt serve`` and nginx in front, all started by
     :meth:`start` (or ``with``) and stopped by :meth:`stop`, whatever state the tests left them in."""
 
-    def __init__(self, processes: int = 2, *, bot_delay: float = 0.2, args: Sequence[str] = ()) -> None:
+    def __init__(self, processes: int = 2, *, bot_delay: float = 0.2, args: Sequence[str] = (),
+                 safe_postgres: bool = False) -> None:
         if not NGINX.exists():
             raise RuntimeError(f"{NGINX} is missing: run 'bash scripts/system-deps.sh' as root "
                                "(Debian: apt-get install nginx)")
@@ -220,6 +221,7 @@ class Cluster:
         self.redis_url = ""
         self.bot_delay = bot_delay
         self.args = tuple(args)
+        self.safe_postgres = safe_postgres  # fsync and synchronous_commit on (the others run without)
         self.port = free_port()
         self.nodes: list[Node] = []
         self._count = processes
@@ -279,8 +281,9 @@ class Cluster:
                          stderr=subprocess.DEVNULL)
 
     def _start_services(self) -> None:
+        env = {**os.environ, "NIMMT_PG_SAFE": "1" if self.safe_postgres else ""}
         started = subprocess.run(["bash", str(SERVICES), "start", str(self.services), str(os.getpid())],
-                                 capture_output=True, text=True, timeout=120, check=False)
+                                 capture_output=True, text=True, timeout=120, check=False, env=env)
         if started.returncode != 0:
             raise RuntimeError(f"scripts/services.sh could not start PostgreSQL and Redis:\n{started.stderr}")
         urls = dict(line.split("=", 1) for line in started.stdout.split())
@@ -330,6 +333,12 @@ class Cluster:
     def stop_postgres(self) -> None:
         """Stop PostgreSQL at once (its connections are cut), keeping its data."""
         subprocess.run(["bash", str(SERVICES), "pg-stop", str(self.services)], check=True, timeout=120,
+                       capture_output=True)
+
+    def kill_postgres(self) -> None:
+        """``kill -9`` PostgreSQL (all its processes), as a crash would; :meth:`start_postgres` then
+        recovers it from its write-ahead log."""
+        subprocess.run(["bash", str(SERVICES), "pg-kill", str(self.services)], check=True, timeout=60,
                        capture_output=True)
 
     def start_postgres(self) -> None:
