@@ -1,0 +1,59 @@
+"""A group's standings from the store: its members (those without a game too), the names to show,
+ratings from its games alone; guests, bots and former players have no row."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from nimmt.people.model import FinishedGame, SeatResult
+from nimmt.people.ratings import rate
+from nimmt.people.standings import group_standings, overall_ratings, results
+from nimmt.people.store import SqlPeopleStore
+from nimmt.server.store import SqlStore
+from tests.server.helpers import run
+
+T0 = datetime(2026, 11, 27, 20, tzinfo=UTC)
+
+
+def test_a_groups_standings(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'nimmt.sqlite3'}"
+
+    async def main() -> None:
+        tables = SqlStore(url)
+        await tables.start()
+        await tables.close()
+        people = SqlPeopleStore(url)
+        try:
+            ana, _ = await people.new_player("Ana")
+            bruno, _ = await people.new_player("Bruno")
+            carla, _ = await people.new_player("Carla")
+            group = await people.new_group(ana.id, "Friday")
+            for player in (bruno, carla):
+                await people.join(group.invite, player.id)
+            played = [
+                FinishedGame("m1", "sheet", T0, 66, (SeatResult(0, ana.id, "Ana", None, 40),
+                                                     SeatResult(1, bruno.id, "Bruno", None, 70),
+                                                     SeatResult(2, None, "Guest", None, 20)),
+                             ((10, 30, 10), (30, 40, 10)), group_id=group.id),
+                FinishedGame("m2", "table", T0 + timedelta(days=7), 66,
+                             (SeatResult(0, bruno.id, "Bruno B.", None, 5), SeatResult(1, None, "Bot 2", "expert", 70)),
+                             ((5, 70),), "t1", 1, group.id),
+                FinishedGame("m3", "sheet", T0, 66, (SeatResult(0, ana.id, "Ana", None, 1),
+                                                     SeatResult(1, carla.id, "Carla", None, 90)), ((1, 90),)),
+            ]
+            for game in played:
+                assert await people.record_game(game)
+            await people.rename(bruno.id, "Bruno")
+            standings = await group_standings(people, group.id)
+            assert standings.games == 2  # m3 was played outside the group
+            assert [(row.person, row.games, row.wins) for row in standings.rows] == [
+                (bruno.id, 2, 1.0), (ana.id, 1, 0.0), (carla.id, 0, 0.0)]  # the guest won m1 but has no row
+            assert standings.names[bruno.id] == "Bruno" and standings.names[carla.id] == "Carla"
+            assert standings.ratings == rate(results(played[:2]))
+            rated, names, count = await overall_ratings(people)
+            assert count == 3 and set(rated) == {ana.id, bruno.id, carla.id} and names[bruno.id] == "Bruno B."
+        finally:
+            await people.close()
+
+    run(main())
