@@ -23,9 +23,9 @@ Each decision then has
   *forced* and never marked.
 
 Each player gets an **accuracy** from 0 to 100: the mean, over their unforced decisions, of
-``100 * 2 ** (-loss / ACCURACY_HALF)``: a decision as good as the best scores 100, one that costs
-:data:`ACCURACY_HALF` bullheads more than the best scores 50. ``docs/review.md`` says how these numbers
-were chosen and what they measure.
+``100 * 2 ** (-loss / ACCURACY_HALF)``: a decision as good as the best (or within the noise of the
+best) scores 100, one that costs :data:`ACCURACY_HALF` bullheads more than the best scores 50.
+``docs/review.md`` says how these numbers were chosen and what they measure.
 
 >>> from nimmt.records import GameRecord, Recorder
 >>> from nimmt.core import Deal, PlayCard
@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Container, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -146,8 +146,13 @@ class Decision:
         return next((name for name, threshold in MARKS if self.loss >= threshold), None)
 
     @property
+    def counted_loss(self) -> float:
+        """The loss the accuracy counts: 0 within the estimate's noise of the best."""
+        return 0.0 if self.noise else self.loss
+
+    @property
     def accuracy(self) -> float:
-        return decision_accuracy(self.loss)
+        return decision_accuracy(self.counted_loss)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -328,8 +333,13 @@ def review(
     samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
     players: Sequence[int] | None = None,
+    only: Container[tuple[int, int, int, str]] | None = None,
+    rounds: Container[int] | None = None,
 ) -> Review:
-    """Review every decision of ``record`` (of ``players`` only, when given). See the module."""
+    """Review every decision of ``record``: of ``players`` only, of ``rounds`` only (counted from 1),
+    with ``only`` just the decisions whose (round, turn, player, kind) it holds (turns counted from
+    1), when given. Parts of one review made at the same samples and seed make it whole again
+    (:func:`merge`). See the module."""
     from nimmt.bots.opponents import OpponentModel
 
     if samples < 2:
@@ -345,8 +355,12 @@ def review(
     pending: list[int] = []  # decisions of the turn under way: what they took is known at its end
     for moment, took in moments(record):
         if moment.player in models:
-            pending.append(len(decisions))
-            decisions.append(_decide(moment, models[moment.player], samples, seed))
+            where = (moment.state.round, moment.state.turn + 1, moment.player, moment.kind)
+            wanted = (only is None or where in only) and (rounds is None or where[0] in rounds)
+            decision = _decide(moment, models[moment.player], samples if wanted else 0, seed)
+            if decision is not None:
+                pending.append(len(decisions))
+                decisions.append(decision)
         if took is not None:
             for i in pending:
                 decisions[i] = replace(decisions[i], took=took.get(decisions[i].player, 0))
@@ -355,10 +369,66 @@ def review(
     return Review(players=summaries, decisions=tuple(decisions), samples=samples, seed=seed)
 
 
-def _decide(moment: Moment, model: OpponentModel, samples: int, seed: int) -> Decision:
+def merge(record: GameRecord, parts: Sequence[Review]) -> Review:
+    """One review from parts of it (:func:`review` of some players or rounds each, same samples and seed)."""
+    if not parts or len({(part.samples, part.seed) for part in parts}) != 1:
+        raise ReviewError("the parts of a review are made at the same samples and seed")
+    found = {(d.round, d.turn, d.player, d.kind): d for part in parts for d in part.decisions}
+    decisions = []
+    for moment, _ in moments(record):
+        where = (moment.state.round, moment.state.turn + 1, moment.player, moment.kind)
+        if where in found:
+            decisions.append(found[where])
+    seats = sorted({p.player for part in parts for p in part.players})
+    summaries = tuple(_summary(p, record.players[p], decisions) for p in seats)
+    return Review(players=summaries, decisions=tuple(decisions), samples=parts[0].samples, seed=parts[0].seed)
+
+
+STORE_FORMAT = 1
+
+
+def to_store(result: Review) -> dict[str, Any]:
+    """A compact form of ``result`` to keep with the game: its numbers only (the rows and hands of each
+    decision are the record's, :func:`from_store` finds them there again)."""
+    return {
+        "format": STORE_FORMAT, "samples": result.samples, "seed": result.seed,
+        "players": [p.player for p in result.players],
+        "decisions": [
+            [d.round, d.turn, d.player, d.kind, d.chosen, d.took,
+             [[o.option, round(o.expected, 4), round(o.stderr, 4), round(o.loss, 4), round(o.loss_stderr, 4)]
+              for o in d.options]]
+            for d in result.decisions
+        ],
+    }
+
+
+def from_store(record: GameRecord, data: Any) -> Review:
+    """The review :func:`to_store` kept for ``record``; :class:`ReviewError` if it is not one."""
+    try:
+        if data["format"] != STORE_FORMAT:
+            raise ReviewError(f"unknown stored review format {data['format']!r}")
+        places = {(m.state.round, m.state.turn + 1, m.player, m.kind): m for m, _ in moments(record)}
+        decisions = []
+        for rnd, turn, player, kind, chosen, took, options in data["decisions"]:
+            seen = view(places[(rnd, turn, player, kind)].state, player)
+            decisions.append(Decision(
+                player=player, round=rnd, turn=turn, kind=kind, chosen=chosen, rows=seen.rows, hand=seen.hand,
+                card=seen.row_choice_card if kind == "row" else None, took=took, samples=data["samples"],
+                options=tuple(Option(option, expected, stderr, loss, loss_stderr, option == chosen)
+                              for option, expected, stderr, loss, loss_stderr in options)))
+        summaries = tuple(_summary(p, record.players[p], decisions) for p in data["players"])
+        return Review(players=summaries, decisions=tuple(decisions), samples=data["samples"], seed=data["seed"])
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        raise ReviewError(f"not a stored review of this game: {error!r}") from None
+
+
+def _decide(moment: Moment, model: OpponentModel, samples: int, seed: int) -> Decision | None:
+    """The decision at ``moment``; with ``samples`` 0, only what the player's model learns there."""
     seen = view(moment.state, moment.player)
     if moment.kind == "card":
         model.observe(seen)  # as the expert does at each of its card choices: what the others revealed
+    if not samples:
+        return None
     rng = _rng(seed, seen.round, seen.turn, moment.player, moment.kind)
     options = judge(seen, moment.kind, moment.chosen, samples=samples, rng=rng, model=model)
     return Decision(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 
@@ -19,8 +20,11 @@ from nimmt.review import (
     Option,
     ReviewError,
     decision_accuracy,
+    from_store,
+    merge,
     moments,
     review,
+    to_store,
 )
 
 SAMPLES = 64  # enough for the properties below; the budget of real reviews is in docs/review.md
@@ -56,7 +60,8 @@ def test_every_decision_has_the_legal_options_the_best_at_zero_and_the_choice_ma
     for player in result.players:
         free = [d for d in result.decisions if d.player == player.player and not d.forced]
         assert player.decisions == len(free)
-        assert player.accuracy == pytest.approx(sum(decision_accuracy(d.loss) for d in free) / len(free))
+        assert player.accuracy == pytest.approx(sum(decision_accuracy(d.counted_loss) for d in free) / len(free))
+        assert all(d.counted_loss in (0, d.loss) for d in free)
         assert 0 <= player.accuracy <= 100
         assert player.costliest is not None
         assert result.decisions[player.costliest].loss == max(d.loss for d in free)
@@ -189,3 +194,34 @@ def test_a_broken_record_or_budget_is_refused_clearly() -> None:
     bad = replace(record, rounds=(replace(record.rounds[0], turns=record.rounds[0].turns[1:]),))
     with pytest.raises(ReviewError, match="round 1"):
         review(bad, samples=SAMPLES)
+
+
+def test_a_review_made_in_parts_is_the_whole_review() -> None:
+    record = _game(6, players=3, rounds=2)
+    whole = review(record, samples=SAMPLES, seed=2)
+    parts = [review(record, samples=SAMPLES, seed=2, players=[p], rounds=[r]) for p in (2, 0, 1) for r in (2, 1)]
+    assert merge(record, parts) == whole
+    with pytest.raises(ReviewError, match="same samples"):
+        merge(record, [*parts, review(record, samples=SAMPLES + 1, seed=2, players=[0], rounds=[1])])
+
+
+def test_the_stored_form_gives_the_review_back() -> None:
+    record = _game(7, rounds=2)
+    result = review(record, samples=SAMPLES)
+    stored = json.loads(json.dumps(to_store(result)))
+    again = from_store(record, stored)
+    for mine, theirs in zip(again.to_json()["decisions"], result.to_json()["decisions"], strict=True):
+        for key in mine.keys() - {"loss", "options"}:
+            assert mine[key] == theirs[key]
+        assert mine["loss"] == pytest.approx(theirs["loss"], abs=2e-3)
+        for a, b in zip(mine["options"], theirs["options"], strict=True):
+            assert (a["option"], a["chosen"]) == (b["option"], b["chosen"])
+            assert [a[k] for k in ("expected", "stderr", "loss", "loss_stderr")] == pytest.approx(
+                [b[k] for k in ("expected", "stderr", "loss", "loss_stderr")], abs=2e-3)
+    for mine, theirs in zip(again.players, result.players, strict=True):
+        assert mine.accuracy == pytest.approx(theirs.accuracy, abs=0.01)
+        assert (mine.marks, mine.costliest) == (theirs.marks, theirs.costliest)
+    assert len(json.dumps(stored)) < len(json.dumps(result.to_json())) / 2
+    for broken in ({}, {**stored, "format": 9}, {**stored, "decisions": [[1, 1, 0]]}, []):
+        with pytest.raises(ReviewError):
+            from_store(record, broken)
