@@ -39,6 +39,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from nimmt.people.schema import PEOPLE_SCHEMA
 from nimmt.server import migrations
+from nimmt.server.public import PUBLIC_SCHEMA
 from nimmt.server.store import SCHEMA, GameRow, SqlStore, StoreClosed, StoreConflict
 
 from .helpers import run
@@ -484,7 +485,7 @@ def test_the_schema_at_head_is_the_stores_model(url: str) -> None:
     def differences(connection: Connection) -> list[Any]:
         assert migrations.current(connection) == migrations.head()
         model = MetaData()  # the tables' store and the people store's, as one database holds them
-        for table in [*SCHEMA.tables.values(), *PEOPLE_SCHEMA.tables.values()]:
+        for table in [*SCHEMA.tables.values(), *PEOPLE_SCHEMA.tables.values(), *PUBLIC_SCHEMA.tables.values()]:
             table.to_metadata(model)
         return list(compare_metadata(MigrationContext.configure(connection), model))
 

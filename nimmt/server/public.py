@@ -1,0 +1,112 @@
+"""Public tables: what the lobby lists and quick match joins, kept in the store.
+
+A table opened to strangers has one row in ``public_tables``: its language, clock, seats and seats
+taken, and whether it is **open** (not started, a seat free, and somebody at it or a turn-based
+clock). The table service writes the row whenever one of these changes; the lobby reads the rows,
+so every process lists the same tables and nothing lives in one process's memory. Rows hold no
+names: a public table shows nobody's name, group or history outside the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Index, Integer, MetaData, String, Table, event, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+Clock = Callable[[], datetime]
+TURN_BASED = 3600  # a clock of an hour or more a move: people come and go, the table stays listed
+LISTED_FOR = timedelta(days=7)  # a row unchanged for this long is no longer listed
+LISTED = 50  # at most this many tables in one answer
+
+PUBLIC_SCHEMA = MetaData()
+_WHEN = DateTime(timezone=True)
+PUBLIC_TABLES = Table(
+    "public_tables", PUBLIC_SCHEMA,
+    Column("table_id", String(64), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("language", String(8), nullable=False),
+    Column("clock", Integer, nullable=True),
+    Column("seats", Integer, nullable=False),
+    Column("taken", Integer, nullable=False),
+    Column("open", Boolean, nullable=False),
+    Column("opened_at", _WHEN, nullable=False),
+    Column("changed_at", _WHEN, nullable=False),
+    Index("ix_public_tables_open", "open", "language", "opened_at"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTable:
+    """One line of the lobby: no names, only what a stranger needs to choose."""
+
+    table_id: str
+    language: str
+    clock: int | None  # seconds a move, None: no clock
+    seats: int
+    taken: int
+    opened_at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        return {"table_id": self.table_id, "language": self.language, "clock": self.clock, "seats": self.seats,
+                "taken": self.taken, "free": self.seats - self.taken, "opened_at": self.opened_at.isoformat()}
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _utc(value: datetime) -> datetime:
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+class PublicTables:
+    """The ``public_tables`` rows (made by the store's migrations, which run first)."""
+
+    def __init__(self, url: str, *, clock: Clock = _now) -> None:
+        self.clock = clock
+        self.dialect = make_url(url).get_backend_name()
+        if self.dialect == "sqlite":  # the journal's writer is waited for, not an error
+            self._engine: AsyncEngine = create_async_engine(url, connect_args={"timeout": 30})
+            event.listen(self._engine.sync_engine, "connect", _sqlite_pragmas)
+        else:
+            self._engine = create_async_engine(url, pool_pre_ping=True, pool_size=2, max_overflow=2)
+
+    async def close(self) -> None:
+        await self._engine.dispose()
+
+    async def note(self, table_id: str, *, language: str, clock: int | None, seats: int, taken: int,
+                   open: bool) -> None:
+        """Write what the lobby shows of a public table (its row is made the first time)."""
+        now = self.clock()
+        values = {"table_id": table_id, "language": language, "clock": clock, "seats": seats, "taken": taken,
+                  "open": open, "opened_at": now, "changed_at": now}
+        insert = (sqlite_insert if self.dialect == "sqlite" else pg_insert)(PUBLIC_TABLES).values(values)
+        changed = {name: insert.excluded[name] for name in ("taken", "open", "changed_at")}
+        async with self._engine.begin() as connection:
+            await connection.execute(insert.on_conflict_do_update(index_elements=["table_id"], set_=changed))
+
+    async def open_tables(self, language: str | None = None, limit: int = LISTED) -> list[OpenTable]:
+        """The open public tables, oldest first (the one waiting longest fills first); in one
+        language, or in every language."""
+        columns = PUBLIC_TABLES.c
+        query = select(columns.table_id, columns.language, columns.clock, columns.seats, columns.taken,
+                       columns.opened_at).where(columns.open, columns.changed_at > self.clock() - LISTED_FOR)
+        if language is not None:
+            query = query.where(columns.language == language)
+        query = query.order_by(columns.opened_at, columns.table_id).limit(max(0, min(limit, LISTED)))
+        async with self._engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [OpenTable(row.table_id, row.language, row.clock, row.seats, row.taken, _utc(row.opened_at))
+                for row in rows]

@@ -1,0 +1,48 @@
+"""Reactions: a few quick emotes a seated person sends to the table, limited per seat.
+
+A reaction changes nothing at the table and is not stored: the hub carries it to every
+connection of the table (on any process), each page shows it on the sender's chip for a moment,
+and a person can mute another on their own device. Each seat may send :data:`BURST` reactions in
+a row, then one more every :data:`EVERY` seconds; more is refused with ``reaction_too_soon`` and
+``retry_after`` (whole seconds). The limit is kept by the process the seat's connection is on, as
+the other per-client limits are: it bounds a flood, it is not table state.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+
+REACTIONS: tuple[str, ...] = ("thumbs_up", "laugh", "wow", "grimace", "bull", "clap")
+BURST = 3  # reactions a seat may send at once
+EVERY = 4.0  # seconds for one more
+REMEMBERED = 10_000  # seats whose limit one process remembers at most
+
+
+class ReactionLimit:
+    """A token bucket per (table, seat): ``BURST`` at once, then one every ``EVERY`` seconds."""
+
+    def __init__(self, burst: int = BURST, every: float = EVERY, clock: Callable[[], float] = time.monotonic) -> None:
+        self.burst, self.every, self.clock = burst, every, clock
+        self._buckets: OrderedDict[tuple[str, int], tuple[float, float]] = OrderedDict()  # -> (tokens, when)
+
+    def take(self, table_id: str, seat: int) -> float:
+        """0 when the seat may react now (and it is counted), else the seconds until it may."""
+        now = self.clock()
+        key = (table_id, seat)
+        tokens, then = self._buckets.pop(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - then) / self.every)
+        if tokens < 1:
+            self._buckets[key] = (tokens, now)
+            return (1 - tokens) * self.every
+        self._buckets[key] = (tokens - 1, now)
+        while len(self._buckets) > REMEMBERED:
+            self._buckets.popitem(last=False)
+        return 0.0
+
+
+def retry_after(seconds: float) -> int:
+    """Whole seconds to wait, rounded up (at least 1)."""
+    return max(1, math.ceil(seconds))
