@@ -31,6 +31,9 @@ sockets in a temporary folder, ``fsync`` off) behind Debian's nginx running
 process be killed). Every person then goes through nginx; the figures add the CPU of nginx,
 PostgreSQL and Redis per action beside the processes'.
 
+``--soak`` runs the cluster while things go wrong (processes killed, Redis restarted, hostile
+clients) and reports acknowledged actions lost: ``benchmarks/soak.py``.
+
 Bounded: at most 4,000 players, 600 s and 8 processes, every wait has a timeout (``--timeout``,
 default 30 s), and traffic goes to 127.0.0.1 only. ``--json`` adds the figures as one JSON line at
 the end.
@@ -472,6 +475,8 @@ class Person:
 
 
 class Run:
+    person_class = Person  # benchmarks/soak.py's people connect again after a drop
+
     def __init__(self, args: argparse.Namespace, url: str, server_pid: int | None,
                  server: Server | Processes | None) -> None:
         self.server = server
@@ -523,7 +528,8 @@ class Run:
                     self.stats.errors[f"http_{answer.status_code}"] += 1
                     return
                 tokens.append((answer.json()["seat"], answer.json()["token"]))
-        people = [Person(self, table_id, seat, token, random.Random(self.rng.random())) for seat, token in tokens]
+        people = [self.person_class(self, table_id, seat, token, random.Random(self.rng.random()))
+                  for seat, token in tokens]
         self.people.extend(people)
         self.tables.append(people)
         for person in people:
@@ -813,6 +819,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="ask for whole states only (the web page asks for patches; so does this by default)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="end with the figures as one JSON line")
+    parser.add_argument("--soak", action="store_true", help="the cluster for --seconds while processes are "
+                        "killed, Redis restarted and hostile clients mixed in; reports acknowledged actions lost, "
+                        "p99, memory over time, tracebacks (benchmarks/soak.py)")
     args = parser.parse_args(argv)
     args.players -= args.players % SEATS
     if not SEATS <= args.players <= MAX_PLAYERS or not 1 <= args.seconds <= MAX_SECONDS \
@@ -828,6 +837,11 @@ def main(argv: list[str] | None = None) -> None:
     if not 0 <= args.ramp < args.seconds:
         parser.error("--ramp must be shorter than --seconds")
     _raise_open_files(args.players)
+    if args.soak:
+        from soak import run_soak  # benchmarks/soak.py, beside this script
+
+        run_soak(args)
+        return
     print(f"nimmt load test: {args.players} players ({args.players // SEATS} tables of {SEATS} people), "
           f"think {args.think:g} s ±50 %, ramp {args.ramp:g} s, {args.seconds:g} s in all "
           f"(figures over the last {args.seconds - args.ramp:g} s); {os.cpu_count()} cores, "

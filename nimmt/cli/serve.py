@@ -87,6 +87,10 @@ def serve(
     limit_connections: Annotated[
         int, typer.Option(min=0, help="Connections one address may hold open at once (0: no limit).")
     ] = DEFAULT_LIMITS.connections,
+    limit_replays: Annotated[
+        int, typer.Option(min=0, help="Records one address may post to be checked and replayed per minute "
+                          "(0: no limit).")
+    ] = DEFAULT_LIMITS.replays_per_minute,
     bot_workers: Annotated[
         int | None, typer.Option(min=1, max=256, help="Processes in which bots and the coach think "
                                  "(default: the cores but one, at least one).")
@@ -149,7 +153,8 @@ def serve(
 
     app = create_app(store=store, hub=the_hub, bot_delay=bot_delay, seed=seed, limits=Limits(
         tables_per_minute=limit_tables, joins_per_minute=limit_joins, sockets_per_minute=limit_sockets,
-        messages_per_minute=limit_messages, connections=limit_connections), away_grace=away_grace,
+        messages_per_minute=limit_messages, connections=limit_connections, replays_per_minute=limit_replays),
+        away_grace=away_grace,
         bot_workers=bot_workers, bot_budget=bot_budget, idle_after=idle_minutes * 60 or None)
     config = uvicorn.Config(
         app,

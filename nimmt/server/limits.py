@@ -8,12 +8,13 @@
   within :data:`BODY_SECONDS`, else ``408 too_slow`` (heads are bounded before, in
   :mod:`nimmt.server.guard`).
 - **Per client** (by the client's address, as uvicorn reports it: behind a trusted reverse proxy,
-  the address the proxy forwards), token buckets limit creating tables, joining tables and
-  opening WebSockets; HTTP answers ``429 rate_limited`` with ``Retry-After``, a WebSocket gets an
-  error message and is closed with code 4429. The messages a client sends over its WebSockets are
-  limited the same way (:meth:`ClientLimits.message`, used by the connection itself).
-- **Open connections** per client (WebSockets and HTTP requests in progress) are capped:
-  ``too_many_connections``.
+  the address the proxy forwards), token buckets limit creating tables, joining tables, posting
+  records to check (``/api/replay``) and opening WebSockets; HTTP answers ``429 rate_limited``
+  with ``Retry-After``, a WebSocket gets an error message and is closed with code 4429. The
+  messages a client sends over its WebSockets are limited the same way
+  (:meth:`ClientLimits.message`, used by the connection itself).
+- **Open connections** per client (WebSockets, HTTP requests in progress, and connections still
+  sending their head: :mod:`nimmt.server.guard`) are capped: ``too_many_connections``.
 
 Memory stays bounded: each limiter keeps at most ``max_clients`` clients (the least recently
 seen one is forgotten first), and a client's count of open connections is dropped at zero.
@@ -56,11 +57,12 @@ class Limits:
     sockets_per_minute: int = 60
     messages_per_minute: int = 1200
     connections: int = 40
+    replays_per_minute: int = 6  # records posted to /api/replay (each checked in a worker, seconds of CPU)
     max_clients: int = 10_000  # clients each limiter remembers at most
 
     def __post_init__(self) -> None:
         for name in ("tables_per_minute", "joins_per_minute", "sockets_per_minute", "messages_per_minute",
-                     "connections"):
+                     "connections", "replays_per_minute"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 (no limit) or more, not {getattr(self, name)}")
         if self.max_clients < 1:
@@ -112,6 +114,7 @@ class ClientLimits:
         self.joins = limiter(limits.joins_per_minute)
         self.sockets = limiter(limits.sockets_per_minute)
         self.messages = limiter(limits.messages_per_minute)
+        self.replays = limiter(limits.replays_per_minute)
         self.open: dict[str, int] = {}  # open connections per client, only those above 0
 
     def message(self, key: str) -> float:
@@ -186,6 +189,8 @@ class LimitsMiddleware:
             return None
         if path.rstrip("/") == "/api/tables":
             return self.limits.tables
+        if path.rstrip("/") == "/api/replay":
+            return self.limits.replays
         return self.limits.joins if _JOIN.match(path) else None
 
     async def _read_body(self, scope: Scope, receive: Receive, send: Send) -> Receive | None:

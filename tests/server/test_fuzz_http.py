@@ -41,7 +41,7 @@ EXAMPLES = 40  # per operation: each a request or two, well under a minute for t
 BASE_URL = "http://testserver"
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "records" / "golden"
 # Fuzzing creates and joins many tables from one address: those rates are tested in test_limits.py.
-FUZZ_LIMITS = Limits(tables_per_minute=0, joins_per_minute=0, messages_per_minute=0)
+FUZZ_LIMITS = Limits(tables_per_minute=0, joins_per_minute=0, messages_per_minute=0, replays_per_minute=0)
 
 # The schema of the app as it is built: the same function the fixture's app comes from.
 schema = schemathesis.openapi.from_dict(create_app(Path("unused.sqlite3")).openapi())
