@@ -378,3 +378,14 @@ def test_a_connection_whose_client_left_stops_quietly(monkeypatch: pytest.Monkey
         return len(sent), subscription.done_count
 
     assert run(scenario()) == (2, 1)  # the accept and the one pong
+
+
+def test_records_to_replay_are_limited_per_client(tmp_path: Path) -> None:
+    """Each record posted to /api/replay costs seconds of a worker's CPU: a few a minute per address."""
+    from starlette.testclient import TestClient
+
+    app = create_app(tmp_path / "nimmt.sqlite3", limits=Limits(replays_per_minute=2))
+    with TestClient(app) as client:
+        answers = [client.post("/api/replay", content=b'{"format": "nimmt/1", "players": []}') for _ in range(3)]
+    assert [answer.status_code for answer in answers] == [422, 422, 429]
+    assert answers[2].json()["code"] == "rate_limited" and int(answers[2].headers["retry-after"]) >= 1
