@@ -183,9 +183,24 @@ class SoakRun(Run):
             "p99_ms_by_minute": {m: round(percentile(sorted(v), 0.99), 1) for m, v in sorted(minutes.items())},
             "memory_kb": [[round(t), rss] for t, rss in self.memory],
             "tracebacks": self.server.tracebacks, "log_lines": self.server.lines,
+            "traceback_kinds": dict(_tracebacks(self.cluster.nodes).most_common(8)),
             "faults": self.faults, "hostile": dict(sorted(self.hostile.items())),
             "errors": dict(self.stats.errors.most_common()),
         }
+
+
+def _tracebacks(nodes: list[Any]) -> Counter[str]:
+    """Each traceback in the processes' output by its last line (the exception)."""
+    found: Counter[str] = Counter()
+    for node in nodes:
+        inside = False
+        for line in node.output:
+            if line.startswith("Traceback"):
+                inside = True
+            elif inside and line.strip() and not line.startswith((" ", "\t")):
+                found[line.strip()[:160]] += 1
+                inside = False
+    return found
 
 
 def _raw_head(host: str, port: int, trickle: bool) -> str:
@@ -232,7 +247,8 @@ def report(figures: dict[str, Any]) -> str:
         + ", ".join(f"{m}: {v} ms" for m, v in figures["p99_ms_by_minute"].items()),
         "memory (RSS of each process, MB): " + ", ".join(
             f"{t} s: " + "/".join(f"{kb / 1024:.0f}" for kb in rss) for t, rss in memory[:: max(1, len(memory) // 12)]),
-        f"tracebacks in the processes' logs: {figures['tracebacks']} ({figures['log_lines']} lines)",
+        f"tracebacks in the processes' logs: {figures['tracebacks']} ({figures['log_lines']} lines)"
+        + "".join(f"\n  | {count} × {kind}" for kind, count in figures["traceback_kinds"].items()),
         "faults: " + "; ".join(figures["faults"]),
         "hostile clients answered: " + ", ".join(f"{k} ×{v}" for k, v in figures["hostile"].items()),
         f"errors seen by the people: {figures['errors'] or 'none'}",
