@@ -307,3 +307,43 @@ def test_a_person_who_drops_mid_action_comes_back_to_the_current_state(table: Ta
 
     run(scenario())
     assert "Traceback" not in "".join(table.server.output)
+
+
+# Every integer field of every message a browser sends (docs/protocol.md), the rest of the message
+# good, and numbers past the protocol's range: past 64 bits (orjson, which writes the answers, cannot
+# hold them), and just past.
+_PAST = (2**64, -(2**64) - 1, 2**63, 10**40, 2**1000)
+
+
+def _with_big_integers(state: dict[str, Any]) -> list[dict[str, Any]]:
+    version = state["version"]
+    card = (legal_cards(state) or [1])[0]
+    messages: list[dict[str, Any]] = []
+    for number in _PAST:
+        messages += [{"type": "play", "card": number, "version": version},
+                     {"type": "play", "card": card, "version": number},
+                     {"type": "choose_row", "row": number, "version": version},
+                     {"type": "choose_row", "row": 0, "version": number},
+                     {"type": "seat_to_bot", "seat": number, "bot": "random"}]
+    return messages
+
+
+def test_integers_past_64_bits_are_refused_with_a_code(table: Table) -> None:
+    logged = len(table.server.output)
+
+    async def scenario() -> None:
+        before = table.version()
+        async with Socket(table) as ana:
+            state = await ana.hello(table.tokens[0])
+            for index, message in enumerate(_with_big_integers(state)):
+                frame = _as_text({**message, "ref": f"big {index}"})
+                answer = await ana.exchange(frame)
+                _check_answer(frame, answer, True)
+                assert answer["type"] == "error" and answer["code"] == "bad_message", (frame[:120], answer)
+                assert answer.get("ref") == f"big {index}"
+                assert not any(str(number) in json.dumps(answer) for number in _PAST)  # never echoed
+            await ana.flush()
+        assert table.version() == before
+
+    run(scenario())
+    assert "Traceback" not in "".join(table.server.output[logged:])
