@@ -32,7 +32,7 @@ from nimmt.server.hub import LocalHub
 from nimmt.server.models import ChooseRowMessage, CreateTable, Play, Start, TableOptions
 from nimmt.server.render import state_message
 from nimmt.server.store import SqlStore
-from nimmt.server.table import TableService
+from nimmt.server.tables import TableService
 
 try:
     from nimmt.server.patch import state_patch

@@ -17,6 +17,7 @@ record through the rules core checks it and scores it. Reading never raises anyt
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from collections.abc import Iterator, Mapping
@@ -327,6 +328,14 @@ class Recorder:
             cards.clear()
             rows.clear()
         return step
+
+    def fork(self) -> Recorder:
+        """A copy that can take actions without touching this one (the record and state are
+        immutable; only the turn being written is copied)."""
+        fork = copy.copy(self)
+        fork._cards = dict(self._cards)
+        fork._rows = dict(self._rows)
+        return fork
 
 
 _CHOOSE_ROW = Phase.CHOOSE_ROW

@@ -1,7 +1,7 @@
 """One open WebSocket at a table: a hello, then the person's actions in and their own updates out.
 
 The messages are described in ``docs/protocol.md``; :func:`nimmt.server.app.create_app` opens a
-:class:`Connection` for each socket and hands it the :class:`~nimmt.server.table.TableService`.
+:class:`Connection` for each socket and hands it the :class:`~nimmt.server.tables.TableService`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from .metrics import Metrics
 from .models import MAX_MESSAGE_BYTES, AskAdvice, Hello, Ping, client_message
 from .patch import state_patch
 from .render import state_message
-from .table import ActionError, Table, TableService
+from .tables import ActionError, Table, TableService
 
 HELLO_TIMEOUT = 30.0
 PONG_WAIT = 5.0  # longest a pong waits for the updates published before it

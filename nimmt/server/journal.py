@@ -1,6 +1,6 @@
 """A table's history: typed entries, like the core's actions, and their JSON form in the store.
 
-A table is the fold of its entries (:meth:`nimmt.server.table.Table.apply`, one step per entry,
+A table is the fold of its entries (:meth:`nimmt.server.tables.state.TableState.apply`, one step per entry,
 from :func:`table_from` of the first). Every entry the server writes is made here, and every
 entry it reads back comes through :func:`entry_from_json`, which refuses anything else with a
 :class:`JournalError` that says what is wrong.

@@ -1,7 +1,7 @@
 """The shapes of what crosses the server's edges, checked by pydantic.
 
 HTTP bodies of the lobby API, and the messages a browser sends over the WebSocket. Everything
-the server sends back is built from the core's view by :mod:`nimmt.server.table`.
+the server sends back is built from the core's view by :mod:`nimmt.server.render`.
 """
 
 from __future__ import annotations

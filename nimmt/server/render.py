@@ -18,7 +18,7 @@ from nimmt.core import BULLHEADS, DECK, Ending, ending, view
 from nimmt.protocol.encoding import seat_view_json, shared_view_json
 
 from .models import TableOptions
-from .table import Table
+from .tables import Table
 
 BULLHEADS_JSON: dict[str, int] = {str(c): BULLHEADS[c] for c in DECK}
 """The printed bullheads of every card, as every state carries them (shared, never changed: a client of

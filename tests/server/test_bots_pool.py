@@ -25,7 +25,7 @@ with warnings.catch_warnings():
 from nimmt.core import PlayCard, apply, deal_cards, new_game, view
 from nimmt.server.app import create_app
 from nimmt.server.botpool import BotPool, BotTimeout, SeatBot, default_workers, think
-from nimmt.server.table import TableService
+from nimmt.server.tables import TableService
 
 from .helpers import Person, create_table, join, legal_cards, legal_rows, run
 
@@ -71,7 +71,7 @@ def test_people_act_while_a_strong_bot_thinks_and_its_answer_comes_from_a_worker
         ana, bruno = Person(a, table["token"]), Person(b, bruno_seat["token"])
         assert ana.send({"type": "start"})["type"] == "ack"
         assert held.asked.wait(30)  # the bot is thinking (held before its worker)
-        the_table = _service(pooled)._tables[table_id]
+        the_table = _service(pooled).tables[table_id]
         assert not the_table.lock.locked()
         # Both people act and are answered while the bot thinks: its table's lock is free.
         state = ana.sync()
@@ -114,7 +114,7 @@ def test_an_answer_to_a_decision_that_has_gone_is_dropped(pooled: TestClient, mo
             assert ana.send({"type": "play", "card": legal_cards(mine)[0], "version": mine["version"]})["type"] \
                 == "ack"
             # Wait until the bot task has finished (the answer came back and was dropped).
-            the_table = _service(pooled)._tables[table_id]
+            the_table = _service(pooled).tables[table_id]
             task = the_table.bot_task
             if task is not None:
                 run_until_done(pooled, task)

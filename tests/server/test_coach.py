@@ -22,7 +22,7 @@ from nimmt.core import view
 from nimmt.server.app import create_app
 from nimmt.server.botpool import BotPool
 from nimmt.server.store import SqlStore
-from nimmt.server.table import ADVICE_SAMPLES, Table, TableService, advice_seed
+from nimmt.server.tables import ADVICE_SAMPLES, Table, TableService, advice_seed
 
 from .helpers import Person, create_table, join, legal_cards, legal_rows, run
 

@@ -19,7 +19,7 @@ with warnings.catch_warnings():
 from nimmt.server.app import create_app
 from nimmt.server.botpool import BotPool
 from nimmt.server.render import state_message
-from nimmt.server.table import TableService
+from nimmt.server.tables import TableService
 
 from .helpers import Person, create_table, join, legal_cards, legal_rows
 
@@ -47,7 +47,7 @@ def _evict(client: TestClient) -> list[str]:
 
 def _bots_done(client: TestClient, table_id: str) -> None:
     """Wait (bounded) until the table's bots have nothing left to do."""
-    the_table = _service(client)._tables[table_id]
+    the_table = _service(client).tables[table_id]
     portal = client.portal
     assert portal is not None
     # Bounded, but generous: the pool's first decision waits for its worker to start and compile
@@ -74,7 +74,7 @@ def _play_turn(people: list[Person], turn: int) -> dict[str, Any]:
 
 
 def _in_memory(client: TestClient, table_id: str) -> bool:
-    return table_id in _service(client)._tables
+    return table_id in _service(client).tables
 
 
 def test_an_idle_table_leaves_memory_and_comes_back_whole(idle_client: TestClient) -> None:
@@ -88,7 +88,7 @@ def test_an_idle_table_leaves_memory_and_comes_back_whole(idle_client: TestClien
         assert _evict(idle_client) == []  # people are connected
     # Nobody connected, and the bot waits for the people: the table leaves memory.
     _bots_done(idle_client, table_id)
-    before = state_message(_service(idle_client)._tables[table_id], 0)
+    before = state_message(_service(idle_client).tables[table_id], 0)
     assert table_id in _evict(idle_client)
     assert not _in_memory(idle_client, table_id)
     assert idle_client.get("/metrics").text.count("nimmt_tables 0.0") == 1
@@ -135,7 +135,7 @@ def test_a_table_whose_bots_are_playing_stays(idle_client: TestClient, monkeypat
     # Ana left; the montecarlo bot still thinks (held): the table stays.
     assert _evict(idle_client) == []
     go_on.set()
-    the_table = _service(idle_client)._tables[table_id]
+    the_table = _service(idle_client).tables[table_id]
     _bots_done(idle_client, table_id)  # the bots finish the turn, then wait for Ana
     assert the_table.version > state["version"] + 1  # both bots played
     assert _evict(idle_client) == [table_id]

@@ -29,7 +29,7 @@ from nimmt.server.journal import (
 )
 from nimmt.server.models import CreateTable, TableOptions
 from nimmt.server.store import SqlStore
-from nimmt.server.table import ActionError, TableService
+from nimmt.server.tables import ActionError, TableService
 from tests.server.helpers import run
 
 seats = st.integers(0, 9)

@@ -11,7 +11,7 @@ import pytest
 from nimmt.server.hub import LocalHub
 from nimmt.server.models import CreateTable, Play, Start, TableOptions
 from nimmt.server.store import GameRow, SqlStore
-from nimmt.server.table import ActionError, TableService
+from nimmt.server.tables import ActionError, TableService
 from tests.server.helpers import run
 
 

@@ -13,7 +13,7 @@ from nimmt.server.hub import LocalHub, Update
 from nimmt.server.models import ChooseRowMessage, CreateTable, Play, Start, TableOptions
 from nimmt.server.render import state_message
 from nimmt.server.store import SqlStore
-from nimmt.server.table import Table, TableService
+from nimmt.server.tables import Table, TableService
 from tests.server.helpers import run
 
 

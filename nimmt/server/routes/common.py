@@ -1,0 +1,121 @@
+"""What every router shares: the service and store of the app (reached through ``app.state``),
+the API's refusals and how each becomes a JSON answer with a code the client translates."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
+
+from nimmt.core.errors import NimmtError
+
+from ..models import TABLE_ID_PATTERN, ApiErrorBody
+from ..store import Store
+from ..tables import ActionError, Table, TableService
+
+_TABLE_ID = re.compile(TABLE_ID_PATTERN)
+
+
+class ApiError(NimmtError):
+    def __init__(self, status: int, code: str, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.params = status, code, message, params
+
+
+# The HTTP status of a table's refusal (any other code: 409, refused by the table's state).
+ACTION_STATUS = {"unknown_table": 404, "seats_not_filled": 422, "server_error": 503}
+
+_ERROR_TEXTS = {
+    400: "the body cannot be read as JSON text (bad_request)",
+    404: "no such table (unknown_table) or game (unknown_game)",
+    409: "refused by the table's state (table_full, already_started, unknown_bot, game_not_finished, ...)",
+    413: "the body is over its limit (too_large)",
+    422: "the request is not valid (bad_request), or its content is refused (seats_not_filled, bad_record, "
+         "bad_sheet, sheet_...)",
+    429: "this address sent too many requests (rate_limited, with Retry-After) or holds too many "
+         "connections (too_many_connections)",
+    503: "the store failed: nothing was changed, try again (server_error)",
+}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI description of these refusals: all of them an :class:`ApiErrorBody`."""
+    return {status: {"model": ApiErrorBody, "description": _ERROR_TEXTS[status]} for status in statuses}
+
+
+def error_response(status: int, code: str, message: str, **params: Any) -> JSONResponse:
+    return JSONResponse({"code": code, "message": message, "params": params}, status_code=status)
+
+
+def handle_errors(app: FastAPI) -> None:
+    """Every refusal as JSON with a code the client translates."""
+
+    async def api_error(_request: Request, error: Exception) -> Response:
+        assert isinstance(error, ApiError)
+        return error_response(error.status, error.code, error.message, **error.params)
+
+    async def action_error(_request: Request, error: Exception) -> Response:
+        assert isinstance(error, ActionError)
+        return error_response(ACTION_STATUS.get(error.code, 409), error.code, error.message, **error.params)
+
+    async def invalid(_request: Request, error: Exception) -> Response:
+        assert isinstance(error, RequestValidationError)
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in item['loc'][1:]) or 'body'}: {item['msg']}" for item in error.errors()
+        )
+        return error_response(422, "bad_request", problems or "the request is not valid")
+
+    async def http(_request: Request, error: Exception) -> Response:
+        assert isinstance(error, StarletteHTTPException)
+        code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
+        response = error_response(error.status_code, code, str(error.detail))
+        response.headers.update(error.headers or {})  # a 405's Allow: the methods the path has
+        return response
+
+    app.add_exception_handler(ApiError, api_error)
+    app.add_exception_handler(ActionError, action_error)
+    app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(StarletteHTTPException, http)
+
+
+# -- dependencies ---------------------------------------------------------------------------------
+def service_of(connection: HTTPConnection) -> TableService:
+    """The app's table service (made when the app starts)."""
+    service: TableService = connection.app.state.service
+    return service
+
+
+def store_of(connection: HTTPConnection) -> Store:
+    store: Store = connection.app.state.store
+    return store
+
+
+Service = Annotated[TableService, Depends(service_of)]
+
+
+async def find_table(service: TableService, table_id: str) -> Table | None:
+    """The table of this id, or None (an id no table can have is not looked for)."""
+    return await service.get(table_id) if _TABLE_ID.match(table_id) else None
+
+
+async def the_table(service: TableService, table_id: str) -> Table:
+    """The table of this id; 404 ``unknown_table`` when there is none."""
+    table = await find_table(service, table_id)
+    if table is None:
+        raise ApiError(404, "unknown_table", f"there is no table {table_id!r}", table=table_id)
+    return table
+
+
+def links(request: Request, table: Table) -> dict[str, str]:
+    base = str(request.base_url).rstrip("/")
+    table_id = table.id
+    return {
+        "table_url": f"{base}/t/{table_id}",
+        "invite_url": f"{base}/t/{table_id}?lang={table.language}",  # the invitation's language
+        "watch_url": f"{base}/watch/{table_id}",
+    }

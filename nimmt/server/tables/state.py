@@ -1,0 +1,259 @@
+"""A table's state: the fold of its journal, and nothing else.
+
+Each accepted entry (see :mod:`nimmt.server.journal`) is one step: :meth:`TableState.check` says
+whether an entry can be accepted now, :meth:`TableState.prepare` works out its effect without
+changing anything, :meth:`TableState.apply` takes the step. No clock, lock, task or connection
+here: the runtime around a table (:class:`nimmt.server.tables.table.Table`) adds those.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass, field
+from typing import Any, Literal, Self
+
+from nimmt.bots import BOTS
+from nimmt.core import ChooseRow, Deal, IllegalAction, Phase, PlayCard, Rules, Step
+from nimmt.records import GameRecord, Recorder
+
+from ..journal import (
+    Created,
+    Dealt,
+    Entry,
+    GameEntry,
+    Joined,
+    JournalError,
+    Played,
+    Rematched,
+    RowChosen,
+    SeatBack,
+    SeatToBot,
+    Started,
+)
+from ..models import TableOptions
+from ..store import GameRow
+from .errors import ActionError, core_error
+from .events import follow
+
+Status = Literal["lobby", "playing", "over"]
+Decision = tuple[int, int, str, int]  # round, turn, phase and cards placed when a seat was asked
+
+
+def token_hash(token: str) -> str:
+    """A seat's token as stored: hashed, never the token itself."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class Seat:
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.bot is not None or self.token_hash is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    recorder: Recorder | None  # the game as it will be (None: the entry does not touch the game)
+    step: Step | None  # the core's step for a game action
+
+
+@dataclass
+class TableState:
+    """Seats, options and the game in progress, as the journal's entries so far make them."""
+
+    id: str
+    seats: list[Seat]
+    options: TableOptions
+    language: str
+    version: int = 1  # entries stored; the creating entry is the first
+    game: int = 0  # 0 in the lobby, then 1, 2... (a rematch starts the next game)
+    recorder: Recorder | None = None
+    asked_since: dict[int, int] = field(default_factory=dict)  # seat -> version its decision began
+    decisions: dict[int, Decision] = field(default_factory=dict)  # seat -> what it decides
+    reveal: dict[str, Any] | None = None  # the latest turn's reveal, for people to follow
+    events: list[dict[str, Any]] = field(default_factory=list)  # of the latest entry
+    finished_games: list[int] = field(default_factory=list)
+
+    @classmethod
+    def created(cls, table_id: str, entry: Entry) -> Self:
+        """The table its first entry makes (the start of the fold)."""
+        if not isinstance(entry, Created):
+            raise JournalError(f"a table's journal starts with its 'create' entry, not {type(entry).__name__}")
+        seats = [Seat() for _ in range(entry.seats)]
+        seats[0] = Seat(name=entry.name, token_hash=entry.token_hash)
+        for index, bot in entry.bots.items():
+            seats[index] = Seat(name=f"Bot {index + 1}", bot=bot)
+        return cls(id=table_id, seats=seats, options=TableOptions(**entry.options), language=entry.language)
+
+    # -- reading -------------------------------------------------------------------------------
+    @property
+    def status(self) -> Status:
+        if self.recorder is None:
+            return "lobby"
+        return "over" if self.recorder.state.phase is Phase.OVER else "playing"
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(end_above=self.options.end_above, rounds=self.options.rounds)
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token belongs to; every seat is compared, in constant time each."""
+        if not token:
+            return None
+        digest = token_hash(token)
+        found: int | None = None
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash is not None and hmac.compare_digest(digest, seat.token_hash):
+                found = index
+        return found
+
+    def is_present(self, seat: int) -> bool:
+        """Whether the person of this seat is at the table: the journal alone knows nobody is (the
+        runtime's :class:`~nimmt.server.tables.table.Table` knows who is)."""
+        return False
+
+    def waiting_bots(self) -> list[int]:
+        if self.recorder is None or self.recorder.state.phase not in (Phase.CHOOSE_CARDS, Phase.CHOOSE_ROW):
+            return []
+        return [p for p in self.recorder.state.waiting_for if self.seats[p].bot is not None]
+
+    def needs_deal(self) -> bool:
+        return self.recorder is not None and self.recorder.state.phase is Phase.DEAL
+
+    def replaced_present(self) -> list[int]:
+        """The seats a bot plays for a person who is here, and whose decision the table awaits now
+        (or the game is over): each goes back to its person."""
+        return [seat for seat in range(len(self.seats))
+                if (self.status == "over" or seat in self.waiting_bots()) and self.seats[seat].bot is not None
+                and self.seats[seat].token_hash is not None and self.is_present(seat)]
+
+    # -- entries -------------------------------------------------------------------------------
+    def check(self, entry: Entry) -> None:
+        """Raise :class:`ActionError` if ``entry`` cannot be accepted now (nothing changes)."""
+        match entry:
+            case Joined():
+                if self.status != "lobby":
+                    raise ActionError("already_started", "the game has started: no seat is free")
+            case Started():
+                if self.recorder is not None:
+                    raise ActionError("already_started", "the game has already started")
+                empty = [i for i, s in enumerate(self.seats) if not s.taken]
+                if empty:
+                    raise ActionError("seats_not_filled", f"{len(empty)} seat(s) are still free", free=len(empty))
+            case Rematched():
+                if self.status != "over":
+                    raise ActionError("not_over", "a rematch starts only after the game is over")
+            case SeatToBot(seat=seat, bot=bot):
+                if not 0 <= seat < len(self.seats) or self.seats[seat].token_hash is None:
+                    raise ActionError("no_such_seat", f"seat {seat} is not a person's seat", seat=seat)
+                if self.seats[seat].bot is not None:
+                    raise ActionError("already_bot", f"a bot already plays seat {seat}", seat=seat)
+                if self.is_present(seat):
+                    raise ActionError("player_present", "this player is still at the table", seat=seat)
+                if bot not in BOTS:
+                    raise ActionError("unknown_bot", f"unknown bot {bot!r}", bot=bot)
+                if self.status == "lobby":
+                    raise ActionError("not_started", "the game has not started")
+            case SeatBack(seat=seat):
+                if not 0 <= seat < len(self.seats) or self.seats[seat].token_hash is None \
+                        or self.seats[seat].bot is None:
+                    raise ActionError("no_such_seat", f"no bot plays a person's seat {seat}", seat=seat)
+            case Played() | RowChosen():
+                if self.recorder is None:
+                    raise ActionError("not_started", "the game has not started")
+                if self.status == "over":
+                    raise ActionError("game_over", "the game is over")
+            case Dealt():
+                pass
+            case Created():
+                raise ActionError("bad_message", "a table is created once")
+
+    def prepare(self, entry: Entry) -> Prepared:
+        """Check ``entry`` and work out its effect on the game without changing the table.
+
+        Raises :class:`ActionError` if the entry cannot be accepted now.
+        """
+        self.check(entry)
+        return self._effect(entry)
+
+    def _effect(self, entry: Entry) -> Prepared:
+        """What an entry does to the game (a stored entry is replayed this way, without the checks
+        made when it was accepted: whoever was present then, say)."""
+        match entry:
+            case Started() | Rematched():
+                names = tuple(s.name or "" for s in self.seats)
+                return Prepared(Recorder(GameRecord(players=names, rules=self.rules)), None)
+            case Dealt() | Played() | RowChosen():
+                if self.recorder is None:
+                    raise ActionError("not_started", "the game has not started")
+                fork = self.recorder.fork()
+                try:
+                    step = fork.add(_action(entry))
+                except IllegalAction as error:
+                    raise core_error(error) from None
+                return Prepared(fork, step)
+        return Prepared(None, None)
+
+    def game_row(self, prepared: Prepared) -> GameRow | None:
+        """The game's record, stored with the entry that starts the game and with the one that ends it
+        (between them the journal holds it: no record is written again at each action)."""
+        if prepared.recorder is None:
+            return None
+        over = prepared.recorder.state.phase is Phase.OVER
+        if prepared.step is not None and not over:
+            return None
+        game = self.game + (1 if prepared.step is None else 0)
+        return GameRow(self.id, game, prepared.recorder.record.to_json(), over)
+
+    def apply(self, entry: Entry, prepared: Prepared | None = None) -> None:
+        """One step of the fold that is a table: apply an accepted entry (stored already, or being
+        replayed from the journal)."""
+        if prepared is None:
+            prepared = self._effect(entry)
+        self.version += 1
+        self.events = []
+        if isinstance(entry, Joined):
+            seat = self.seats[entry.seat]
+            seat.name, seat.token_hash = entry.name, entry.token_hash
+        elif isinstance(entry, SeatToBot):
+            self.seats[entry.seat].bot = entry.bot
+        elif isinstance(entry, SeatBack):  # the person is back at their decision: the bot stops playing for them
+            self.seats[entry.seat].bot = None
+        elif isinstance(entry, Started | Rematched):
+            self.game += 1
+            self.recorder = prepared.recorder
+            self.reveal = None
+            self.asked_since = {}
+            self.decisions = {}
+        elif isinstance(entry, Created):
+            raise JournalError("a table is created once: a second 'create' entry")
+        else:
+            assert prepared.recorder is not None and prepared.step is not None
+            assert self.recorder is not None
+            before = self.recorder.state
+            self.recorder = prepared.recorder
+            state = prepared.step.state
+            self.reveal, self.events = follow(self.reveal, prepared.step.events, before, self.version)
+            for p in state.waiting_for:
+                key = (state.round, state.turn, state.phase.value, state.resolved)
+                if self.decisions.get(p) != key:
+                    self.decisions[p] = key
+                    self.asked_since[p] = self.version
+            if state.phase is Phase.OVER and self.game not in self.finished_games:
+                self.finished_games.append(self.game)
+
+
+def _action(entry: GameEntry) -> Deal | PlayCard | ChooseRow:
+    """The core's action that a game entry records."""
+    match entry:
+        case Dealt():
+            return Deal(entry.rows, entry.hands)
+        case Played():
+            return PlayCard(entry.seat, entry.card)
+        case RowChosen():
+            return ChooseRow(entry.seat, entry.row)

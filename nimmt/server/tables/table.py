@@ -1,0 +1,112 @@
+"""A table at run time: its state (the fold of the journal) with what one process keeps around it.
+
+The lock every write takes, the bots' task and seeds, who is here (as the hub says) and since when
+the others have been away, the coach's last answers, and what the process's memory needs to know
+(open connections, last use). None of it is stored: another process rebuilds it all from the store
+and the hub.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any, Self
+
+from ..botpool import SeatBot
+from ..hub import Presence, Update
+from ..journal import Entry, Joined, SeatBack, entry_from_json, entry_to_json
+from .state import Prepared, TableState
+
+
+@dataclass
+class Table(TableState):
+    """One table of this process: the journal's fold, plus its presence, lock, tasks and caches."""
+
+    present: set[int] = field(default_factory=set)  # seats whose person is here (on any process)
+    away_grace: float = 30.0  # seconds a person must be away before anyone may hand their seat to a bot
+    away_since: dict[int, float] = field(default_factory=dict)  # seat -> when its person left (monotonic)
+    loaded_at: float = field(default_factory=time.monotonic)  # a person not seen since is away since then
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bots: dict[int, SeatBot] = field(default_factory=dict)  # seat -> its bot's seed and state
+    bot_task: asyncio.Task[None] | None = None
+    advice: dict[int, tuple[str, dict[str, Any]]] = field(default_factory=dict)  # seat -> (seed, last answer)
+    connections: int = 0  # WebSockets open on this table (spectators too)
+    last_active: float = field(default_factory=time.monotonic)  # last asked for, acted on or left
+    last_news: Update | None = None  # the hub's latest news taken in (each connection hears it)
+    news_taken: asyncio.Future[None] | None = None  # taking it in: the table's connections wait for it
+
+    @classmethod
+    def created(cls, table_id: str, entry: Entry) -> Self:
+        table: Self = super().created(table_id, entry)
+        table.away_since[0] = since(getattr(entry, "at", None))  # the creator, until their page opens
+        return table
+
+    @classmethod
+    def replay(cls, table_id: str, entries: list[dict[str, Any]]) -> Self:
+        """The table its stored journal makes: the fold of its entries."""
+        table = cls.created(table_id, entry_from_json(entries[0]))
+        for data in entries[1:]:
+            table.apply(entry_from_json(data))
+        return table
+
+    def apply(self, entry: Entry, prepared: Prepared | None = None) -> None:
+        super().apply(entry, prepared)
+        if isinstance(entry, Joined):
+            self.away_since[entry.seat] = since(entry.at)  # until the person's page connects
+        elif isinstance(entry, SeatBack):
+            self.bots.pop(entry.seat, None)
+
+    # -- who is here -----------------------------------------------------------------------------
+    def see(self, presence: Presence) -> None:
+        """Who is at the table now, as the hub says: the people present, and since when the others left."""
+        now, wall = time.monotonic(), time.time()
+        self.present = {seat for seat, left in presence.items() if left is None}
+        for seat, left in presence.items():
+            if left is None:
+                self.away_since.pop(seat, None)
+            else:
+                self.away_since[seat] = now - max(0.0, wall - left)
+
+    def is_present(self, seat: int) -> bool:
+        """Whether the person of this seat has a connection open now (whoever plays the seat)."""
+        return seat in self.present
+
+    def away_seconds(self, seat: int, now: float | None = None) -> float | None:
+        """How long the person of a seat has been away; None for a present person, a free seat or a
+        seat a bot plays for nobody. A person not seen since the table was loaded is away since then."""
+        if self.seats[seat].token_hash is None or self.is_present(seat):
+            return None
+        now = time.monotonic() if now is None else now
+        return max(0.0, now - self.away_since.get(seat, self.loaded_at))
+
+    @property
+    def host(self) -> int | None:
+        """The seat that holds the host's buttons (start, rematch): the creator (seat 0) when present,
+        else the first present person in seat order whose seat no bot plays; None if nobody is here."""
+        for index, seat in enumerate(self.seats):
+            if seat.token_hash is not None and seat.bot is None and self.is_present(index):
+                return index
+        return None
+
+    def seat_info(self, index: int) -> dict[str, Any]:
+        seat = self.seats[index]
+        return {
+            "seat": index,
+            "name": seat.name,
+            "bot": seat.bot,
+            "taken": seat.taken,
+            "present": seat.bot is not None or self.is_present(index),
+            "away_seconds": None if (away := self.away_seconds(index)) is None else round(away, 1),
+            "replaced": seat.bot is not None and seat.token_hash is not None,  # a bot plays a person's seat
+        }
+
+    def news(self, presence: Presence | None = None, entry: Entry | None = None) -> Update:
+        return Update(self.id, self.version, presence, entry=None if entry is None else entry_to_json(entry))
+
+
+def since(at: float | None) -> float:
+    """When a create or join entry was made, on this process's monotonic clock (now, for an entry
+    stored before entries were dated)."""
+    now = time.monotonic()
+    return now if at is None else now - max(0.0, time.time() - at)
