@@ -7,8 +7,8 @@ Three ways of storing, each on a fresh database of its own, measured side by sid
 
 - ``old``: the store as it was before group commit (a copy of its code, below): an ORM session
   and one transaction per append, two queries for a ``journal`` read;
-- ``per_append``: today's :class:`~nimmt.server.store.SqlStore` with ``group=False`` (SQLAlchemy
-  Core, still one transaction per append);
+- ``per_append``: today's :class:`~nimmt.server.store.SqlStore` writing each append in its own
+  transaction as it comes (SQLAlchemy Core, no group: :func:`per_append`, below);
 - ``grouped``: today's store (one writer gathers the appends that arrive together into one
   transaction).
 
@@ -61,7 +61,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-from nimmt.server.store import GameRow, SqlStore, StoreConflict, _sqlite_pragmas
+from nimmt.server.store import GameRow, SqlStore, StoreConflict, sqlite_pragmas
+from nimmt.server.store.base import make_pending
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVICES = ROOT / "scripts" / "services.sh"
@@ -106,7 +107,7 @@ class OldStore:
         self.dialect = make_url(url).get_backend_name()
         if self.dialect == "sqlite":
             self._engine: AsyncEngine = create_async_engine(url)
-            event.listen(self._engine.sync_engine, "connect", _sqlite_pragmas)
+            event.listen(self._engine.sync_engine, "connect", sqlite_pragmas)
         else:
             self._engine = create_async_engine(url, pool_pre_ping=True)
         self._sessions = async_sessionmaker(self._engine, expire_on_commit=False)
@@ -164,7 +165,21 @@ class AnyStore(Protocol):
 def make_store(way: str, url: str) -> AnyStore:
     if way == "old":
         return OldStore(url)
-    return SqlStore(url, group=way == "grouped")
+    return per_append(url) if way == "per_append" else SqlStore(url)
+
+
+def per_append(url: str) -> SqlStore:
+    """Today's store of the URL's database, but each append written in its own transaction as it
+    comes (the way before group commit, kept here to measure against)."""
+    grouped = type(SqlStore(url))
+
+    class PerAppend(grouped):  # type: ignore[valid-type,misc]
+        async def append(self, table_id: str, seq: int, entry: dict[str, Any], game: GameRow | None = None) -> None:
+            if not (await self.write([make_pending(table_id, seq, entry, game)]))[0]:
+                raise StoreConflict(f"entry {seq} of table {table_id} is already stored")
+
+    store: SqlStore = PerAppend(url)
+    return store
 
 
 def create_entry(n: int) -> dict[str, Any]:  # about the size of a real "create"

@@ -144,7 +144,8 @@ class _Queue:
         try:
             self.queue.put_nowait(update)
         except asyncio.QueueFull:
-            # Too slow to keep up: drop the oldest; the newest update holds the whole state.
+            # Too slow to keep up: drop the oldest. Nothing is lost: whatever news it reads, a
+            # connection sends the table as this process now holds it.
             self.queue.get_nowait()
             self.done()
             self.queue.put_nowait(update)
@@ -264,7 +265,8 @@ class RedisHub:
     back. A process listens on a table's channel while one of its connections watches the table,
     and :meth:`subscribe` returns only once Redis has confirmed it, so nothing published after
     that is missed. If Redis is unreachable, a publish is logged and the other processes catch up
-    with the next update (each one holds whole views); a subscription is still served this
+    with the next update (it names the table's version: they read what they missed from the
+    store); a subscription is still served this
     process's own updates, and the listener reconnects and subscribes again by itself.
     """
 

@@ -1,0 +1,391 @@
+"""The store's shared part: the interface, the schema, and the group writer both databases use.
+
+A table is an append-only journal of accepted entries (table id, sequence number, entry JSON).
+The journal is the truth: a table is rebuilt by replaying it through the rules core. Beside it,
+each game's ``nimmt/1`` record is kept, written in the same transaction as the entry it comes
+with, so a finished game can be downloaded without a replay.
+
+Appends are committed in groups: one writer task gathers the appends that arrive while a
+transaction is being written and writes them all in the next one (one fsync for many actions),
+and each caller returns once its own entry is committed. How a group is written and how a journal
+is read is each database's own: :mod:`.sqlite` and :mod:`.postgres`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    Connection,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    select,
+)
+from sqlalchemy.dialects.postgresql import Insert as PgInsert
+from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from nimmt.core.errors import NimmtError
+
+# Sequence and game numbers are 32-bit columns on PostgreSQL: a number outside them is no entry.
+LARGEST = 2**31 - 1
+ID_LENGTH = 64  # the table id's column
+
+
+class StoreConflict(NimmtError):
+    """Somebody else wrote this sequence number first: the caller's copy of the table is stale."""
+
+
+class StoreClosed(NimmtError, RuntimeError):
+    """The store was closed before this entry could be stored."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    table_id: str
+    game: int  # 1 for the first game at a table, 2 after a rematch...
+    record: dict[str, Any]  # nimmt/1
+    finished: bool
+
+
+class Store(Protocol):
+    """The storage interface: a journal per table, plus each game's record."""
+
+    async def start(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def append(
+        self, table_id: str, seq: int, entry: dict[str, Any], game: GameRow | None = None
+    ) -> None:
+        """Store one accepted entry (and the game's record as it now stands, when given) atomically.
+
+        ``seq`` is 0 for the entry that creates the table; each later entry takes the next
+        number. Raises :class:`StoreConflict` if ``seq`` is already taken.
+        """
+        ...
+
+    async def journal(self, table_id: str, since: int = 0) -> list[dict[str, Any]] | None:
+        """The table's entries from sequence number ``since`` on, in order (all of them by
+        default; none when ``since`` is past the last), or None for an unknown table."""
+        ...
+
+    async def game(self, table_id: str, game: int) -> GameRow | None: ...
+
+
+# The schema at the newest migration (the contract test compares them), used through SQLAlchemy
+# Core: no ORM objects, sessions or flushes on the way of an action.
+SCHEMA = MetaData()
+TABLES = Table(
+    "tables", SCHEMA,
+    Column("id", String(ID_LENGTH), primary_key=True),
+    Column("created_seq", Integer, nullable=False),
+)
+JOURNAL = Table(
+    "journal", SCHEMA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", ForeignKey("tables.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("entry", Text, nullable=False),
+    UniqueConstraint("table_id", "seq"),  # its index also serves every look-up by table
+)
+GAMES = Table(
+    "games", SCHEMA,
+    Column("table_id", ForeignKey("tables.id"), primary_key=True),
+    Column("game", Integer, primary_key=True),
+    Column("record", JSON, nullable=False),
+    Column("finished", Boolean, nullable=False),
+)
+
+
+
+class Encoded(str):
+    """A record already turned into JSON text by its caller (see :func:`json_text`)."""
+
+    __slots__ = ()
+
+
+def json_text(value: Any) -> str:
+    # The engine's JSON serializer: a record arrives encoded (and checked) by the caller of append,
+    # so that a record that cannot be stored fails its own append, never the group it is written in.
+    return value if isinstance(value, Encoded) else json.dumps(value)
+
+
+@dataclass(slots=True)
+class Pending:
+    """One append: checked and encoded, waiting for the transaction that writes it."""
+
+    table_id: str
+    seq: int
+    entry: str  # JSON
+    game: int | None
+    record: Encoded | None
+    finished: bool
+    stored: asyncio.Future[bool] | None = field(default=None)  # True: stored; False: a conflict
+
+
+
+
+class SqlStore:
+    """:class:`Store` on SQLAlchemy's asyncio engine. ``SqlStore(url)`` makes the store of the URL's
+    database: a :class:`~nimmt.server.store.sqlite.SqliteStore` for ``sqlite+aiosqlite:///file``, a
+    :class:`~nimmt.server.store.postgres.PostgresStore` for ``postgresql+asyncpg://user:password@host/db``.
+    Each writes a group (:meth:`_insert`) and reads a journal (:meth:`journal`) its own way.
+    """
+
+    # At most this many entries in one transaction: their INSERT stays one statement (SQLAlchemy
+    # cuts at 1,000 rows, and SQLite's and PostgreSQL's bound parameters are 32,766 and 32,767).
+    BATCH = 256
+    CLOSE_GRACE = 10.0  # seconds close() lets the writer finish what is pending
+    dialect = ""  # SQLAlchemy's name of the database
+
+    def __new__(cls, url: str) -> SqlStore:
+        if cls is SqlStore:  # the store of the URL's database
+            from .postgres import PostgresStore
+            from .sqlite import SqliteStore
+
+            sqlite = make_url(async_url(url)).get_backend_name() == "sqlite"
+            return super().__new__(SqliteStore if sqlite else PostgresStore)
+        return super().__new__(cls)
+
+    _engine: AsyncEngine  # for transactions
+    _autocommit: AsyncEngine  # for single statements (may be the same engine)
+
+    def __init__(self, url: str) -> None:
+        self.url = async_url(url)
+        self._waiting: deque[Pending] = deque()
+        self._writing: list[Pending] = []
+        self._wake = asyncio.Event()  # made anew with each writer: an event belongs to one event loop
+        self._writer: asyncio.Task[None] | None = None
+        self._closing = False
+
+    @property
+    def shown_url(self) -> str:
+        """The URL without its password, for logs and messages."""
+        return make_url(self.url).render_as_string(hide_password=True)
+
+    @classmethod
+    def sqlite(cls, path: str | Path) -> SqlStore:
+        return SqlStore(f"sqlite+aiosqlite:///{Path(path)}")
+
+    async def start(self) -> None:
+        """Bring the schema to the newest migration (a new database gets every table)."""
+        from .. import migrations  # Alembic is imported only by a store that starts
+
+        async with self._engine.begin() as connection:
+            await connection.run_sync(migrations.upgrade)
+        self._closing = False  # a closed store may be started again (an app's second lifespan)
+
+    async def close(self) -> None:
+        """Write what is pending (for at most :attr:`CLOSE_GRACE` seconds), refuse what comes after,
+        and let the database go. An append the writer could not finish raises :class:`StoreClosed`."""
+        self._closing = True
+        writer, self._writer = self._writer, None
+        if writer is not None and not writer.done():
+            self._wake.set()
+            _, late = await asyncio.wait({writer}, timeout=self.CLOSE_GRACE)
+            if late:  # the database hangs: its callers hear it now, not when the driver gives up
+                closed = StoreClosed("the store closed before this entry was known to be stored")
+                for pending in [*self._writing, *self._waiting]:
+                    if pending.stored is not None and not pending.stored.done():
+                        pending.stored.set_exception(closed)
+                writer.cancel()
+                # PostgreSQL's query is cancelled at once; SQLite's ends within its busy timeout.
+                await asyncio.wait({writer})
+        self._writing, self._waiting = [], deque()
+        await self._let_go()
+        await self._engine.dispose()
+        if self._autocommit is not self._engine:
+            await self._autocommit.dispose()
+
+    async def _let_go(self) -> None:
+        """Close what the database's own write path holds (a thread, a pool), before the engines go."""
+
+    async def append(
+        self, table_id: str, seq: int, entry: dict[str, Any], game: GameRow | None = None
+    ) -> None:
+        pending = make_pending(table_id, seq, entry, game)
+        if self._closing:
+            raise StoreClosed(f"the store is closed: entry {seq} of table {table_id} was not stored")
+        loop = asyncio.get_running_loop()
+        if self._writer is None or self._writer.done() or self._writer.get_loop() is not loop:
+            if self._writer is not None and self._writer.get_loop() is not loop:
+                self._waiting.clear()  # their callers' event loop is gone (a test's second app run)
+            self._wake = asyncio.Event()
+            self._writer = loop.create_task(self._write_groups(), name="nimmt store writer")
+        pending.stored = loop.create_future()
+        self._waiting.append(pending)
+        self._wake.set()
+        if not await pending.stored:
+            raise StoreConflict(f"entry {seq} of table {table_id} is already stored")
+
+    async def _write_groups(self) -> None:
+        """The writer: everything that arrived while the last transaction was written goes in the
+        next one (no waiting for company: a lone append is written at once)."""
+        while True:
+            if not self._waiting:
+                if self._closing:
+                    return
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            group: list[Pending] = []
+            while self._waiting and len(group) < self.BATCH:
+                pending = self._waiting.popleft()
+                if pending.stored is not None and not pending.stored.done():  # not given up (cancelled)
+                    group.append(pending)
+            if not group:
+                continue
+            self._writing = group
+            try:
+                outcomes = await self.write(group)
+            except Exception as error:  # nothing of the group is stored: each of its callers hears why
+                for pending in group:
+                    if pending.stored is not None and not pending.stored.done():
+                        pending.stored.set_exception(error)
+            else:
+                for pending, stored in zip(group, outcomes, strict=True):
+                    if pending.stored is not None and not pending.stored.done():
+                        pending.stored.set_result(stored)
+            self._writing = []
+
+    async def write(self, group: Sequence[Pending]) -> list[bool]:
+        """Write a group in one transaction; for each of its entries (in order), whether it was stored
+        (False: its sequence number was taken, or its table is unknown)."""
+        # Within a group a (table, seq) after the first can only be a conflict, whatever the first meets.
+        first: dict[tuple[str, int], Pending] = {}
+        for pending in group:
+            first.setdefault((pending.table_id, pending.seq), pending)
+        # Rows go in sorted by (table, seq): two processes writing groups that share tables take
+        # their locks in one order (no deadlock), and a table's entries still go in their order.
+        candidates = sorted(first.values(), key=lambda pending: (pending.table_id, pending.seq))
+        try:
+            stored = await self._insert(candidates, look=False)
+        except IntegrityError:  # only an entry of a table nobody made breaks a rule: look, and leave it out
+            stored = await self._insert(candidates, look=True)
+        return [first[pending.table_id, pending.seq] is pending and (pending.table_id, pending.seq) in stored
+                for pending in group]
+
+    async def _insert(self, candidates: list[Pending], *, look: bool) -> set[tuple[str, int]]:
+        """One transaction: the tables of the 0th entries, the entries (a taken number is skipped), the
+        records; the (table, seq) of the entries stored. Without ``look``, an entry of an unknown table
+        fails it all (its foreign key): tables are looked for only then, not on every append."""
+        raise NotImplementedError
+
+    async def journal(self, table_id: str, since: int = 0) -> list[dict[str, Any]] | None:
+        raise NotImplementedError
+
+    def _insert_in(self, connection: Connection, candidates: list[Pending], look: bool) -> set[tuple[str, int]]:
+        created: set[str] = set()
+        if new := [pending.table_id for pending in candidates if pending.seq == 0]:
+            made = connection.execute(
+                self._dialect_insert(TABLES).on_conflict_do_nothing().returning(TABLES.c.id),
+                [{"id": table_id, "created_seq": 0} for table_id in new],
+            )
+            created = set(made.scalars())
+        # A 0th entry goes in only with the table it made (a table that was there is a conflict).
+        writes = [pending for pending in candidates if pending.seq != 0 or pending.table_id in created]
+        if look and (asked := {pending.table_id for pending in writes} - created):
+            # Tables are never deleted: one look holds for the rest of the transaction.
+            found = connection.execute(select(TABLES.c.id).where(TABLES.c.id.in_(asked)))
+            known = created | set(found.scalars())
+            writes = [pending for pending in writes if pending.table_id in known]
+        if not writes:
+            return set()
+        insert = self._dialect_insert(JOURNAL).on_conflict_do_nothing()
+        inserted = connection.execute(
+            insert.returning(JOURNAL.c.table_id, JOURNAL.c.seq),
+            [{"table_id": p.table_id, "seq": p.seq, "entry": p.entry} for p in writes],
+        )
+        stored = {(table_id, seq) for table_id, seq in inserted}
+        # Each game's record as the last stored entry of the group left it (one row each: an
+        # upsert may not touch one row twice in one statement).
+        games = {(p.table_id, p.game): p for p in writes if p.game is not None and (p.table_id, p.seq) in stored}
+        if games:
+            upsert = self._dialect_insert(GAMES)
+            upsert = upsert.on_conflict_do_update(
+                index_elements=[GAMES.c.table_id, GAMES.c.game],
+                set_={"record": upsert.excluded.record, "finished": upsert.excluded.finished},
+            )
+            connection.execute(upsert, [
+                {"table_id": p.table_id, "game": p.game, "record": p.record, "finished": p.finished}
+                for p in sorted(games.values(), key=lambda pending: (pending.table_id, pending.game or 0))
+            ])
+        return stored
+
+    def _dialect_insert(self, table: Table) -> SqliteInsert | PgInsert:
+        # ON CONFLICT (DO NOTHING, DO UPDATE) is spelt alike on both, but only their own Insert has it.
+        raise NotImplementedError
+
+    async def game(self, table_id: str, game: int) -> GameRow | None:
+        if not 0 <= game <= LARGEST or not storable_id(table_id):
+            return None
+        query = select(GAMES.c.record, GAMES.c.finished).where(GAMES.c.table_id == table_id,
+                                                                 GAMES.c.game == game)
+        async with self._autocommit.connect() as connection:
+            row = (await connection.execute(query)).first()
+        return None if row is None else GameRow(table_id, game, row.record, row.finished)
+
+
+
+def storable_id(table_id: str) -> bool:
+    """Whether a table id fits the column on both databases (PostgreSQL takes no NUL, and asyncpg
+    no lone surrogate)."""
+    if not 0 < len(table_id) <= ID_LENGTH or "\x00" in table_id:
+        return False
+    try:
+        table_id.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def make_pending(table_id: str, seq: int, entry: dict[str, Any], game: GameRow | None) -> Pending:
+    """Check and encode an append in its caller, so that bad input is refused (ValueError or
+    TypeError) on its own and never fails the other appends of the group it would be written in."""
+    if not storable_id(table_id):
+        raise ValueError(f"a table id is 1 to {ID_LENGTH} characters, without NUL: {table_id!r}")
+    if not 0 <= seq <= LARGEST:
+        raise ValueError(f"a sequence number is from 0 to {LARGEST}: {seq}")
+    text = json.dumps(entry)
+    if game is None:
+        return Pending(table_id, seq, text, None, None, False)
+    if game.table_id != table_id:
+        raise ValueError(f"the game row of table {game.table_id} came with an entry of table {table_id}")
+    if not 0 <= game.game <= LARGEST:
+        raise ValueError(f"a game number is from 0 to {LARGEST}: {game.game}")
+    # No NaN: PostgreSQL's json refuses it.
+    return Pending(table_id, seq, text, game.game, Encoded(json.dumps(game.record, allow_nan=False)),
+                    bool(game.finished))
+
+
+def async_url(url: str) -> str:
+    """The URL with the asyncio driver this store uses when it names none (``postgres://`` and
+    ``postgresql://`` take asyncpg, ``sqlite://`` aiosqlite); any other URL as it is.
+
+    >>> async_url("postgres://nimmt:pw@db/nimmt")
+    'postgresql+asyncpg://nimmt:pw@db/nimmt'
+    >>> async_url("sqlite:///games.sqlite3")
+    'sqlite+aiosqlite:///games.sqlite3'
+    """
+    scheme, separator, rest = url.partition("://")
+    driver = {"postgres": "postgresql+asyncpg", "postgresql": "postgresql+asyncpg", "sqlite": "sqlite+aiosqlite"}
+    return f"{driver[scheme]}://{rest}" if separator and scheme in driver else url
+
+
