@@ -1,9 +1,10 @@
 """A table's history: typed entries, like the core's actions, and their JSON form in the store.
 
 A table is the fold of its entries (:meth:`nimmt.server.tables.state.TableState.apply`, one step
-per entry, from :meth:`~nimmt.server.tables.state.TableState.created` of the first). Every entry the server writes is made here, and every
-entry it reads back comes through :func:`entry_from_json`, which refuses anything else with a
-:class:`JournalError` that says what is wrong.
+per entry, from :meth:`~nimmt.server.tables.state.TableState.created` of the first). Every entry
+the server writes is made here, and every entry it reads back comes through
+:func:`entry_from_json`, which refuses anything else with a :class:`JournalError` that says what
+is wrong.
 
 >>> entry_from_json({"kind": "play", "seat": 1, "card": 55})
 Played(seat=1, card=55)

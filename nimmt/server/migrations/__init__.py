@@ -8,7 +8,7 @@ as revision ``0001`` first, so its tables and games stay as they are.
 
 A new migration is a file in ``versions/`` (copy the newest one: ``revision``, ``down_revision``,
 ``upgrade()``), written with ``op`` calls that both databases accept; on SQLite, changes to an
-existing table go through ``op.batch_alter_table``. The store's model in ``store.py`` must match
+existing table go through ``op.batch_alter_table``. The store's model in ``store/base.py`` must match
 the schema at head: ``tests/server/test_store_contract.py`` compares them on both databases.
 """
 

@@ -58,8 +58,12 @@ async def undo_round(body: ScoreSheetUndo) -> dict[str, Any]:
 
 def sheet_code(error: ScoreSheetError | RulesError) -> str:
     """The code the page translates, from the error's key."""
-    key = error.key if isinstance(error, ScoreSheetError) else None
-    return SHEET_CODES.get(key or "", "sheet_error")
+    if not isinstance(error, ScoreSheetError):
+        return "sheet_error"
+    inner = error.params.get("error")
+    if error.key == "in_round" and isinstance(inner, ScoreSheetError):  # "round 2: ...": the reason's code
+        return sheet_code(inner)
+    return SHEET_CODES.get(error.key, "sheet_error")
 
 
 def _load_sheet(data: dict[str, Any]) -> ScoreSheet:
