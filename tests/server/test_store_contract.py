@@ -55,9 +55,9 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield request.getfixturevalue("postgres_url")
 
 
-def with_store(url: str, scenario: Callable[[SqlStore], Awaitable[None]], *, group: bool = True) -> None:
+def with_store(url: str, scenario: Callable[[SqlStore], Awaitable[None]]) -> None:
     async def main() -> None:
-        store = SqlStore(url, group=group)
+        store = SqlStore(url)
         await store.start()
         try:
             await scenario(store)
@@ -71,8 +71,7 @@ def record(turns: int) -> dict[str, Any]:
     return {"format": "nimmt/1", "turns": list(range(turns)), "name": "Zoë ⚀"}
 
 
-@pytest.mark.parametrize("group", [True, False], ids=["grouped", "one_per_append"])
-def test_append_then_read_the_journal_in_order(url: str, group: bool) -> None:
+def test_append_then_read_the_journal_in_order(url: str) -> None:
     async def scenario(store: SqlStore) -> None:
         assert await store.journal("t1") is None
         entries: list[dict[str, Any]] = [{"kind": "create", "seats": 4}, {"kind": "join", "name": "Ana ❤"},
@@ -84,7 +83,7 @@ def test_append_then_read_the_journal_in_order(url: str, group: bool) -> None:
         assert await store.journal("t2") == [{"kind": "create", "seats": 2}]
         assert await store.journal("t3") is None
 
-    with_store(url, scenario, group=group)
+    with_store(url, scenario)
 
 
 def test_entries_since(url: str) -> None:
@@ -106,8 +105,7 @@ def test_entries_since(url: str) -> None:
     with_store(url, scenario)
 
 
-@pytest.mark.parametrize("group", [True, False], ids=["grouped", "one_per_append"])
-def test_a_taken_sequence_number_is_a_conflict_and_changes_nothing(url: str, group: bool) -> None:
+def test_a_taken_sequence_number_is_a_conflict_and_changes_nothing(url: str) -> None:
     async def scenario(store: SqlStore) -> None:
         await store.append("t", 0, {"kind": "create"}, GameRow("t", 1, record(0), False))
         await store.append("t", 1, {"kind": "join"}, GameRow("t", 1, record(1), False))
@@ -124,7 +122,7 @@ def test_a_taken_sequence_number_is_a_conflict_and_changes_nothing(url: str, gro
         await store.append("t", 2, {"kind": "start"})  # and the store goes on
         assert await store.journal("t", since=2) == [{"kind": "start"}]
 
-    with_store(url, scenario, group=group)
+    with_store(url, scenario)
 
 
 def test_two_writers_of_one_number_one_wins(url: str) -> None:

@@ -10,12 +10,12 @@ import pytest
 
 from nimmt.server.hub import LocalHub
 from nimmt.server.models import CreateTable, Play, Start, TableOptions
-from nimmt.server.store import GameRow, SqlStore
+from nimmt.server.store import GameRow, SqliteStore
 from nimmt.server.tables import ActionError, TableService
 from tests.server.helpers import run
 
 
-class FlakyStore(SqlStore):
+class FlakyStore(SqliteStore):
     fail = False
 
     async def append(self, table_id: str, seq: int, entry: dict[str, Any], game: GameRow | None = None) -> None:

@@ -19,13 +19,14 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 from sqlalchemy import (
     JSON,
     Boolean,
     Column,
     Connection,
+    Engine,
     ForeignKey,
     Integer,
     MetaData,
@@ -166,6 +167,7 @@ class SqlStore:
 
     _engine: AsyncEngine  # for transactions
     _autocommit: AsyncEngine  # for single statements (may be the same engine)
+    _writes: Engine  # the engine write transactions are committed on
 
     def __init__(self, url: str) -> None:
         self.url = async_url(url)
@@ -181,8 +183,9 @@ class SqlStore:
         return make_url(self.url).render_as_string(hide_password=True)
 
     @classmethod
-    def sqlite(cls, path: str | Path) -> SqlStore:
-        return SqlStore(f"sqlite+aiosqlite:///{Path(path)}")
+    def sqlite(cls, path: str | Path) -> Self:
+        """The store of a SQLite file."""
+        return cls(f"sqlite+aiosqlite:///{Path(path)}")
 
     async def start(self) -> None:
         """Bring the schema to the newest migration (a new database gets every table)."""

@@ -74,6 +74,7 @@ class PostgresStore(SqlStore):
         self._engine = create_async_engine(url, pool_pre_ping=True, json_serializer=json_text)
         self._autocommit = create_async_engine(url, pool_pre_ping=True, isolation_level="AUTOCOMMIT",
                                                json_serializer=json_text)
+        self._writes = self._engine.sync_engine  # where its transactions are written
         # The hot path: asyncpg's own pool, made in the event loop that first needs it.
         self._pg: _Pool | None = None
         self._pg_loop: asyncio.AbstractEventLoop | None = None
