@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "bench": "bench",
     "bot-check": "bot",
     "play": "play",
+    "puzzle": "puzzle",
     "replay": "replay",
     "rules": "rules",
     "score": "score",
