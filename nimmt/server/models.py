@@ -27,6 +27,11 @@ MAX_MESSAGE_BYTES = 4096  # a WebSocket message from a browser is a few dozen by
 NAME_LENGTH = 24
 TABLE_ID_PATTERN = r"^[A-Za-z0-9_-]{6,40}$"
 
+# Integers in a message or a body: those a browser's JavaScript holds exactly (Number.MAX_SAFE_INTEGER).
+# Past them (2**64, 10**40...) a message is refused as bad_message: never echoed, never stored (the
+# answers are written by orjson, which holds 64 bits at most).
+MOST_INTEGER = 2**53 - 1
+Whole = Annotated[int, Field(ge=-MOST_INTEGER, le=MOST_INTEGER)]
 Ref = Annotated[str, StringConstraints(max_length=64)]
 BotName = Annotated[str, StringConstraints(max_length=40)]
 
@@ -191,7 +196,7 @@ class ScoreSheetNew(_Body):
 
 class ScoreSheetRound(_Body):
     sheet: dict[str, object]
-    penalties: list[int] = Field(max_length=MAX_PLAYERS)
+    penalties: list[Whole] = Field(max_length=MAX_PLAYERS)
 
     _whole = field_validator("penalties", mode="before")(_whole)
 
@@ -213,15 +218,15 @@ class Hello(_Strict):
 
 class Play(_Strict):
     type: Literal["play"]
-    card: int
-    version: int
+    card: Whole
+    version: Whole
     ref: Ref | None = None
 
 
 class ChooseRowMessage(_Strict):
     type: Literal["choose_row"]
-    row: int
-    version: int
+    row: Whole
+    version: Whole
     ref: Ref | None = None
 
 
@@ -237,7 +242,7 @@ class Rematch(_Strict):
 
 class SeatToBot(_Strict):
     type: Literal["seat_to_bot"]
-    seat: int
+    seat: Whole
     bot: BotName
     ref: Ref | None = None
 

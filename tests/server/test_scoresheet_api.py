@@ -74,3 +74,11 @@ def test_a_sheet_sent_back_is_checked_again(client: TestClient) -> None:
         assert refused.status_code == 422, players
     cleaned = client.post("/api/scoresheet", json={"players": ["Zoe\u0301\u200b", "Bruno"]}).json()
     assert cleaned["players"] == ["Zoé", "Bruno"]
+
+
+def test_penalties_past_the_protocol_s_integers_are_refused_unechoed(client: TestClient) -> None:
+    sheet: dict[str, Any] = client.post("/api/scoresheet", json={"players": ["Ana", "Bruno"]}).json()
+    for number in (2**64, -(2**64), 10**40):
+        huge = client.post("/api/scoresheet/round", json={"sheet": sheet, "penalties": [number, 1]})
+        assert huge.status_code == 422 and huge.json()["code"] == "bad_request", huge.text
+        assert str(number) not in huge.text
