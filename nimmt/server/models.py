@@ -22,9 +22,9 @@ from pydantic import (
 
 from nimmt.core import MAX_PLAYERS, MIN_PLAYERS
 from nimmt.i18n import LANGUAGES
+from nimmt.names import NAME_LENGTH, NameRefused, clean_name
 
 MAX_MESSAGE_BYTES = 4096  # a WebSocket message from a browser is a few dozen bytes
-NAME_LENGTH = 24
 TABLE_ID_PATTERN = r"^[A-Za-z0-9_-]{6,40}$"
 
 # Integers in a message or a body: those a browser's JavaScript holds exactly (Number.MAX_SAFE_INTEGER).
@@ -35,23 +35,22 @@ Whole = Annotated[int, Field(ge=-MOST_INTEGER, le=MOST_INTEGER)]
 Ref = Annotated[str, StringConstraints(max_length=64)]
 BotName = Annotated[str, StringConstraints(max_length=40)]
 
-# What Python's str.strip() takes away, past the control characters (C0, DEL, C1) refused anyway.
+# What the cleaning makes a space or drops (nimmt/names.py), past the characters it refuses.
 _SPACES = r"\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-_CONTROLS = r"\x00-\x1f\x7f-\x9f"
-# The rule of _clean_name, for the OpenAPI description: no control character, and at least one
-# character that is not a space (so the stripped name is not empty).
-NAME_PATTERN = f"^[^{_CONTROLS}]*[^{_CONTROLS}\\x20{_SPACES}][^{_CONTROLS}]*$"
+_INVISIBLE = r"\u00ad\u061c\u180e\u200b\u200e\u200f\u2060-\u2064\u206a-\u206f\ufeff\ufff9-\ufffb"
+_REFUSED = r"\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"  # controls, direction controls
+# The rule of nimmt.names.clean_name, for the OpenAPI description (as far as a pattern can say it):
+# no control or direction control, and at least one character that is neither a space nor invisible.
+NAME_PATTERN = f"^[^{_REFUSED}]*[^{_REFUSED}\\x20{_SPACES}{_INVISIBLE}][^{_REFUSED}]*$"
 
 
 def _clean_name(value: str) -> str:
-    """The name without the spaces around it; refused when it holds a control character or nothing
-    but spaces (a lone surrogate is refused before, by pydantic, as text that is not Unicode)."""
-    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in value):
-        raise ValueError("a name cannot hold control characters")
-    value = value.strip()
-    if not value:
-        raise ValueError("a name needs a character other than spaces")
-    return value
+    """The name as kept (nimmt/names.py: one rule for every interface, after Unicode's advice), or
+    refused with why (a lone surrogate is refused before, by pydantic, as text that is not Unicode)."""
+    try:
+        return clean_name(value)
+    except NameRefused as error:
+        raise ValueError(str(error)) from None
 
 
 # At most NAME_LENGTH characters as sent (spaces around it included), then stripped.
