@@ -19,25 +19,26 @@ from html import escape
 
 from babel.dates import format_date
 
-WIDTH, HEIGHT = 640, 300
-_LEFT, _RIGHT, _TOP, _BOTTOM = 44, 12, 12, 34
+# Small enough that its texts stay readable on a phone, where it is drawn about 300 pixels wide.
+WIDTH, HEIGHT = 480, 280
+_LEFT, _RIGHT, _TOP, _BOTTOM = 40, 14, 14, 58
 # Okabe and Ito's colours (not their yellow, faint on a light ground), told apart by people who see
 # colours differently, and by a marker each.
 COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000")
 _MARKERS = ("circle", "square", "diamond", "triangle")
-_LEGEND_ROW = 18
+_LEGEND_ROW = 26
 
 Series = tuple[str, Sequence[tuple[datetime, float]]]
 
 
 def _marker(kind: str, x: float, y: float, colour: str) -> str:
     if kind == "circle":
-        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3.5" fill="{colour}"/>'
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{colour}"/>'
     if kind == "square":
-        return f'<rect x="{x - 3.5:.1f}" y="{y - 3.5:.1f}" width="7" height="7" fill="{colour}"/>'
+        return f'<rect x="{x - 5:.1f}" y="{y - 5:.1f}" width="10" height="10" fill="{colour}"/>'
     if kind == "diamond":
-        return f'<path d="M{x:.1f} {y - 4.5:.1f}l4.5 4.5l-4.5 4.5l-4.5-4.5z" fill="{colour}"/>'
-    return f'<path d="M{x:.1f} {y - 4.5:.1f}l4.5 8h-9z" fill="{colour}"/>'
+        return f'<path d="M{x:.1f} {y - 6.5:.1f}l6.5 6.5l-6.5 6.5l-6.5-6.5z" fill="{colour}"/>'
+    return f'<path d="M{x:.1f} {y - 6:.1f}l6 11h-12z" fill="{colour}"/>'
 
 
 def form_svg(series: Sequence[Series], *, title: str, axis: str, language: str) -> str:
@@ -48,7 +49,7 @@ def form_svg(series: Sequence[Series], *, title: str, axis: str, language: str) 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" role="img" '
              f'aria-label="{escape(title)}" class="form-chart"><title>{escape(title)}</title>',
              # Its own light ground: shown as an image, it cannot follow the page's theme.
-             '<style>text{font:12px system-ui,sans-serif;fill:#1d1d1b}.grid{stroke:#1d1d1b;stroke-opacity:.15}</style>',
+             '<style>text{font:16px system-ui,sans-serif;fill:#1d1d1b}.grid{stroke:#1d1d1b;stroke-opacity:.15}</style>',
              f'<rect width="{WIDTH}" height="{height}" rx="6" fill="#fffdf7"/>']
     times = [when.timestamp() for _, points in drawn for when, _ in points]
     values = [value for _, points in drawn for _, value in points]
@@ -69,25 +70,28 @@ def form_svg(series: Sequence[Series], *, title: str, axis: str, language: str) 
         y = y_of(value)
         parts.append(f'<line class="grid" x1="{_LEFT}" x2="{WIDTH - _RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
                      f'<text x="{_LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{value:.1f}</text>')
-    parts.append(f'<text x="{_LEFT}" y="{_TOP - 2 + 12}" dx="4">{escape(axis)}</text>')
     if times:
         first, last = min(when for _, points in drawn for when, _ in points), \
             max(when for _, points in drawn for when, _ in points)
         locale = language.replace("-", "_")
-        parts.append(f'<text x="{_LEFT}" y="{HEIGHT - 10}">{escape(format_date(first, "short", locale=locale))}</text>')
-        if last != first:
-            parts.append(f'<text x="{WIDTH - _RIGHT}" y="{HEIGHT - 10}" text-anchor="end">'
+        parts.append(f'<text x="{_LEFT}" y="{HEIGHT - 34}">{escape(format_date(first, "short", locale=locale))}</text>')
+        if format_date(last, "short", locale=locale) != format_date(first, "short", locale=locale):
+            parts.append(f'<text x="{WIDTH - _RIGHT}" y="{HEIGHT - 34}" text-anchor="end">'
                          f'{escape(format_date(last, "short", locale=locale))}</text>')
+    # What the values are, under the time axis (its own line: long in some languages).
+    fit = min(WIDTH - 8, 8 * len(axis))  # squeezed a little when it is longer than the chart is wide
+    parts.append(f'<text x="{WIDTH / 2:.0f}" y="{HEIGHT - 10}" text-anchor="middle" textLength="{fit}"'
+                 f' lengthAdjust="spacingAndGlyphs">{escape(axis)}</text>')
     for index, (label, points) in enumerate(series):
         colour, marker = COLOURS[index % len(COLOURS)], _MARKERS[index % len(_MARKERS)]
         spots = [(x_of(when), y_of(value)) for when, value in sorted(points)]
         if len(spots) > 1:
             line = " ".join(f"{x:.1f},{y:.1f}" for x, y in spots)
-            parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2"/>')
+            parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="3"/>')
         parts.extend(_marker(marker, x, y, colour) for x, y in spots)
-        lx = 8 + (index % 2) * (WIDTH // 2)
-        ly = HEIGHT + (index // 2) * _LEGEND_ROW + 6
-        parts.append(_marker(marker, lx + 4, ly, colour))
-        parts.append(f'<text x="{lx + 14}" y="{ly + 4}"><tspan dir="auto">{escape(label)}</tspan></text>')
+        lx = 10 + (index % 2) * (WIDTH // 2)
+        ly = HEIGHT + (index // 2) * _LEGEND_ROW + 8
+        parts.append(_marker(marker, lx + 6, ly, colour))
+        parts.append(f'<text x="{lx + 18}" y="{ly + 6}"><tspan dir="auto">{escape(label)}</tspan></text>')
     parts.append("</svg>")
     return "".join(parts)

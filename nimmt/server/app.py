@@ -21,11 +21,13 @@ from fastapi import APIRouter, FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from nimmt import __version__
+from nimmt.people.store import SqlPeopleStore
 
 from .hub import Hub, LocalHub
 from .limits import ClientLimits, Limits, LimitsMiddleware
 from .metrics import Metrics
-from .routes import health, lobby, pages, records, scoresheet, socket
+from .people_games import keeper
+from .routes import groups, health, lobby, pages, people, people_pages, records, scoresheet, socket
 from .routes.common import errors, handle_errors
 from .routes.records import MAX_RECORD_UPLOAD
 from .store import SqlStore, Store
@@ -42,6 +44,9 @@ ROUTERS: tuple[APIRouter, ...] = (
     scoresheet.router,  # /api/scoresheet...
     pages.router,  # /, /t/{id}, /watch/{id}, /rules, /score, /replay..., /lang/{language}
     socket.router,  # /ws/{id}
+    people.router,  # /api/players, /api/me..., /api/link, /api/passkeys...
+    groups.router,  # /api/groups..., /api/ratings
+    people_pages.router,  # /me, /link/{code}, /join/{invite}, /groups/{id}[/screen], /ratings
 )
 
 __all__ = ["MAX_BODY_BYTES", "MAX_RECORD_UPLOAD", "ROUTERS", "create_app"]
@@ -75,12 +80,19 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         bot_workers=options.bot_workers, bot_budget=options.bot_budget, idle_after=options.idle_after,
         observe_bot=metrics.bot_decision, observe_conflict=metrics.conflicts.inc)
     metrics.count_tables(lambda: len(service.tables))
+    # People (docs/people.md) live in the tables' database, in tables its migrations made.
+    url = getattr(store, "url", None)
+    known = state.people = SqlPeopleStore(url) if isinstance(url, str) else None
+    if known is not None:
+        service.game_over = keeper(known)
     watching = asyncio.create_task(metrics.watch_loop())
     try:
         yield
     finally:
         watching.cancel()
         await service.close()
+        if known is not None:
+            await known.close()
         await hub.close()
         await store.close()
 

@@ -37,6 +37,8 @@ class Created:
     name: str
     token_hash: str
     at: float | None = None  # when (wall clock); None in journals written before entries were dated
+    player: str | None = None  # the creator's player (docs/people.md), when their browser has one
+    group: str | None = None  # the group whose league the table's games count toward
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +47,7 @@ class Joined:
     name: str
     token_hash: str
     at: float | None = None
+    player: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +130,11 @@ def entry_to_json(entry: Entry) -> dict[str, Any]:
             data.update(seat=entry.seat, row=entry.row)
     if isinstance(entry, Created | Joined) and entry.at is not None:
         data["at"] = entry.at
+    # Written only when there is one: the entries of tables without people are as they were.
+    if isinstance(entry, Created | Joined) and entry.player is not None:
+        data["player"] = entry.player
+    if isinstance(entry, Created) and entry.group is not None:
+        data["group"] = entry.group
     return data
 
 
@@ -140,9 +148,11 @@ def entry_from_json(data: object) -> Entry:
             case "create":
                 bots = {_seat_key(key): _str_value(bot, "bots") for key, bot in _object(data, "bots").items()}
                 return Created(_int(data, "seats"), bots, _object(data, "options"), _str(data, "language"),
-                               _str(data, "name"), _str(data, "token_hash"), _at(data))
+                               _str(data, "name"), _str(data, "token_hash"), _at(data), _maybe_str(data, "player"),
+                               _maybe_str(data, "group"))
             case "join":
-                return Joined(_int(data, "seat"), _str(data, "name"), _str(data, "token_hash"), _at(data))
+                return Joined(_int(data, "seat"), _str(data, "name"), _str(data, "token_hash"), _at(data),
+                              _maybe_str(data, "player"))
             case "start":
                 return Started()
             case "rematch":
@@ -172,6 +182,10 @@ def _int(data: Mapping[str, Any], key: str) -> int:
 
 def _str(data: Mapping[str, Any], key: str) -> str:
     return _str_value(data[key], key)
+
+
+def _maybe_str(data: Mapping[str, Any], key: str) -> str | None:
+    return None if data.get(key) is None else _str(data, key)
 
 
 def _str_value(value: object, key: str) -> str:

@@ -115,6 +115,9 @@ class CreateTable(_Body):
     language: str = Field(default="en", description="the table's language", json_schema_extra={"enum": list(LANGUAGES)})
     start: bool = Field(default=False, description="play now: bots take every seat but the creator's and the "
                         "game starts at once (seats_not_filled otherwise)")
+    group: Annotated[str, StringConstraints(max_length=40)] | None = Field(
+        default=None, description="a group of the creator's (docs/people.md): the table's games count toward its "
+        "league; needs the creator's player key (X-Player-Key)")
 
     _whole = field_validator("seats", mode="before")(_whole)
 

@@ -57,9 +57,13 @@ def rules_html(language: str) -> str:
     return rendered
 
 
-def render(name: str, language: str, path: str, data: dict[str, Any] | None = None) -> str:
-    """The page ``name`` in ``language``; ``data`` is handed to the page's script as JSON."""
+def render(name: str, language: str, path: str, data: dict[str, Any] | None = None,
+           domains: tuple[str, ...] = ()) -> str:
+    """The page ``name`` in ``language``; ``data`` is handed to the page's script as JSON. The
+    page's texts are ``web``'s and those of ``domains`` (a feature's own catalog, as people.json)."""
     messages = catalog(language, "web")
+    for domain in domains:
+        messages = {**messages, **catalog(language, domain)}
 
     def fill(match: re.Match[str]) -> str:
         kind, key = match.groups()

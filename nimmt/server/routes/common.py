@@ -4,6 +4,7 @@ the API's refusals and how each becomes a JSON answer with a code the client tra
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request
@@ -11,6 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
+from starlette.routing import BaseRoute, Match
 
 from nimmt.core.errors import NimmtError
 
@@ -70,17 +72,34 @@ def handle_errors(app: FastAPI) -> None:
         )
         return error_response(422, "bad_request", problems or "the request is not valid")
 
-    async def http(_request: Request, error: Exception) -> Response:
+    async def http(request: Request, error: Exception) -> Response:
         assert isinstance(error, StarletteHTTPException)
         code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
         response = error_response(error.status_code, code, str(error.detail))
         response.headers.update(error.headers or {})  # a 405's Allow: the methods the path has
+        if error.status_code == 405:  # Starlette names the first route of the path only: name them all
+            response.headers["Allow"] = ", ".join(allowed_methods(app, request))
         return response
 
     app.add_exception_handler(ApiError, api_error)
     app.add_exception_handler(ActionError, action_error)
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(StarletteHTTPException, http)
+
+
+def allowed_methods(app: FastAPI, request: Request) -> list[str]:
+    """Every method some route of the app answers on the request's path (GET /api/me and DELETE
+    /api/me are two routes)."""
+    def routes(found: Iterable[BaseRoute]) -> Iterator[BaseRoute]:
+        for route in found:  # a router included as it is (our routers have no prefix): its own routes
+            inner = getattr(route, "original_router", None)
+            yield from routes(inner.routes) if inner is not None else (route,)
+
+    methods: set[str] = set()
+    for route in routes(app.router.routes):
+        if route.matches(request.scope)[0] is not Match.NONE:
+            methods |= getattr(route, "methods", None) or set()
+    return sorted(methods)
 
 
 # -- dependencies ---------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from nimmt.i18n import LANGUAGES
 from ..models import BotInfo, CreateTable, JoinTable, SeatToken, TableInfo
 from ..render import public_info
 from .common import ApiError, Service, errors, links, the_table
+from .people import MaybeMe, check_member, people_errors
 
 router = APIRouter(tags=["lobby"])
 
@@ -25,10 +26,14 @@ async def bots() -> list[BotInfo]:
     return [BotInfo(name=name, description=cls.description) for name, cls in sorted(BOTS.items())]
 
 
-@router.post("/api/tables", response_model=SeatToken, status_code=201, responses=errors(409, 503))
-async def create_table(body: CreateTable, request: Request, service: Service) -> SeatToken:
-    """Create a table. The creator sits in seat 0; bots take the last seats."""
-    table, token = await service.create(body)
+@router.post("/api/tables", response_model=SeatToken, status_code=201, responses=people_errors(401, 403, 404, 409, 503))
+async def create_table(body: CreateTable, request: Request, service: Service, me: MaybeMe) -> SeatToken:
+    """Create a table. The creator sits in seat 0; bots take the last seats. With the creator's
+    player key (``X-Player-Key``) their finished games are kept for them (docs/people.md); a
+    ``group`` needs it, and the creator must be a member."""
+    if body.group is not None:
+        await check_member(request, body.group, me)
+    table, token = await service.create(body, me.id if me is not None else None)
     return SeatToken(table_id=table.id, seat=0, token=token, **links(request, table))
 
 
@@ -40,10 +45,11 @@ async def table_info(table_id: str, service: Service) -> TableInfo:
 
 @router.post("/api/tables/{table_id}/join", response_model=SeatToken, status_code=201,
              responses=errors(404, 409, 503))
-async def join_table(table_id: str, body: JoinTable, request: Request, service: Service) -> SeatToken:
-    """Take the first free seat of a table that has not started."""
+async def join_table(table_id: str, body: JoinTable, request: Request, service: Service, me: MaybeMe) -> SeatToken:
+    """Take the first free seat of a table that has not started (with a player key: the person's
+    finished games are kept for them)."""
     table = await the_table(service, table_id)
-    seat, token = await service.join(table, body.name)
+    seat, token = await service.join(table, body.name, me.id if me is not None else None)
     return SeatToken(table_id=table.id, seat=seat, token=token, **links(request, table))
 
 

@@ -27,13 +27,15 @@ PAGE_HEADERS = {
 LANG_COOKIE_SECONDS = 365 * 24 * 3600
 
 
-def page(name: str, request: Request, data: dict[str, Any] | None = None) -> HTMLResponse:
-    """A page in the language the person chose (the query, their cookie, then their browser's)."""
+def page(name: str, request: Request, data: dict[str, Any] | None = None,
+         domains: tuple[str, ...] = ()) -> HTMLResponse:
+    """A page in the language the person chose (the query, their cookie, then their browser's);
+    its texts from ``web`` and ``domains``."""
     language, explicit = choose_language(
         request.query_params.get("lang"), request.cookies.get(LANG_COOKIE),
         request.headers.get("accept-language"),
     )
-    response = HTMLResponse(render(name, language, request.url.path, data))
+    response = HTMLResponse(render(name, language, request.url.path, data, domains))
     if explicit:
         response.set_cookie(LANG_COOKIE, language, max_age=LANG_COOKIE_SECONDS, samesite="lax")
     response.headers["Content-Language"] = language

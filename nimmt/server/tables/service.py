@@ -20,7 +20,7 @@ import math
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from nimmt.bots import BOTS
@@ -110,6 +110,8 @@ class TableService:
         self.coach = Coach(self.pool)
         self.attendance = Attendance(self)
         self.memory = Memory(self, idle_after)
+        # Heard after each write that leaves the game over (the people part keeps finished games).
+        self.game_over: Callable[[Table], Awaitable[None]] | None = None
 
     async def close(self) -> None:
         """Stop the bots and wait until they have: the store closes next, and nothing may use it then.
@@ -149,7 +151,8 @@ class TableService:
         return self.memory.evict_idle(later)
 
     # -- lobby -------------------------------------------------------------------------------------
-    async def create(self, request: CreateTable) -> tuple[Table, str]:
+    async def create(self, request: CreateTable, player: str | None = None) -> tuple[Table, str]:
+        """Create a table; ``player``: the creator's player (docs/people.md), when their browser has one."""
         for bot in request.bots:
             if bot not in BOTS:
                 raise ActionError("unknown_bot", f"unknown bot {bot!r}: the bots are {', '.join(sorted(BOTS))}",
@@ -166,7 +169,7 @@ class TableService:
         # Dated: the creator is away since then, until their page opens.
         entry = Created(request.seats, {first_bot + i: name for i, name in enumerate(request.bots)},
                         request.options.model_dump(), request.language, request.name, token_hash(token),
-                        journal.now())
+                        journal.now(), player, request.group)
         table_id = self.make_id()
         try:
             await self.store.append(table_id, 0, entry_to_json(entry))
@@ -222,7 +225,7 @@ class TableService:
                 await self.settle(table)
         return table
 
-    async def join(self, table: Table, name: str) -> tuple[int, str]:
+    async def join(self, table: Table, name: str, player: str | None = None) -> tuple[int, str]:
         token = new_token()
         taken: list[int] = []
 
@@ -232,7 +235,7 @@ class TableService:
             if not free:
                 raise ActionError("table_full", "every seat is taken")
             taken[:] = free[:1]
-            return Joined(free[0], name, token_hash(token), journal.now())
+            return Joined(free[0], name, token_hash(token), journal.now(), player)
 
         async with table.lock:
             await self.write(table, entry)
@@ -306,6 +309,8 @@ class TableService:
                 await self.store_entry(table, functools.partial(_seat_back, table, seat))
         finally:
             self.bots.wake(table)
+        if table.status == "over" and self.game_over is not None:
+            await self.game_over(table)  # the people part keeps the game (it says, never raises, a failure)
 
     async def store_entry(self, table: Table, entry: Callable[[], Entry | None]) -> bool:
         """Store the entry ``entry()`` makes (None: nothing to store) and apply it, under the table's lock.

@@ -50,6 +50,7 @@ class Seat:
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+    player: str | None = None  # the person's player (docs/people.md), when their browser has one
 
     @property
     def taken(self) -> bool:
@@ -78,6 +79,7 @@ class TableState:
     reveal: dict[str, Any] | None = None  # the latest turn's reveal, for people to follow
     events: list[dict[str, Any]] = field(default_factory=list)  # of the latest entry
     finished_games: list[int] = field(default_factory=list)
+    group: str | None = None  # the group whose league its games count toward (docs/people.md)
 
     @classmethod
     def created(cls, table_id: str, entry: Entry) -> Self:
@@ -85,10 +87,11 @@ class TableState:
         if not isinstance(entry, Created):
             raise JournalError(f"a table's journal starts with its 'create' entry, not {type(entry).__name__}")
         seats = [Seat() for _ in range(entry.seats)]
-        seats[0] = Seat(name=entry.name, token_hash=entry.token_hash)
+        seats[0] = Seat(name=entry.name, token_hash=entry.token_hash, player=entry.player)
         for index, bot in entry.bots.items():
             seats[index] = Seat(name=f"Bot {index + 1}", bot=bot)
-        return cls(id=table_id, seats=seats, options=TableOptions(**entry.options), language=entry.language)
+        return cls(id=table_id, seats=seats, options=TableOptions(**entry.options), language=entry.language,
+                   group=entry.group)
 
     # -- reading -------------------------------------------------------------------------------
     @property
@@ -219,7 +222,7 @@ class TableState:
         self.events = []
         if isinstance(entry, Joined):
             seat = self.seats[entry.seat]
-            seat.name, seat.token_hash = entry.name, entry.token_hash
+            seat.name, seat.token_hash, seat.player = entry.name, entry.token_hash, entry.player
         elif isinstance(entry, SeatToBot):
             self.seats[entry.seat].bot = entry.bot
         elif isinstance(entry, SeatBack):  # the person is back at their decision: the bot stops playing for them

@@ -35,6 +35,7 @@ class Table(TableState):
     last_active: float = field(default_factory=time.monotonic)  # last asked for, acted on or left
     last_news: Update | None = None  # the hub's latest news taken in (each connection hears it)
     news_taken: asyncio.Future[None] | None = None  # taking it in: the table's connections wait for it
+    kept_game: int = 0  # the last finished game handed to the people part (docs/people.md)
 
     @classmethod
     def created(cls, table_id: str, entry: Entry) -> Self:

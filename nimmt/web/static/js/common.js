@@ -80,10 +80,21 @@ export function cardLabel(card, heads) {
   return t("card_label", { card, heads: headsLabel(heads) });
 }
 
+/** This browser's player key (docs/people.md): sent with every API call, so tables and games know the person. */
+const PLAYER_KEY = "nimmt:player";
+export const playerKey = {
+  get() { try { return localStorage.getItem(PLAYER_KEY); } catch { return null; } },
+  set(key) { localStorage.setItem(PLAYER_KEY, key); },
+  clear() { try { localStorage.removeItem(PLAYER_KEY); } catch { /* nothing kept */ } },
+};
+
 export async function api(method, path, body) {
+  const key = playerKey.get();
+  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+  if (key) headers["X-Player-Key"] = key;
   const response = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    headers,
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
   let data = null;

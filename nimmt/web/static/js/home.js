@@ -70,6 +70,8 @@ function nameOrComplain(errorBox) {
 }
 
 async function createAndGo(body, errorBox, button) {
+  const group = new URLSearchParams(location.search).get("group"); // from a group's page: its league counts it
+  if (group) body.group = group;
   button.disabled = true;
   $(errorBox).textContent = "";
   try {

@@ -1,7 +1,7 @@
 // The table: lobby, game and standings. Shows what the server sends; never applies a rule itself.
 import {
   announce, api, cardElement, cardFace, cardLabel, el, errorText, has, headsLabel, lang, listFormat, mergePatch,
-  isolateName, page, reducedMotion, renderRows, rowName, t,
+  isolateName, page, playerKey, reducedMotion, renderRows, rowName, t,
 } from "./common.js";
 
 const tableId = page.table;
@@ -1003,6 +1003,7 @@ function renderOver(message) {
   $("download").href = `/api/tables/${tableId}/games/${game}/record`;
   $("download").setAttribute("download", `nimmt-${tableId}-${game}.json`);
   $("replay-link").href = `/replay/${tableId}/${game}`;
+  $("my-games").hidden = !playerKey.get(); // the game is kept among this player's games
 }
 
 // Each player's total after each round, as lines; the threshold as a dashed line. Names and

@@ -1,0 +1,55 @@
+"""The people pages (docs/people.md): you and your games (also where a device-link code or a group
+invite is opened), a group, its big screen, the ratings. Their texts are ``people.json``'s."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from nimmt.people.keys import CODE_ALPHABET, normal_code
+
+from .pages import page
+from .people import People, the_group
+
+router = APIRouter(include_in_schema=False)
+DOMAINS = ("people",)
+
+
+def _code(text: str) -> str:
+    """A code from a link as the page may show it: its own letters only, at most 40."""
+    return "".join(ch for ch in normal_code(text) if ch in CODE_ALPHABET)[:40]
+
+
+@router.get("/me", response_class=HTMLResponse)
+async def me_page(request: Request) -> HTMLResponse:
+    return page("me", request, {}, DOMAINS)
+
+
+@router.get("/link/{code}", response_class=HTMLResponse)
+async def link_page(code: str, request: Request) -> HTMLResponse:
+    """Opened from another device's QR code: the code is offered to this device."""
+    return page("me", request, {"link": _code(code)}, DOMAINS)
+
+
+@router.get("/join/{invite}", response_class=HTMLResponse)
+async def join_page(invite: str, request: Request) -> HTMLResponse:
+    """A group's invite link."""
+    return page("me", request, {"invite": _code(invite)}, DOMAINS)
+
+
+@router.get("/groups/{group_id}", response_class=HTMLResponse)
+async def group_page(group_id: str, request: Request, people: People) -> HTMLResponse:
+    group = await the_group(people, group_id[:40])
+    return page("group", request, {"group": group.id}, DOMAINS)
+
+
+@router.get("/groups/{group_id}/screen", response_class=HTMLResponse)
+async def screen_page(group_id: str, request: Request, people: People) -> HTMLResponse:
+    """A group's league on a big screen: by the group's link alone."""
+    group = await the_group(people, group_id[:40])
+    return page("screen", request, {"group": group.id}, DOMAINS)
+
+
+@router.get("/ratings", response_class=HTMLResponse)
+async def ratings_page(request: Request) -> HTMLResponse:
+    return page("ratings", request, {}, DOMAINS)

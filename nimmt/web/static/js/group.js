@@ -1,0 +1,62 @@
+// A group for its members: league, form chart, invite (link and QR code), members.
+import { announce, api, el, errorText, lang, page, t } from "./common.js";
+import { renderLeague } from "./league.js";
+
+const $ = (id) => document.getElementById(id);
+const path = `/api/groups/${encodeURIComponent(page.group)}`;
+let detail = null;
+
+const guarded = (action) => async () => {
+  try {
+    await action();
+  } catch (error) {
+    $("group-error").textContent = errorText(error);
+  }
+};
+
+function render() {
+  const { group, members, league } = detail;
+  $("group-name").textContent = group.name;
+  document.title = `${group.name} · nimmt`;
+  renderLeague($("league-table"), $("league-none"), league, detail.you);
+  $("form-figure").hidden = league.games === 0;
+  $("form-chart").src = `${path}/form.svg?lang=${encodeURIComponent(lang)}`;
+  $("form-chart").alt = `${t("form_heading")}: ${t("form_axis")}`;
+  $("invite-open").hidden = !group.invite_open;
+  $("invite-closed").hidden = group.invite_open;
+  if (group.invite_open) {
+    $("invite-qr").src = group.invite_qr;
+    $("invite-qr").alt = group.invite_url;
+    $("invite-link").href = group.invite_url;
+    $("invite-link").textContent = group.invite_url;
+  }
+  $("host-actions").hidden = !group.host;
+  $("invite-toggle").textContent = t(group.invite_open ? "group_invite_close" : "group_invite_open");
+  $("members-list").replaceChildren(...members.map((member) => el("li", {},
+    el("bdi", {}, member.name || t("former_player")), member.host ? ` (${t("group_host")})` : "")));
+  $("screen-link").href = group.screen_url;
+  $("table-link").href = `/?group=${encodeURIComponent(group.id)}&lang=${encodeURIComponent(lang)}`;
+  for (const id of ["league", "invite", "members"]) $(id).hidden = false;
+}
+
+async function load() {
+  detail = await api("GET", path);
+  render();
+}
+
+$("invite-toggle").addEventListener("click", guarded(async () => {
+  await api("PATCH", `${path}/invite`, { open: !detail.group.invite_open });
+  await load();
+}));
+$("invite-renew").addEventListener("click", guarded(async () => {
+  await api("PATCH", `${path}/invite`, { open: true, renew: true });
+  await load();
+}));
+$("group-leave").addEventListener("click", guarded(async () => {
+  if (!window.confirm(t("group_leave_confirm"))) return;
+  await api("POST", `${path}/leave`, {});
+  announce(t("group_leave"));
+  window.location.assign("/me");
+}));
+
+guarded(load)();

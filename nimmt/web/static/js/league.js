@@ -1,0 +1,25 @@
+// A group's league as a table (the group page and its big screen).
+import { el, lang, t } from "./common.js";
+
+const number = (value, digits = 0) => value === null || value === undefined ? "–"
+  : new Intl.NumberFormat(lang, { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value);
+
+/** Fill ``table`` with the league's rows; "none" shows when nobody has played yet. */
+export function renderLeague(table, none, league, you = null) {
+  const columns = [
+    ["league_games", (row) => number(row.games)],
+    ["league_wins", (row) => number(row.wins, Number.isInteger(row.wins) ? 0 : 2)],
+    ["league_per_round", (row) => number(row.bullheads_per_round, 2)],
+    ["league_best", (row) => number(row.best_round)],
+    ["league_worst", (row) => number(row.worst_round)],
+    ["league_past", (row) => number(row.past_66), { end: 66 }],
+    ["league_rating", (row) => number(row.rating)],
+  ];
+  const head = el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("league_person")),
+    columns.map(([key, , params]) => el("th", { scope: "col" }, t(key, params || {})))));
+  const rows = league.rows.map((row) => el("tr", { class: row.player === you ? "me" : null, "data-player": row.player },
+    el("th", { scope: "row" }, el("bdi", {}, row.name || t("former_player"))),
+    columns.map(([key, value]) => el("td", { "data-column": key }, value(row)))));
+  table.replaceChildren(head, el("tbody", {}, rows));
+  none.hidden = league.games > 0;
+}

@@ -1,0 +1,188 @@
+// "You": this browser's player (its key in local storage), their games, groups, devices and data.
+import { announce, api, el, errorText, lang, listFormat, page, playerKey, t } from "./common.js";
+import { createPasskey, passkeysAvailable, usePasskey } from "./passkey.js";
+
+const $ = (id) => document.getElementById(id);
+const SECTIONS = ["profile", "games", "groups", "devices", "data"];
+let me = null;
+let nextBefore = null;
+
+const when = (iso) => new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+
+function status(text) {
+  $("me-status").textContent = text;
+  $("me-error").textContent = "";
+  if (text) announce(text);
+}
+
+function fail(error) {
+  $("me-status").textContent = "";
+  $("me-error").textContent = errorText(error);
+}
+
+/** Run an action; its refusal is shown, never thrown. */
+const guarded = (action) => async (event) => {
+  if (event) event.preventDefault();
+  try {
+    await action(event);
+  } catch (error) {
+    if (error.code === "unknown_key") playerKey.clear();
+    fail(error.name === "NotAllowedError" ? { code: "passkey_refused" } : error);
+    if (error.code === "unknown_key") await load();
+  }
+};
+
+function seatName(seat) {
+  if (seat.bot) return t("bot_name", { name: seat.name || seat.bot });
+  return seat.name || t("former_player");
+}
+
+function gameItem(game) {
+  const others = game.seats.filter((seat) => seat.seat !== game.seat).map(seatName);
+  const result = game.win === 1 ? t("game_won") : game.win > 0 ? t("game_shared")
+    : t("game_place", { place: game.place, players: game.seats.length });
+  const links = game.replay_url ? [el("a", { href: game.replay_url }, t("game_replay")), " ",
+    el("a", { href: game.record_url, download: "" }, t("game_record"))] : [t("game_real_deck")];
+  return el("li", { class: "game-item", "data-game": game.id },
+    el("p", { class: "game-when" }, el("time", { datetime: game.finished_at }, when(game.finished_at))),
+    el("p", { class: "game-result" }, el("strong", {}, result), " · ", t("game_bullheads", { count: game.bullheads })),
+    el("p", { class: "game-with" }, t("game_with", { names: listFormat(others) })),
+    el("p", { class: "game-links" }, links));
+}
+
+async function loadGames(more = false) {
+  const query = more && nextBefore ? `?before=${encodeURIComponent(nextBefore)}` : "";
+  const answer = await api("GET", `/api/me/games${query}`);
+  if (!more) $("games-list").replaceChildren();
+  $("games-list").append(...answer.games.map(gameItem));
+  nextBefore = answer.next_before;
+  $("games-more").hidden = !nextBefore;
+  $("games-none").hidden = $("games-list").children.length > 0;
+}
+
+function render() {
+  $("start").hidden = !!me;
+  for (const id of SECTIONS) $(id).hidden = !me;
+  $("passkey-sign-in").hidden = !passkeysAvailable();
+  if (!me) return;
+  $("name-input").value = me.player.name || "";
+  $("public-input").checked = me.player.public;
+  $("groups-list").replaceChildren(...me.groups.map((group) => el("li", {},
+    el("a", { href: `/groups/${encodeURIComponent(group.id)}` }, group.name),
+    group.host ? ` (${t("group_host")})` : "")));
+  $("groups-none").hidden = me.groups.length > 0;
+  $("devices-list").replaceChildren(...me.devices.map((device) => el("li", {},
+    `${t(`device_${device.how}`)}, ${t("device_added", { when: when(device.created_at) })} `,
+    el("button", { type: "button", class: "small", onclick: guarded(async () => {
+      await api("DELETE", `/api/me/devices/${encodeURIComponent(device.id)}`);
+      await load();
+    }) }, t("device_sign_out")))));
+  $("passkey-count").textContent = t("passkey_count", { count: me.passkeys });
+  $("passkey-add").hidden = !passkeysAvailable();
+  if (page.invite) {
+    $("join-button").hidden = false;
+    $("join-button").textContent = t("group_join", { name: "…" });
+  }
+}
+
+async function load() {
+  me = playerKey.get() ? await api("GET", "/api/me").catch((error) => {
+    if (error.code === "unknown_key") playerKey.clear();
+    else fail(error);
+    return null;
+  }) : null;
+  render();
+  if (me) await loadGames();
+  if (page.link) $("code-input").value = page.link;
+}
+
+function remember(answer) {
+  playerKey.set(answer.key);
+  status(t("link_done", { name: answer.player.name || "…" }));
+}
+
+$("start-form").addEventListener("submit", guarded(async () => {
+  const name = $("start-name").value.trim();
+  if (!name) return fail({ code: "bad_name", params: { longest: 24 } });
+  remember(await api("POST", "/api/players", { name }));
+  await load();
+  if (page.invite) await join();
+}));
+
+$("code-form").addEventListener("submit", guarded(async () => {
+  const code = $("code-input").value.trim();
+  if (!code) return;
+  remember(await api("POST", "/api/link", { code }));
+  await load();
+}));
+
+$("passkey-sign-in").addEventListener("click", guarded(async () => {
+  const ceremony = await api("POST", "/api/passkeys/options", {});
+  const credential = await usePasskey(ceremony.options);
+  remember(await api("POST", "/api/passkeys/sign-in", { token: ceremony.token, credential }));
+  await load();
+}));
+
+$("passkey-add").addEventListener("click", guarded(async () => {
+  const ceremony = await api("POST", "/api/me/passkeys/options", {});
+  const credential = await createPasskey(ceremony.options);
+  await api("POST", "/api/me/passkeys", { token: ceremony.token, credential });
+  status(t("passkey_added"));
+  await load();
+}));
+
+$("name-form").addEventListener("submit", guarded(async () => {
+  const name = $("name-input").value.trim();
+  if (!name) return fail({ code: "bad_name", params: { longest: 24 } });
+  await api("PATCH", "/api/me", { name });
+  status(t("name_saved"));
+  await load();
+}));
+
+$("public-input").addEventListener("change", guarded(async () => {
+  await api("PATCH", "/api/me", { public: $("public-input").checked });
+  status(t("name_saved"));
+}));
+
+$("games-more").addEventListener("click", guarded(() => loadGames(true)));
+
+$("group-form").addEventListener("submit", guarded(async () => {
+  const name = $("group-name").value.trim();
+  if (!name) return fail({ code: "bad_name", params: { longest: 40 } });
+  const group = await api("POST", "/api/groups", { name });
+  window.location.assign(`/groups/${encodeURIComponent(group.id)}`);
+}));
+
+async function join() {
+  const group = await api("POST", "/api/invites", { invite: page.invite });
+  status(t("group_joined", { name: group.name }));
+  window.location.assign(`/groups/${encodeURIComponent(group.id)}`);
+}
+$("join-button").addEventListener("click", guarded(join));
+
+$("link-make").addEventListener("click", guarded(async () => {
+  const link = await api("POST", "/api/me/link", {});
+  $("link-qr").src = link.qr;
+  $("link-qr").alt = t("link_code", { code: link.code });
+  $("link-code").textContent = t("link_code", { code: link.code.replace(/(.{5})/, "$1 ") });
+  $("link-show").hidden = false;
+}));
+
+$("data-export").addEventListener("click", guarded(async () => {
+  const data = await api("GET", "/api/me/export");
+  const blob = new Blob([JSON.stringify(data, null, 1)], { type: "application/json" });
+  const link = el("a", { href: URL.createObjectURL(blob), download: "nimmt-my-data.json" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+}));
+
+$("data-delete").addEventListener("click", guarded(async () => {
+  if (!window.confirm(t("data_delete_confirm"))) return;
+  await api("DELETE", "/api/me");
+  playerKey.clear();
+  await load();
+  status(t("data_deleted"));
+}));
+
+load();
