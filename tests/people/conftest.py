@@ -1,5 +1,5 @@
 from __future__ import annotations
 
-from tests.server.services import postgres_url, services  # real PostgreSQL, started by scripts/services.sh
+from tests.server.services import database_url, postgres_url, services  # real PostgreSQL (scripts/services.sh)
 
-__all__ = ["postgres_url", "services"]
+__all__ = ["database_url", "postgres_url", "services"]

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -28,12 +27,9 @@ class Clock:
         return self.now
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path / 'nimmt.sqlite3'}"
-    else:
-        yield request.getfixturevalue("postgres_url")
+@pytest.fixture
+def url(database_url: str) -> str:
+    return database_url
 
 
 def with_people(url: str, scenario: Callable[[SqlPeopleStore, Clock], Awaitable[None]]) -> None:

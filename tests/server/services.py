@@ -86,3 +86,12 @@ def postgres_url(services: Services) -> Iterator[str]:
 def redis_prefix() -> str:
     """Channel names of this test's own."""
     return f"test:{uuid.uuid4().hex[:12]}:"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database of each kind: a SQLite file, then a new PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'nimmt.sqlite3'}"
+    else:
+        yield request.getfixturevalue("postgres_url")
