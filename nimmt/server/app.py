@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from nimmt import __version__
 from nimmt.people.store import SqlPeopleStore
 
+from .checker import RecordChecker
 from .hub import Hub, LocalHub
 from .limits import ClientLimits, Limits, LimitsMiddleware
 from .metrics import Metrics
@@ -90,6 +91,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         watching.cancel()
+        await state.checker.close()
         await service.close()
         if known is not None:
             await known.close()
@@ -132,6 +134,7 @@ def create_app(
     app.state.store = store
     app.state.hub = hub or LocalHub()
     app.state.metrics = Metrics()
+    app.state.checker = RecordChecker()  # uploaded records, checked in a worker (nimmt/server/checker.py)
     app.state.options = ServiceOptions(bot_delay, seed, away_grace, bot_workers, bot_budget, idle_after)
     static = resources.files("nimmt.web") / "static"
     # The web app manifest's own type, whatever the system's MIME table holds.

@@ -36,12 +36,13 @@ _ERROR_TEXTS = {
     400: "the body cannot be read as JSON text (bad_request)",
     404: "no such table (unknown_table) or game (unknown_game)",
     409: "refused by the table's state (table_full, already_started, unknown_bot, game_not_finished, ...)",
-    413: "the body is over its limit (too_large)",
+    413: "the body is over its limit, or a record takes too long to check (too_large)",
     422: "the request is not valid (bad_request), or its content is refused (seats_not_filled, bad_record, "
          "bad_sheet, sheet_...)",
     429: "this address sent too many requests (rate_limited, with Retry-After) or holds too many "
          "connections (too_many_connections)",
-    503: "the store failed: nothing was changed, try again (server_error)",
+    503: "the store failed: nothing was changed, try again (server_error); records are being checked: "
+         "try again after Retry-After (busy)",
 }
 
 

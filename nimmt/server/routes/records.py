@@ -9,12 +9,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from nimmt.records import RecordError, loads
-
-from ..models import valid_unicode
-from ..replay import frames
+from ..checker import CheckRefused, RecordChecker
 from ..tables import TableService
-from .common import ApiError, Service, errors, the_table
+from .common import ApiError, Service, error_response, errors, the_table
 
 MAX_RECORD_UPLOAD = 2 * 1024 * 1024
 router = APIRouter(tags=["records"])
@@ -31,27 +28,35 @@ async def game_record(table_id: str, game: int, service: Service) -> Response:
     )
 
 
-@router.get("/api/tables/{table_id}/games/{game}/replay", responses=errors(404, 409))
-async def game_replay(table_id: str, game: int, service: Service) -> dict[str, Any]:
-    """A finished game turn by turn, for the replay page."""
-    return frames(loads(json.dumps(await finished_game(service, table_id, game))))
+@router.get("/api/tables/{table_id}/games/{game}/replay", responses=errors(404, 409, 413, 503))
+async def game_replay(table_id: str, game: int, service: Service, request: Request) -> Response:
+    """A finished game turn by turn, for the replay page (cut into turns in a worker, as an upload)."""
+    record = json.dumps(await finished_game(service, table_id, game)).encode()
+    return await _turns(request, record)
 
 
-@router.post("/api/replay", openapi_extra={"requestBody": {
+@router.post("/api/replay", responses=errors(413, 422, 503), openapi_extra={"requestBody": {
     "required": True, "description": f"a nimmt/1 record, at most {MAX_RECORD_UPLOAD} bytes",
     "content": {"application/json": {"schema": {"type": "object"}}}}})
-async def replay_upload(request: Request) -> dict[str, Any]:
-    """Any ``nimmt/1`` record (the body), checked and cut into turns for the replay page."""
+async def replay_upload(request: Request) -> Response:
+    """Any ``nimmt/1`` record (the body), checked and cut into turns for the replay page: in a worker
+    process, within a time and size budget (``nimmt/server/checker.py``), never on the event loop."""
     body = await request.body()
     if len(body) > MAX_RECORD_UPLOAD:
         raise ApiError(413, "too_large", f"the record is larger than {MAX_RECORD_UPLOAD} bytes")
+    return await _turns(request, body)
+
+
+async def _turns(request: Request, record: bytes) -> Response:
+    checker: RecordChecker = request.app.state.checker
     try:
-        replay = frames(loads(body))
-    except RecordError as error:
-        raise ApiError(422, "bad_record", str(error)) from None
-    if not valid_unicode(replay):  # a name spelled with a lone surrogate: no answer could hold it
-        raise ApiError(422, "bad_record", "the record holds text that is not valid Unicode (a lone surrogate)")
-    return replay
+        turns = await checker.turns(record)
+    except CheckRefused as refused:
+        response = error_response(refused.status, refused.code, str(refused), **refused.params)
+        if "retry_after" in refused.params:
+            response.headers["Retry-After"] = str(refused.params["retry_after"])
+        return response
+    return Response(turns, media_type="application/json")
 
 
 async def finished_game(service: TableService, table_id: str, game: int) -> dict[str, Any]:
