@@ -81,6 +81,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         bot_workers=options.bot_workers, bot_budget=options.bot_budget, idle_after=options.idle_after,
         observe_bot=metrics.bot_decision, observe_conflict=metrics.conflicts.inc)
     metrics.count_tables(lambda: len(service.tables))
+    if hasattr(store, "on_refused_write"):
+        store.on_refused_write = metrics.refused_writes.inc
     # People (docs/people.md) live in the tables' database, in tables its migrations made.
     url = getattr(store, "url", None)
     known = state.people = SqlPeopleStore(url) if isinstance(url, str) else None

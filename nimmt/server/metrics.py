@@ -55,6 +55,9 @@ class Metrics:
 
         self.conflicts = Counter("nimmt_store_conflicts", "Writes that found their number taken by another process "
                                  "(each costs a read of the store and a retry)", registry=self.registry)
+        self.refused_writes = Counter("nimmt_store_write_failures", "Journal entries the database refused to "
+                                      "store (each one's action refused with server_error, nothing applied)",
+                                      registry=self.registry)
         self.loop_lag = Histogram("nimmt_event_loop_lag_seconds", "Seconds the event loop ran a timer late (one "
                                   f"every {LAG_EVERY} s): what every message waited on top of its own work",
                                   buckets=_LAG, registry=self.registry)

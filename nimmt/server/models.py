@@ -179,6 +179,8 @@ class ApiErrorBody(BaseModel):
 class Health(BaseModel):
     status: Literal["ok", "unavailable"]
     store: Literal["up", "down"]
+    writes: Literal["ok", "refused"] | None = Field(default=None, description="whether the store takes a write "
+                                                    "(a write undone) when it answers")
     version: str
     tables: int | None = Field(default=None, description="tables in this process's memory (when up)")
 

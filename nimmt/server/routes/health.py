@@ -22,16 +22,23 @@ router = APIRouter(tags=["service"])
 
 
 @router.get("/healthz", response_model=Health,
-            responses={503: {"model": Health, "description": "the store does not answer"}})
+            responses={503: {"model": Health, "description": "the store does not answer, or refuses writes"}})
 async def healthz(store: Annotated[Store, Depends(store_of)], service: Service) -> JSONResponse:
-    """200 when the store answers (within 5 s), else 503."""
+    """200 when the store answers a read and takes a write (a write undone), both within 5 s; else 503."""
     try:
         # Something small: a table that cannot exist.
         await asyncio.wait_for(store.journal("~healthz"), HEALTH_WAIT)
     except Exception as error:  # the store is down, or too slow to count as up
         logger.warning("health check: the store does not answer (%s)", type(error).__name__)
         return JSONResponse({"status": "unavailable", "store": "down", "version": __version__}, status_code=503)
-    return JSONResponse({"status": "ok", "store": "up", "version": __version__, "tables": len(service.tables)})
+    try:
+        await asyncio.wait_for(store.check_write(), HEALTH_WAIT)
+    except Exception as error:  # it reads, but every action would be refused: not healthy
+        logger.warning("health check: the store refuses writes (%s: %s)", type(error).__name__, str(error)[:200])
+        return JSONResponse({"status": "unavailable", "store": "down", "writes": "refused", "version": __version__},
+                            status_code=503)
+    return JSONResponse({"status": "ok", "store": "up", "writes": "ok", "version": __version__,
+                         "tables": len(service.tables)})
 
 
 @router.get("/metrics", response_class=Response)

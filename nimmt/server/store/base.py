@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, Self
@@ -35,6 +35,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     select,
+    text,
 )
 from sqlalchemy.dialects.postgresql import Insert as PgInsert
 from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
@@ -88,6 +89,10 @@ class Store(Protocol):
         ...
 
     async def game(self, table_id: str, game: int) -> GameRow | None: ...
+
+    async def check_write(self) -> None:
+        """Raise unless the database takes writes now (a write undone: nothing is kept)."""
+        ...
 
 
 # The schema at the newest migration (the contract test compares them), used through SQLAlchemy
@@ -176,6 +181,8 @@ class SqlStore:
         self._wake = asyncio.Event()  # made anew with each writer: an event belongs to one event loop
         self._writer: asyncio.Task[None] | None = None
         self._closing = False
+        # Told of each group of entries the database refused (their number): /metrics counts them.
+        self.on_refused_write: Callable[[int], None] | None = None
 
     @property
     def shown_url(self) -> str:
@@ -259,6 +266,8 @@ class SqlStore:
             try:
                 outcomes = await self.write(group)
             except Exception as error:  # nothing of the group is stored: each of its callers hears why
+                if self.on_refused_write is not None:
+                    self.on_refused_write(len(group))
                 for pending in group:
                     if pending.stored is not None and not pending.stored.done():
                         pending.stored.set_exception(error)
@@ -293,6 +302,17 @@ class SqlStore:
 
     async def journal(self, table_id: str, since: int = 0) -> list[dict[str, Any]] | None:
         raise NotImplementedError
+
+    async def check_write(self) -> None:
+        """A real write, undone: the one row of Alembic's version table updated to itself in a
+        transaction rolled back. Raises when the database refuses writes (made read-only, a file
+        it cannot write, a lock held too long); cheap, and nothing is kept. For the health check."""
+        async with self._engine.connect() as connection:
+            transaction = await connection.begin()
+            try:
+                await connection.execute(text("UPDATE alembic_version SET version_num = version_num"))
+            finally:
+                await transaction.rollback()
 
     def _insert_in(self, connection: Connection, candidates: list[Pending], look: bool) -> set[tuple[str, int]]:
         created: set[str] = set()
