@@ -13,5 +13,8 @@ Where things are (``docs/web.md``, *How the server is built*, says more):
   :mod:`.migrations`, :mod:`.hub` (delivery between processes), :mod:`.connection` (one WebSocket),
   :mod:`.render` and :mod:`.patch` (a person's state), :mod:`.models` (shapes at the edges),
   :mod:`.limits`, :mod:`.metrics`, :mod:`.botpool` (worker processes for bots and the coach),
-  :mod:`.pages` (HTML), :mod:`.replay` (a record turn by turn).
+  :mod:`.pages` (HTML), :mod:`.replay` (a record turn by turn), :mod:`.checker` (uploaded records,
+  checked in a worker), :mod:`.guard` (request heads bounded in uvicorn), :mod:`.public` (the
+  lobby's public tables), :mod:`.reactions` (emotes and their limit), :mod:`.people_games`
+  (finished games handed to the people part).
 """

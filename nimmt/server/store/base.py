@@ -301,6 +301,12 @@ class SqlStore:
         raise NotImplementedError
 
     async def journal(self, table_id: str, since: int = 0) -> list[dict[str, Any]] | None:
+        if not storable_id(table_id):
+            return None
+        return await self._entries(table_id, max(since, 0))
+
+    async def _entries(self, table_id: str, since: int) -> list[dict[str, Any]] | None:
+        """:meth:`journal` of a table id that fits the column, from ``since`` (0 or more)."""
         raise NotImplementedError
 
     async def check_write(self) -> None:

@@ -21,7 +21,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from .base import LARGEST, Pending, SqlStore, json_text, storable_id
+from .base import LARGEST, Pending, SqlStore, json_text
 
 # The hot path's statements on PostgreSQL, in asyncpg's form. A group of entries is one statement
 # whatever its size (arrays, not a VALUES list per size), so it is prepared once per connection.
@@ -146,10 +146,7 @@ class PostgresStore(SqlStore):
     def _dialect_insert(self, table: Table) -> PgInsert:
         return pg_insert(table)
 
-    async def journal(self, table_id: str, since: int = 0) -> list[dict[str, Any]] | None:
-        if not storable_id(table_id):
-            return None
-        since = max(since, 0)
+    async def _entries(self, table_id: str, since: int) -> list[dict[str, Any]] | None:
         pool = await self._pool()
         if since > 0:
             found = await pool.fetch(_PG_JOURNAL_SINCE, table_id, min(since, LARGEST))

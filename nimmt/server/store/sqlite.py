@@ -15,7 +15,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from .base import JOURNAL, LARGEST, Pending, SqlStore, json_text, storable_id
+from .base import JOURNAL, LARGEST, Pending, SqlStore, json_text
 
 # SQLite's hot path, run by the plain driver: a group of entries in one statement (at most BATCH rows,
 # 3 parameters each, within SQLite's 999 of old).
@@ -82,10 +82,7 @@ class SqliteStore(SqlStore):
     def _dialect_insert(self, table: Table) -> SqliteInsert:
         return sqlite_insert(table)
 
-    async def journal(self, table_id: str, since: int = 0) -> list[dict[str, Any]] | None:
-        if not storable_id(table_id):
-            return None
-        since = max(since, 0)
+    async def _entries(self, table_id: str, since: int) -> list[dict[str, Any]] | None:
         seq = JOURNAL.c.seq
         entries = select(seq, JOURNAL.c.entry).where(JOURNAL.c.table_id == table_id)
         query: Select[int, str] | CompoundSelect[int, str] = entries.order_by(seq)
