@@ -28,7 +28,8 @@ from .hub import Hub, LocalHub
 from .limits import ClientLimits, Limits, LimitsMiddleware
 from .metrics import Metrics
 from .people_games import keeper
-from .routes import groups, health, lobby, pages, people, people_pages, records, scoresheet, socket
+from .public import Listing, PublicTables
+from .routes import groups, health, lobby, pages, people, people_pages, public, records, scoresheet, socket
 from .routes.common import errors, handle_errors
 from .routes.records import MAX_RECORD_UPLOAD
 from .store import SqlStore, Store
@@ -41,6 +42,7 @@ MAX_BODY_BYTES = 64 * 1024
 ROUTERS: tuple[APIRouter, ...] = (
     health.router,  # /healthz, /metrics
     lobby.router,  # /api/bots, /api/tables...
+    public.router,  # /api/lobby (open public tables, quick match), /lobby
     records.router,  # /api/tables/{id}/games/..., /api/replay
     scoresheet.router,  # /api/scoresheet...
     pages.router,  # /, /t/{id}, /watch/{id}, /rules, /score, /replay..., /lang/{language}
@@ -83,8 +85,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     metrics.count_tables(lambda: len(service.tables))
     if hasattr(store, "on_refused_write"):
         store.on_refused_write = metrics.refused_writes.inc
-    # People (docs/people.md) live in the tables' database, in tables its migrations made.
+    # People (docs/people.md) and the lobby's public tables live in the tables' database, in tables
+    # its migrations made.
     url = getattr(store, "url", None)
+    service.listing = Listing(PublicTables(url) if isinstance(url, str) else None)
     known = state.people = SqlPeopleStore(url) if isinstance(url, str) else None
     if known is not None:
         service.game_over = keeper(known)
@@ -97,6 +101,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await service.close()
         if known is not None:
             await known.close()
+        await service.listing.close()
         await hub.close()
         await store.close()
 

@@ -22,8 +22,9 @@ from pydantic import ValidationError
 from .hub import Hub
 from .limits import RATE_LIMITED_CLOSE
 from .metrics import Metrics
-from .models import MAX_MESSAGE_BYTES, AskAdvice, Hello, Ping, client_message
+from .models import MAX_MESSAGE_BYTES, AskAdvice, Hello, Ping, React, client_message
 from .patch import state_patch
+from .reactions import react, reaction_message
 from .render import state_message
 from .tables import ActionError, Table, TableService
 
@@ -182,6 +183,9 @@ class Connection:
                 await self.send(ActionError("already_greeted", "hello comes once per connection")
                                 .to_message(message.ref))
                 continue
+            if isinstance(message, React):
+                await self._react(message)
+                continue
             if isinstance(message, AskAdvice):
                 # Answered on its own, so the person can go on playing while the coach works.
                 question = asyncio.create_task(self._advise(message))
@@ -211,6 +215,23 @@ class Connection:
         if self.metrics is not None:
             self.metrics.action(kind, outcome, time.perf_counter() - began)
 
+    async def _react(self, message: React) -> None:
+        """A reaction, passed to everyone at the table through the hub (see :mod:`.reactions`)."""
+        try:
+            await react(self, message)
+        except ActionError as error:
+            await self.send(error.to_message(message.ref))
+            return
+        except Exception:  # the hub is away: nothing was passed on
+            logger.exception("a reaction on table %s was not passed on", self.table.id)
+            await self.send(ActionError("server_error", "the reaction could not be passed on: try again")
+                            .to_message(message.ref))
+            return
+        ack: dict[str, Any] = {"type": "ack", "version": self.table.version}
+        if message.ref is not None:
+            ack["ref"] = message.ref
+        await self.send(ack)
+
     async def _advise(self, message: AskAdvice) -> None:
         """The coach's answer, to this connection only (never published, never stored)."""
         try:
@@ -234,6 +255,8 @@ class Connection:
             try:
                 await self.service.follow(self.table, update)
                 await self._send_state()
+                if (reaction := reaction_message(update)) is not None:
+                    await self.send(reaction)
             except WebSocketDisconnect:
                 return  # the client left: the reader hears it and ends the connection
             except Exception as error:  # the store is away: the next news tries again

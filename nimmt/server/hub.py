@@ -59,6 +59,7 @@ class Update:
     presence: Presence | None = None
     recheck: bool = False
     entry: dict[str, Any] | None = None  # the journal entry's JSON, as stored
+    reaction: dict[str, Any] | None = None  # a quick emote to pass on (nimmt.server.reactions), never stored
 
     def to_json(self) -> bytes:
         data: dict[str, Any] = {"table_id": self.table_id, "version": self.version}
@@ -66,6 +67,8 @@ class Update:
             data["presence"] = {str(seat): since for seat, since in self.presence.items()}
         if self.entry is not None:
             data["entry"] = self.entry
+        if self.reaction is not None:
+            data["reaction"] = self.reaction
         try:
             return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
         except orjson.JSONEncodeError:  # a lone surrogate in a name (orjson writes UTF-8 only): escaped
@@ -85,8 +88,9 @@ class Update:
         seen: Presence | None = None
         if presence is not None:
             seen = {int(seat): None if since is None else float(since) for seat, since in presence.items()}
-        entry = data.get("entry")
-        return cls(table_id, version, seen, entry=entry if isinstance(entry, dict) else None)
+        entry, reaction = data.get("entry"), data.get("reaction")
+        return cls(table_id, version, seen, entry=entry if isinstance(entry, dict) else None,
+                   reaction=reaction if isinstance(reaction, dict) else None)
 
 
 class Subscription(Protocol):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from nimmt.core import NimmtError
@@ -62,10 +62,12 @@ class Rematched:
 
 @dataclass(frozen=True, slots=True)
 class SeatToBot:
-    """A bot plays an absent person's seat from now on."""
+    """A bot plays an absent person's seat from now on; with ``clock``, the seat's clock ran out (the
+    person may be here: the bot plays the decision at hand, and the seat is theirs again after it)."""
 
     seat: int
     bot: str
+    clock: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +75,7 @@ class SeatBack:
     """The person is back: the bot stops playing their seat."""
 
     seat: int
+    at: float | None = field(default=None, compare=False, repr=False)  # when stored: a clock runs from it
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,18 +84,21 @@ class Dealt:
 
     rows: tuple[int, ...]
     hands: tuple[tuple[int, ...], ...] = field(default=())
+    at: float | None = field(default=None, compare=False, repr=False)  # when stored: a clock runs from it
 
 
 @dataclass(frozen=True, slots=True)
 class Played:
     seat: int
     card: int
+    at: float | None = field(default=None, compare=False, repr=False)  # when stored: a clock runs from it
 
 
 @dataclass(frozen=True, slots=True)
 class RowChosen:
     seat: int
     row: int
+    at: float | None = field(default=None, compare=False, repr=False)  # when stored: a clock runs from it
 
 
 Entry = Created | Joined | Started | Rematched | SeatToBot | SeatBack | Dealt | Played | RowChosen
@@ -120,6 +126,8 @@ def entry_to_json(entry: Entry) -> dict[str, Any]:
             data.update(seat=entry.seat, name=entry.name, token_hash=entry.token_hash)
         case SeatToBot():
             data.update(seat=entry.seat, bot=entry.bot)
+            if entry.clock:
+                data["clock"] = True
         case SeatBack():
             data.update(seat=entry.seat)
         case Dealt():
@@ -128,7 +136,7 @@ def entry_to_json(entry: Entry) -> dict[str, Any]:
             data.update(seat=entry.seat, card=entry.card)
         case RowChosen():
             data.update(seat=entry.seat, row=entry.row)
-    if isinstance(entry, Created | Joined) and entry.at is not None:
+    if isinstance(entry, Created | Joined | SeatBack | Dealt | Played | RowChosen) and entry.at is not None:
         data["at"] = entry.at
     # Written only when there is one: the entries of tables without people are as they were.
     if isinstance(entry, Created | Joined) and entry.player is not None:
@@ -136,6 +144,13 @@ def entry_to_json(entry: Entry) -> dict[str, Any]:
     if isinstance(entry, Created) and entry.group is not None:
         data["group"] = entry.group
     return data
+
+
+def dated(entry: Entry) -> Entry:
+    """The entry with the time it is stored at, if it is one that is dated and is not yet."""
+    if isinstance(entry, SeatBack | Dealt | Played | RowChosen) and entry.at is None:
+        return replace(entry, at=now())
+    return entry
 
 
 def entry_from_json(data: object) -> Entry:
@@ -158,16 +173,16 @@ def entry_from_json(data: object) -> Entry:
             case "rematch":
                 return Rematched()
             case "seat_to_bot":
-                return SeatToBot(_int(data, "seat"), _str(data, "bot"))
+                return SeatToBot(_int(data, "seat"), _str(data, "bot"), data.get("clock") is True)
             case "seat_back":
-                return SeatBack(_int(data, "seat"))
+                return SeatBack(_int(data, "seat"), _at(data))
             case "deal":
                 return Dealt(_ints(data.get("rows"), "rows"),
-                             tuple(_ints(hand, "hands") for hand in _list(data, "hands")))
+                             tuple(_ints(hand, "hands") for hand in _list(data, "hands")), _at(data))
             case "play":
-                return Played(_int(data, "seat"), _int(data, "card"))
+                return Played(_int(data, "seat"), _int(data, "card"), _at(data))
             case "row":
-                return RowChosen(_int(data, "seat"), _int(data, "row"))
+                return RowChosen(_int(data, "seat"), _int(data, "row"), _at(data))
     except KeyError as missing:
         raise JournalError(f"a {kind!r} entry has no {missing.args[0]!r}") from None
     raise JournalError(f"unknown journal entry kind {kind!r}")

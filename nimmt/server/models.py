@@ -96,14 +96,20 @@ class _Body(_Strict):
         return data
 
 
+CLOCK_MIN, CLOCK_MAX = 5, 7 * 24 * 3600  # a decision's clock: from 5 seconds to a week
+
+
 class TableOptions(_Strict):
     end_above: int = Field(default=66, ge=0, le=1000, description="the game ends after a round with a total above this")
     rounds: int | None = Field(default=None, ge=1, le=30, description="play exactly this many rounds instead")
     countdown: bool = Field(default=False, description="show scores counting down from the threshold")
     # Tables stored before this option existed load with it on: the default.
     coach: bool = Field(default=True, description="players may ask the coach for advice on their own decisions")
+    public: bool = Field(default=False, description="listed in the lobby for anyone to join (false: by invitation)")
+    clock: int | None = Field(default=None, ge=CLOCK_MIN, le=CLOCK_MAX, description="seconds for each decision; at "
+                              "zero a bot plays it and the seat is its person's again at their next (null: no clock)")
 
-    _whole = field_validator("end_above", "rounds", mode="before")(_whole)
+    _whole = field_validator("end_above", "rounds", "clock", mode="before")(_whole)
 
 
 class CreateTable(_Body):
@@ -151,6 +157,8 @@ class SeatInfo(BaseModel):
     away_seconds: float | None = Field(description="how long this seat's person has been away (null: present, "
                                        "a free seat, or a bot's seat for nobody)")
     replaced: bool = Field(description="a bot plays this person's seat; they get it back at their next decision")
+    clock_left: float | None = Field(default=None, description="seconds left on this seat's clock for the decision "
+                                     "the table awaits of it (null: no clock, or nothing awaited)")
 
 
 class TableInfo(BaseModel):
@@ -263,6 +271,14 @@ class Ping(_Strict):
     ref: Ref | None = None
 
 
-AnyClientMessage = Hello | Play | ChooseRowMessage | Start | Rematch | SeatToBot | AskAdvice | Ping
+class React(_Strict):
+    """A quick emote to the table (see nimmt.server.reactions): shown on the sender's chip, never stored."""
+
+    type: Literal["react"]
+    reaction: Annotated[str, StringConstraints(max_length=32)]
+    ref: Ref | None = None
+
+
+AnyClientMessage = Hello | Play | ChooseRowMessage | Start | Rematch | SeatToBot | AskAdvice | Ping | React
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)

@@ -61,7 +61,7 @@ def render(name: str, language: str, path: str, data: dict[str, Any] | None = No
            domains: tuple[str, ...] = ()) -> str:
     """The page ``name`` in ``language``; ``data`` is handed to the page's script as JSON. The
     page's texts are ``web``'s and those of ``domains`` (a feature's own catalog, as people.json)."""
-    messages = catalog(language, "web")
+    messages = {**catalog(language, "web"), **catalog(language, "lobby")}  # lobby: public tables, clock, reactions
     for domain in domains:
         messages = {**messages, **catalog(language, domain)}
 

@@ -9,10 +9,12 @@ names: a public table shows nobody's name, group or history outside the table.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Index, Integer, MetaData, String, Table, event, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -20,10 +22,15 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+if TYPE_CHECKING:
+    from .tables import Table as GameTable
+
 Clock = Callable[[], datetime]
 TURN_BASED = 3600  # a clock of an hour or more a move: people come and go, the table stays listed
 LISTED_FOR = timedelta(days=7)  # a row unchanged for this long is no longer listed
 LISTED = 50  # at most this many tables in one answer
+REMEMBERED = 100_000  # started tables one process remembers not to write again
+logger = logging.getLogger("nimmt.server")
 
 PUBLIC_SCHEMA = MetaData()
 _WHEN = DateTime(timezone=True)
@@ -110,3 +117,54 @@ class PublicTables:
             rows = (await connection.execute(query)).all()
         return [OpenTable(row.table_id, row.language, row.clock, row.seats, row.taken, _utc(row.opened_at))
                 for row in rows]
+
+
+class Listing:
+    """What this process tells the lobby about its public tables: their row, written when something
+    the lobby shows may have changed (made, joined, started, somebody came or left). A table is
+    open while it has not started, has a free seat, and somebody is at it (a turn-based table stays
+    open without anyone). The row is written in the background, each table's writes in the order of
+    their changes (a person's leaving is never held up by the database); a write that fails is
+    logged, and the next change writes again."""
+
+    def __init__(self, tables: PublicTables | None = None) -> None:
+        self.tables = tables
+        self.closed: set[str] = set()  # tables this process wrote as started: no more to write for them
+        self.writes: dict[str, asyncio.Task[None]] = {}  # each table's latest write
+
+    def note(self, table: GameTable) -> None:
+        """Write the table's row as the table is now (soon, after its earlier writes)."""
+        if self.tables is None or not table.options.public or table.id in self.closed:
+            return
+        taken = sum(seat.taken for seat in table.seats)
+        lobby = table.status == "lobby"
+        somebody = bool(table.present) or (table.options.clock or 0) >= TURN_BASED
+        values = {"language": table.language, "clock": table.options.clock, "seats": len(table.seats),
+                  "taken": taken, "open": lobby and taken < len(table.seats) and somebody}
+        if not lobby:
+            self.closed.add(table.id)
+            if len(self.closed) > REMEMBERED:
+                self.closed.clear()  # writing a started table's row again is harmless
+        before = self.writes.get(table.id)
+        write = self.writes[table.id] = asyncio.create_task(self._write(table.id, values, before))
+        write.add_done_callback(lambda done: self.writes.pop(table.id, None) if self.writes.get(table.id) is done
+                                else None)
+
+    async def _write(self, table_id: str, values: dict[str, Any], before: asyncio.Task[None] | None) -> None:
+        if before is not None:
+            await asyncio.wait([before])
+        assert self.tables is not None
+        try:
+            await self.tables.note(table_id, **values)
+        except Exception:
+            logger.exception("the lobby's row of table %s was not written", table_id)
+
+    async def settled(self) -> None:
+        """Wait for the writes under way (tests, and closing)."""
+        while self.writes:
+            await asyncio.wait(list(self.writes.values()))
+
+    async def close(self) -> None:
+        await self.settled()
+        if self.tables is not None:
+            await self.tables.close()

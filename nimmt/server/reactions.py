@@ -14,6 +14,14 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .hub import Update
+from .models import React
+from .tables import ActionError
+
+if TYPE_CHECKING:
+    from .connection import Connection
 
 REACTIONS: tuple[str, ...] = ("thumbs_up", "laugh", "wow", "grimace", "bull", "clap")
 BURST = 3  # reactions a seat may send at once
@@ -46,3 +54,30 @@ class ReactionLimit:
 def retry_after(seconds: float) -> int:
     """Whole seconds to wait, rounded up (at least 1)."""
     return max(1, math.ceil(seconds))
+
+
+async def react(connection: Connection, message: React) -> None:
+    """Pass a seated person's reaction to everyone at the table (through the hub), or refuse it:
+    ``spectator``, ``unknown_reaction``, ``reaction_too_soon`` (``retry_after``)."""
+    table, seat = connection.table, connection.seat
+    if seat is None:
+        raise ActionError("spectator", "a spectator cannot react")
+    if message.reaction not in REACTIONS:
+        raise ActionError("unknown_reaction", f"the reactions are {', '.join(REACTIONS)}",
+                          reaction=message.reaction[:32])
+    wait = LIMIT.take(table.id, seat)
+    if wait > 0:
+        raise ActionError("reaction_too_soon", f"too many reactions: wait {retry_after(wait)} s",
+                          retry_after=retry_after(wait))
+    await connection.hub.publish(Update(table.id, table.version, reaction={"seat": seat, "reaction": message.reaction}))
+
+
+def reaction_message(update: Update) -> dict[str, Any] | None:
+    """What the pages are sent of a reaction the hub carried (None: the update holds none)."""
+    got = update.reaction
+    if not got or not isinstance(got.get("seat"), int) or got.get("reaction") not in REACTIONS:
+        return None
+    return {"type": "reaction", "seat": got["seat"], "reaction": got["reaction"]}
+
+
+LIMIT = ReactionLimit()  # this process's, shared by its connections

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
-from tests.server.services import postgres_url, services  # real PostgreSQL, started by scripts/services.sh
+from tests.server.conftest import client
+from tests.server.services import postgres_url, redis_prefix, services  # real PostgreSQL and Redis
 
-__all__ = ["postgres_url", "services"]
+__all__ = ["client", "postgres_url", "redis_prefix", "services"]

@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nimmt.server.models import MAX_MESSAGE_BYTES
+from nimmt.server.reactions import REACTIONS
 
 from .helpers import legal_cards, legal_rows, run
 from .live import LiveServer
@@ -65,9 +66,10 @@ _json = st.recursive(
     max_leaves=12,
 )
 _types = st.sampled_from(["hello", "play", "choose_row", "start", "rematch", "seat_to_bot", "advice", "ping",
-                          "pong", "state", "ack", "dance", ""])
-_fields = st.sampled_from(["card", "row", "version", "seat", "bot", "token", "ref", "type", "name", "hand"])
-_values = st.none() | _numbers | _text | _json
+                          "react", "pong", "state", "ack", "reaction", "dance", ""])
+_fields = st.sampled_from(["card", "row", "version", "seat", "bot", "token", "ref", "type", "name", "hand",
+                           "reaction"])
+_values = st.none() | _numbers | _text | _json | st.sampled_from(REACTIONS)
 # Messages that look like the real ones: a known type, often a ref, fields with any values.
 _messages = st.builds(
     lambda kind, ref, fields: {"type": kind, **ref, **fields},
@@ -159,6 +161,8 @@ class Socket:
         """The next message that is not an update of the table (a state after the hello)."""
         while True:  # bounded: each wait is at most WAIT
             message = await self._next()
+            if message["type"] == "reaction" and self.greeted:
+                continue  # a reaction passed on to the table: news, not an answer
             if message["type"] != "state" or not self.greeted:
                 if message["type"] == "state":
                     self.greeted = True  # the frame was a good hello

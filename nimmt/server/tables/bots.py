@@ -56,6 +56,7 @@ class Bots:
 
     def wake(self, table: Table) -> None:
         """Start the table's bots if it waits for a bot (or a deal) and none are running."""
+        self.service.clocks.arm(table)  # after every change: the clock of the decisions now awaited
         if self.service.closed or not (table.waiting_bots() or table.needs_deal()):
             return
         if table.bot_task is None or table.bot_task.done():

@@ -49,7 +49,7 @@ class Memory:
         return (self.idle_after is not None and table.connections == 0 and not table.lock.locked()
                 and (table.bot_task is None or table.bot_task.done()) and not table.waiting_bots()
                 and not table.needs_deal() and now - table.last_active >= self.idle_after
-                and not self.service.coach.busy_with(table.id))
+                and not self.service.coach.busy_with(table.id) and not self.service.clocks.armed(table.id))
 
     def evict_idle(self, later: float = 0.0) -> list[str]:
         """Drop every idle table from memory (it comes back from the store when asked for); their ids.

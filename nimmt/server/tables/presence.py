@@ -44,6 +44,7 @@ class Attendance:
             except Exception:  # storing failed: the bot plays on, and the next decision tries again
                 logger.exception("giving seat %s of table %s back failed", seat, table.id)
         await service.hub.publish(table.news(presence))
+        service.listing.note(table)
 
     async def leave(self, table: Table, seat: int | None) -> None:
         if seat is None:
@@ -54,6 +55,7 @@ class Attendance:
             self.watch(table, seat)
         if not self.service.closed:
             await self.service.hub.publish(table.news(presence))
+            self.service.listing.note(table)
 
     def watch_all(self, table: Table) -> None:
         for seat in range(len(table.seats)):

@@ -45,8 +45,10 @@ from ..journal import (
     entry_to_json,
 )
 from ..models import CreateTable
+from ..public import Listing
 from ..store import Store, StoreConflict
 from .bots import Bots
+from .clock import Clocks
 from .coach import Coach
 from .errors import ActionError, store_failed
 from .memory import Memory
@@ -112,6 +114,8 @@ class TableService:
         self.memory = Memory(self, idle_after)
         # Heard after each write that leaves the game over (the people part keeps finished games).
         self.game_over: Callable[[Table], Awaitable[None]] | None = None
+        self.clocks = Clocks(self)
+        self.listing = Listing()  # the lobby's rows of public tables (the app gives it the store's)
 
     async def close(self) -> None:
         """Stop the bots and wait until they have: the store closes next, and nothing may use it then.
@@ -124,6 +128,7 @@ class TableService:
         self.stopping.set()
         tasks = self.bots.tasks()
         tasks += list(self.attendance.watches.values())  # they wake on stopping and store nothing
+        tasks += self.clocks.tasks()  # they wake on stopping too
         if self.memory.sweeper is not None:
             tasks.append(self.memory.sweeper)
         if tasks:
@@ -188,6 +193,7 @@ class TableService:
             except Exception:  # the table is stored: it opens in the lobby, or deals when someone arrives
                 logger.exception("starting table %s at once failed", table.id)
             self.bots.wake(table)
+        self.listing.note(table)
         return table, token
 
     async def get(self, table_id: str) -> Table | None:
@@ -240,6 +246,7 @@ class TableService:
         async with table.lock:
             await self.write(table, entry)
         self.attendance.watch(table, taken[0])
+        self.listing.note(table)
         return taken[0], token
 
     # -- acting --------------------------------------------------------------------------------
@@ -307,6 +314,7 @@ class TableService:
             await self.store_entry(table, lambda: _deal(table, self.rng))
             for seat in table.replaced_present():
                 await self.store_entry(table, functools.partial(_seat_back, table, seat))
+            self.listing.note(table)  # a public table that starts leaves the lobby's list
         finally:
             self.bots.wake(table)
         if table.status == "over" and self.game_over is not None:
@@ -339,6 +347,7 @@ class TableService:
         when another process stored an entry under this number first (this copy is behind)."""
         if self.closed:  # the store is closing or closed: nothing may be written any more
             raise ActionError("server_error", "the server is stopping: nothing was changed, try again")
+        entry = journal.dated(entry)  # game entries and returns carry their time: a clock runs from it
         prepared = table.prepare(entry)
         try:
             await self.store.append(table.id, table.version, entry_to_json(entry), table.game_row(prepared))

@@ -75,6 +75,8 @@ class TableState:
     game: int = 0  # 0 in the lobby, then 1, 2... (a rematch starts the next game)
     recorder: Recorder | None = None
     asked_since: dict[int, int] = field(default_factory=dict)  # seat -> version its decision began
+    asked_at: dict[int, float | None] = field(default_factory=dict)  # seat -> when it began (wall clock; None: unknown)
+    clock_handed: dict[int, Decision | None] = field(default_factory=dict)  # seat -> the decision its clock gave a bot
     decisions: dict[int, Decision] = field(default_factory=dict)  # seat -> what it decides
     reveal: dict[str, Any] | None = None  # the latest turn's reveal, for people to follow
     events: list[dict[str, Any]] = field(default_factory=list)  # of the latest entry
@@ -133,7 +135,13 @@ class TableState:
         (or the game is over): each goes back to its person."""
         return [seat for seat in range(len(self.seats))
                 if (self.status == "over" or seat in self.waiting_bots()) and self.seats[seat].bot is not None
-                and self.seats[seat].token_hash is not None and self.is_present(seat)]
+                and self.seats[seat].token_hash is not None and self.is_present(seat)
+                and (self.status == "over" or not self.clock_took(seat))]
+
+    def clock_took(self, seat: int) -> bool:
+        """Whether the decision the table awaits of this seat is the one its clock handed to a bot: the bot
+        plays it, and the seat goes back to its person only at their next decision."""
+        return seat in self.clock_handed and self.clock_handed[seat] == self.decisions.get(seat)
 
     # -- entries -------------------------------------------------------------------------------
     def check(self, entry: Entry) -> None:
@@ -156,7 +164,7 @@ class TableState:
                     raise ActionError("no_such_seat", f"seat {seat} is not a person's seat", seat=seat)
                 if self.seats[seat].bot is not None:
                     raise ActionError("already_bot", f"a bot already plays seat {seat}", seat=seat)
-                if self.is_present(seat):
+                if self.is_present(seat) and not entry.clock:  # a clock that runs out takes the decision anyway
                     raise ActionError("player_present", "this player is still at the table", seat=seat)
                 if bot not in BOTS:
                     raise ActionError("unknown_bot", f"unknown bot {bot!r}", bot=bot)
@@ -225,13 +233,19 @@ class TableState:
             seat.name, seat.token_hash, seat.player = entry.name, entry.token_hash, entry.player
         elif isinstance(entry, SeatToBot):
             self.seats[entry.seat].bot = entry.bot
+            if entry.clock:
+                self.clock_handed[entry.seat] = self.decisions.get(entry.seat)
         elif isinstance(entry, SeatBack):  # the person is back at their decision: the bot stops playing for them
             self.seats[entry.seat].bot = None
+            self.asked_at[entry.seat] = entry.at  # their clock starts again from their return
+            self.clock_handed.pop(entry.seat, None)
         elif isinstance(entry, Started | Rematched):
             self.game += 1
             self.recorder = prepared.recorder
             self.reveal = None
             self.asked_since = {}
+            self.asked_at = {}
+            self.clock_handed = {}
             self.decisions = {}
         elif isinstance(entry, Created):
             raise JournalError("a table is created once: a second 'create' entry")
@@ -247,6 +261,7 @@ class TableState:
                 if self.decisions.get(p) != key:
                     self.decisions[p] = key
                     self.asked_since[p] = self.version
+                    self.asked_at[p] = entry.at if isinstance(entry, Dealt | Played | RowChosen) else None
             if state.phase is Phase.OVER and self.game not in self.finished_games:
                 self.finished_games.append(self.game)
 

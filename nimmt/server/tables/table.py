@@ -16,6 +16,7 @@ from typing import Any, Self
 from ..botpool import SeatBot
 from ..hub import Presence, Update
 from ..journal import Entry, Joined, SeatBack, entry_from_json, entry_to_json
+from .clock import clock_left
 from .state import Prepared, TableState
 
 
@@ -100,6 +101,7 @@ class Table(TableState):
             "present": seat.bot is not None or self.is_present(index),
             "away_seconds": None if (away := self.away_seconds(index)) is None else round(away, 1),
             "replaced": seat.bot is not None and seat.token_hash is not None,  # a bot plays a person's seat
+            "clock_left": clock_left(self, index),
         }
 
     def news(self, presence: Presence | None = None, entry: Entry | None = None) -> Update:
