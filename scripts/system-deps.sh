@@ -13,6 +13,8 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb 
 fi
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || need+=(nginx)
+# The table's reactions are emoji: Chromium draws them (in the browser tests' screenshots) from this font.
+[ -e /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || need+=(fonts-noto-color-emoji)
 if [ ${#need[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
   echo "missing system packages: ${need[*]} (install them with apt-get as root)" >&2

@@ -122,6 +122,8 @@ $("create").addEventListener("submit", (event) => {
     options: {
       end_above: Number($("create-end-above").value || 66), rounds,
       countdown: $("create-countdown").checked, coach: $("create-coach").checked,
+      public: $("create-visibility").value === "public",
+      clock: $("create-clock").value ? Number($("create-clock").value) : null,
     },
     language: $("create-language").value,
   }, "create-error", event.submitter || $("create").querySelector("button[type=submit]"));

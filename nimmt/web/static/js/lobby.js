@@ -98,8 +98,7 @@ function line(table) {
     el("span", { class: "facts" },
       el("span", { class: "language", lang: table.language }, languageName(table.language)),
       el("span", { class: "speed" }, speed),
-      el("span", { class: "seats" }, t("open_table_seats", { taken: table.taken, seats: table.seats })),
-      el("span", { class: "free" }, t("open_table_free", { free: table.free }))),
+      el("span", { class: "seats" }, t("open_table_seats", { taken: table.taken, seats: table.seats }))),
     el("button", {
       type: "button", class: "primary", "data-join": table.table_id,
       "aria-label": t("open_table_join_label", {
@@ -116,8 +115,9 @@ async function refresh() {
   const language = $("open-language").value;
   try {
     const tables = await api("GET", `/api/lobby${language ? `?language=${encodeURIComponent(language)}` : ""}`);
-    $("open-status").textContent = tables.length ? t(tables.length === 1 ? "open_tables_one" : "open_tables_many", { count: tables.length })
-      : t("open_tables_none");
+    const count = tables.length;
+    $("open-status").textContent = !count ? t("open_tables_none")
+      : t(count === 1 ? "open_tables_one" : "open_tables_many", { count });
     const drawn = JSON.stringify(tables.map((table) => [table.table_id, table.taken, table.seats, table.clock]));
     if (drawn !== shown) {
       const focused = document.activeElement?.dataset?.join;

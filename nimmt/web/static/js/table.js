@@ -3,6 +3,8 @@ import {
   announce, api, cardElement, cardFace, cardLabel, el, errorText, has, headsLabel, lang, listFormat, mergePatch,
   isolateName, page, playerKey, reducedMotion, renderRows, rowName, t,
 } from "./common.js";
+import { setupReactions, showReaction, updateReactions } from "./reactions.js";
+import { updateClock } from "./tableclock.js";
 
 const tableId = page.table;
 const spectator = page.spectator;
@@ -87,6 +89,8 @@ function connect() {
       if (!state || message.version >= state.version) render(message);
     } else if (message.type === "advice") {
       showAdvice(message);
+    } else if (message.type === "reaction") {
+      showReaction(message);
     } else if (message.type === "error") {
       if (message.params && message.params.retry_after) retryAfter = Number(message.params.retry_after) || 0;
       if (adviceAsked && message.ref === adviceAsked.ref) {
@@ -164,6 +168,8 @@ function render(message) {
   const previous = state;
   state = message;
   receivedAt = performance.now();
+  updateReactions(message.table);
+  updateClock(message);
   // A new turn's reveal starts to play before anything else is drawn from this state.
   follow(message, previous);
   redraw();
@@ -1142,6 +1148,9 @@ $("vibrate").addEventListener("change", () => {
 if (!("vibrate" in navigator)) $("vibrate").closest("p").hidden = true;
 document.addEventListener("click", (event) => {
   if ($("menu").open && !event.target.closest("#menu")) $("menu").open = false;
+  const react = $("react-menu");
+  if (react && react.open && !event.target.closest("#react-menu")) react.open = false;
 });
+setupReactions($("react-slot"), tableId, send);
 
 connect();
