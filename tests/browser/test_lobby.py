@@ -112,8 +112,9 @@ def test_a_reaction_shows_on_the_other_browser_unless_muted(browser: Browser, lo
         made = http.post("/api/tables", json={"name": "Ana", "seats": 2, "language": "en",
                                               "options": {"rounds": 1}}).json()
         bruno_token = http.post(f"/api/tables/{made['table_id']}/join", json={"name": "Bruno"}).json()["token"]
-    (first, ana, errors_a), (second, bruno, errors_b) = (_seated(browser, lobby_server, made["table_id"], made["token"]),
-                                                         _seated(browser, lobby_server, made["table_id"], bruno_token))
+    table = made["table_id"]
+    (first, ana, errors_a), (second, bruno, errors_b) = (_seated(browser, lobby_server, table, made["token"]),
+                                                         _seated(browser, lobby_server, table, bruno_token))
     try:
         ana.locator("#start").click()
         next_decision(ana)
