@@ -40,6 +40,10 @@ KEPT_SECONDS = 24 * 3600  # Redis forgets a table's presence keys a day after th
 QUEUE_LIMIT = 256  # a connection this far behind is dropped; it reconnects and gets the state anew
 SUBSCRIBE_TIMEOUT = 10.0  # seconds Redis may take to confirm a subscription
 HEARTBEAT_BATCH = 500  # tables whose presence marks one pipeline renews
+# While Redis is away, each process reads the new entries of the tables its people watch from the
+# store: every POLL_SECONDS, at most POLL_TABLES tables a time (in turn, when it watches more).
+POLL_SECONDS = 1.0
+POLL_TABLES = 200
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -292,6 +296,8 @@ class RedisHub:
         self._heart: asyncio.Task[None] | None = None
         self._complained = 0.0
         self._beat_now = asyncio.Event()
+        self._polled = 0.0  # when the store was last read for news (Redis away)
+        self._poll_from = 0  # where the next poll starts among the tables watched here
 
     @property
     def shown_url(self) -> str:
@@ -559,8 +565,11 @@ class RedisHub:
                 message = await pubsub.get_message(ignore_subscribe_messages=False, timeout=1.0)
             except (RedisError, OSError) as error:
                 if not failing:
-                    log.warning("lost the connection to Redis (%s); trying again", error)
+                    log.warning("lost the connection to Redis (%s); trying again, and meanwhile reading the new "
+                                "entries of the %d tables watched here from the store every %g s", error,
+                                len(self._listening), POLL_SECONDS)
                 failing = True
+                self._poll_store()
                 await asyncio.sleep(0.5)
                 continue
             if failing:
@@ -571,6 +580,22 @@ class RedisHub:
                 self._handle(message)
             if self._pending:
                 await self._subscribe_pending(pubsub)
+
+    def _poll_store(self) -> None:
+        """Without Redis, news from other processes comes from the store: the tables watched here
+        look at it (at most :data:`POLL_TABLES` of them every :data:`POLL_SECONDS`, in turn)."""
+        now = time.monotonic()
+        if now - self._polled < POLL_SECONDS:
+            return
+        self._polled = now
+        channels = sorted(self._listening)
+        if not channels:
+            return
+        start = self._poll_from % len(channels)
+        chosen = (channels[start:] + channels[:start])[:POLL_TABLES]
+        self._poll_from = start + len(chosen)
+        for channel in chosen:
+            self._local.deliver(Update(channel[len(self.prefix):], 0, recheck=True))
 
     def _recheck(self) -> None:
         """News may have been missed while Redis was away: every table watched here looks at the store,
