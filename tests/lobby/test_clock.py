@@ -83,11 +83,11 @@ def test_an_away_persons_seat_stays_with_the_bot_until_they_come_back(timed: Tes
         ana.act_randomly(rng, state)
         replaced = ana.state_where(lambda m: seat(m, 1)["replaced"], limit=10_000)
         assert seat(replaced, 1)["bot"] == CLOCK_BOT and seat(replaced, 1)["clock_left"] is None
-        began = time.monotonic()
+        # The bot keeps his seat: no clock runs for him any more, turn after turn.
         for _ in range(3):
             state = ana.state_where(lambda m: bool(legal_cards(m)))
+            assert seat(state, 1)["replaced"] and seat(state, 1)["clock_left"] is None
             ana.act_randomly(rng, state)
-        assert time.monotonic() - began < CLOCK  # no clock waited on for him any more
         assert seat(ana.sync(), 1)["replaced"]
         with timed.websocket_connect(f"/ws/{table['table_id']}") as b:
             bruno = Person(b, bruno_seat["token"])
