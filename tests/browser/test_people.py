@@ -308,3 +308,42 @@ def test_export_then_delete(browser: Browser, server: LiveServer) -> None:
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_real_deck_game_is_saved_into_a_group(browser: Browser, server: LiveServer, screenshots: Path) -> None:
+    contexts = [browser.new_context(**PHONE) for _ in range(2)]
+    try:
+        ana, bruno = new_person(contexts[0], server, "Ana", "fr"), new_person(contexts[1], server, "Bruno", "fr")
+        ana.fill("#group-name", "Duo")
+        ana.locator("#group-form button[type=submit]").click()
+        ana.wait_for_url(re.compile(r"/groups/g_[\w-]+$"))
+        group_id = ana.url.rsplit("/", 1)[1]
+        bruno.goto(f"{ana.locator('#invite-link').get_attribute('href')}?lang=fr")
+        bruno.locator("#join-button").click()
+        bruno.wait_for_url(re.compile(rf"/groups/{group_id}$"))
+        ana.goto(f"{server.url}/score?lang=fr")
+        ana.evaluate("() => localStorage.removeItem('nimmt:scoresheet')")
+        ana.reload()
+        ana.fill("#sheet-players", "Ana\nBruno\nCarla")
+        ana.locator("#sheet-new button[type=submit]").click()
+        for played, penalties in enumerate(([30, 40, 5], [10, 27, 1])):  # 40, 67, 6: over, Carla (no player) wins
+            for seat, value in enumerate(penalties):
+                ana.fill(f"#penalty-{seat}", str(value))
+            ana.locator("#sheet-add").click()
+            expect(ana.locator("#sheet-table tbody tr").nth(played).locator("td").first).to_have_text(str(penalties[0]))
+        expect(ana.locator("#sheet-group")).to_be_visible()
+        # Ana and Bruno are matched with the members of their names, Carla is somebody else.
+        expect(ana.locator("#sheet-seat-0 option:checked")).to_have_text("Ana")
+        expect(ana.locator("#sheet-seat-1 option:checked")).to_have_text("Bruno")
+        expect(ana.locator("#sheet-seat-2 option:checked")).to_have_text("Quelqu'un d'autre")
+        assert overflow(ana) <= 0
+        ana.screenshot(path=str(screenshots / "people-sheet-fr-360.png"), full_page=True)
+        ana.locator("#sheet-group-save").click()
+        expect(ana.locator("#sheet-group-status")).to_have_text("Enregistrée dans le classement de Duo.")
+        league = httpx.get(f"{server.url}/api/groups/{group_id}/league", timeout=10).json()
+        assert league["games"] == 1
+        assert {row["name"]: (row["games"], row["wins"], row["past_66"]) for row in league["rows"]} == {
+            "Ana": (1, 0.0, 0), "Bruno": (1, 0.0, 1)}
+    finally:
+        for context in contexts:
+            context.close()

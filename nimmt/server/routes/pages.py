@@ -67,7 +67,7 @@ async def rules_page(request: Request) -> HTMLResponse:
 
 @router.get("/score", response_class=HTMLResponse)
 async def score_page(request: Request) -> HTMLResponse:
-    return page("score", request)
+    return page("score", request, None, ("people",))  # a finished sheet can go into a group's league
 
 
 @router.get("/replay", response_class=HTMLResponse)

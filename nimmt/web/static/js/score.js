@@ -1,5 +1,6 @@
 // The score sheet for a table playing with real cards: the server keeps the rules, we keep the sheet.
 import { api, el, errorText, headsLabel, isolateName, listFormat, t } from "./common.js";
+import { offerGroups } from "./sheet-group.js";
 
 const $ = (id) => document.getElementById(id);
 const key = "nimmt:scoresheet";
@@ -13,6 +14,7 @@ function save(next) {
 }
 
 function render() {
+  offerGroups(sheet);
   $("sheet-new").hidden = !!sheet;
   $("sheet").hidden = !sheet;
   $("sheet-error").textContent = "";
