@@ -187,7 +187,7 @@ class LimitsMiddleware:
             return self.limits.sockets if path.startswith("/ws/") else None
         if scope["method"] != "POST":
             return None
-        if path.rstrip("/") == "/api/tables":
+        if path.rstrip("/") in ("/api/tables", "/api/lobby/quick"):  # quick match may open a table
             return self.limits.tables
         if path.rstrip("/") == "/api/replay":
             return self.limits.replays

@@ -7,12 +7,15 @@ import json
 import time
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from nimmt.server.app import create_app
+from nimmt.server.limits import Limits
 from nimmt.server.reactions import BURST, REACTIONS
 from tests.server.helpers import Person, create_table, join
 
@@ -151,3 +154,13 @@ def test_a_public_table_shows_names_only(client: TestClient) -> None:
     for word in ("group", "player_id", "history_of", "rating", "games_of"):
         assert word not in text
     assert json.dumps(listed(client)).find("Ana") == -1
+
+
+def test_quick_match_counts_against_the_tables_an_address_may_open(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "nimmt.sqlite3", bot_delay=0, limits=Limits(tables_per_minute=2))
+    with TestClient(app) as client:
+        assert [client.post("/api/lobby/quick", json={"name": "Ana", "language": "en"}).status_code
+                for _ in range(2)] == [201, 201]
+        refused = client.post("/api/lobby/quick", json={"name": "Ana", "language": "en"})
+        assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+        assert int(refused.headers["Retry-After"]) >= 1
