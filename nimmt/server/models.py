@@ -58,6 +58,13 @@ Name = Annotated[str, StringConstraints(min_length=1, max_length=NAME_LENGTH), A
                  Field(json_schema_extra={"pattern": NAME_PATTERN})]
 
 
+def known_language(value: str) -> str:
+    """A language nimmt speaks, as a body names it (a table's, the lobby's)."""
+    if value not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
+    return value
+
+
 def _whole(value: object) -> object:
     """A whole number sent as 7.0 is 7: JSON (and the OpenAPI description) do not tell them apart.
     Anything else goes on to the strict check as it came ("7" and true stay refused)."""
@@ -126,13 +133,7 @@ class CreateTable(_Body):
         "league; needs the creator's player key (X-Player-Key)")
 
     _whole = field_validator("seats", mode="before")(_whole)
-
-    @field_validator("language")
-    @classmethod
-    def _language(cls, value: str) -> str:
-        if value not in LANGUAGES:
-            raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
-        return value
+    _language = field_validator("language")(known_language)
 
 
 class JoinTable(_Body):

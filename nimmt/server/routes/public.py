@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from nimmt.i18n import LANGUAGE_NAMES, LANGUAGES
 
-from ..models import CreateTable, Name, SeatToken, TableOptions, _Body
+from ..models import CreateTable, Name, SeatToken, TableOptions, _Body, known_language
 from ..public import OpenTable, PublicTables
 from ..tables import ActionError, Table, TableService
 from .common import ApiError, Service, errors, links
@@ -45,12 +45,7 @@ class QuickMatch(_Body):
     language: str = Field(description="join a table in this language (the page's)",
                           json_schema_extra={"enum": list(LANGUAGES)})
 
-    @field_validator("language")
-    @classmethod
-    def _language(cls, value: str) -> str:
-        if value not in LANGUAGES:
-            raise ValueError(f"language must be one of {', '.join(LANGUAGES)}")
-        return value
+    _language = field_validator("language")(known_language)
 
 
 def _listing(request: Request) -> PublicTables:
