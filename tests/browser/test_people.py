@@ -285,6 +285,7 @@ def test_export_then_delete(browser: Browser, server: LiveServer) -> None:
         ana.locator("#group-form button[type=submit]").click()
         ana.wait_for_url(re.compile(r"/groups/g_[\w-]+$"))
         group_id = ana.url.rsplit("/", 1)[1]
+        expect(ana.locator("#invite-link")).to_have_attribute("href", re.compile(r"/join/"))  # the page has its group
         invite = ana.locator("#invite-link").get_attribute("href") or ""
         bruno.goto(f"{invite}?lang=fr")
         bruno.locator("#join-button").click()
@@ -318,6 +319,7 @@ def test_a_real_deck_game_is_saved_into_a_group(browser: Browser, server: LiveSe
         ana.locator("#group-form button[type=submit]").click()
         ana.wait_for_url(re.compile(r"/groups/g_[\w-]+$"))
         group_id = ana.url.rsplit("/", 1)[1]
+        expect(ana.locator("#invite-link")).to_have_attribute("href", re.compile(r"/join/"))  # the page has its group
         bruno.goto(f"{ana.locator('#invite-link').get_attribute('href')}?lang=fr")
         bruno.locator("#join-button").click()
         bruno.wait_for_url(re.compile(rf"/groups/{group_id}$"))
