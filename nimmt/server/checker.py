@@ -124,14 +124,24 @@ class RecordChecker:
     def _stop(self) -> None:
         """Stop the worker (stuck past its budget, or the server stops); the next upload starts one."""
         executor, self._executor = self._executor, None
-        if executor is None:
-            return
-        processes = list((getattr(executor, "_processes", None) or {}).values())
-        executor.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            with contextlib.suppress(Exception):
-                process.kill()
-                process.join(5)
+        if executor is not None:
+            stop_executor(executor)
 
     async def close(self) -> None:
         await asyncio.to_thread(self._stop)
+
+
+def stop_executor(executor: concurrent.futures.ProcessPoolExecutor) -> None:
+    """Stop a process pool's workers at once, even one stuck in a job (shutdown alone would wait for
+    it): asked to end, then killed if still there 5 s later. The bots' pool stops its workers so too."""
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.terminate()
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.join(5)
+            if process.is_alive():
+                process.kill()
+                process.join(5)
