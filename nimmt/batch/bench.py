@@ -150,7 +150,7 @@ def measure(
                   games / game_cpu)
 
 
-def warm_up() -> float:
+def first_call() -> float:
     """Seconds to compile (or load from the cache) the kernels random play uses."""
     if engine_name("auto") != "numba":
         return 0.0
@@ -175,7 +175,7 @@ def run(
     chosen = list(engines or ENGINES)
     if "numba" in chosen and engine_name("auto") != "numba" and not K.HAVE_NUMBA:
         chosen.remove("numba")
-    compile_seconds = warm_up() if "numba" in chosen else 0.0
+    compile_seconds = first_call() if "numba" in chosen else 0.0
     figures = []
     for n in players:
         for engine in chosen:

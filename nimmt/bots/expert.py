@@ -2,12 +2,14 @@
 
 It reasons about the cards it cannot see by sampling: every sample deals the unseen cards out
 consistently with its view (each other player gets as many cards as they hold; in this game
-nothing else is known about them), then plays the round to its end with random play (the
-compiled rollouts of :mod:`nimmt.batch`, about a microsecond each, so a decision weighs tens of
-thousands of samples). Each card of its hand is scored by the bullheads it takes from now to the
-end of the round, all cards on the same samples; cards that are clearly worse stop being sampled,
-so the time goes to the close calls. It samples until its time budget for the decision is spent
-(``time_budget`` seconds, 1 by default; a tournament sets it with ``--time-budget``).
+nothing else is known about them), then plays the round to its end in the compiled rollouts of
+:mod:`nimmt.batch`, each player in the style its model guesses (below). Each card of its hand is
+scored by the bullheads it takes from now to the end of the round, all cards on the same samples;
+cards that are clearly worse stop being sampled, so the time goes to the close calls. It samples
+until its time budget for the decision is spent (``time_budget`` seconds, 1 by default; a
+tournament sets it with ``--time-budget``): a rollout of careful styles costs tens of
+microseconds, so a decision weighs tens of thousands of them (about a million at a table that
+looks random, where every rollout is random play, about a microsecond each).
 
 Who it plays is guessed from the cards they reveal (:mod:`nimmt.bots.opponents`): a posterior for
 each other player over a few styles (nimmt's ``heuristic``, ``snug`` play like ``field:risk``,
@@ -25,7 +27,8 @@ Its row choice is searched the same way: when its card is below every row, each 
 is scored by what it costs now *and* by what the table it leaves costs its remaining cards later.
 
 Without NumPy (the ``sim`` extra) it falls back to the pure-Python rollouts of
-:mod:`nimmt.bots.rollout` (also random play), some sixty times slower, hence weaker.
+:mod:`nimmt.bots.rollout` with everybody at random (no model of the other players), some sixty
+times slower than the compiled random rollouts, hence weaker.
 """
 
 from __future__ import annotations

@@ -33,27 +33,18 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import ClassVar
 
-from nimmt.core import BULLHEADS, ROW_COUNT, View
+from nimmt.core import BULLHEADS, ROW_COUNT, ROW_LIMIT, View, target_row
 
 from .base import Bot, BotError
+from .heuristic import at_least
 from .rollout import ENGINES, table_of
 from .sampling import determinize
 
 PREFIX = "field:"
-ROW_LIMIT = 5  # a row holds five cards; the sixth takes them
 
 
 def _heads(row: Sequence[int]) -> int:
     return sum(BULLHEADS[c] for c in row)
-
-
-def _landing(rows: Sequence[Sequence[int]], card: int) -> int | None:
-    """The row ``card`` goes to (the highest row end below it), or None below every row."""
-    best: int | None = None
-    for r, row in enumerate(rows):
-        if row[-1] < card and (best is None or row[-1] > rows[best][-1]):
-            best = r
-    return best
 
 
 def cheapest_row(view: View) -> int:
@@ -94,26 +85,15 @@ class GapBot(FieldBot):
     def choose_card(self, view: View) -> int:
         fits = []
         for card in view.hand:
-            row = _landing(view.rows, card)
+            row = target_row(view.rows, card)
             if row is not None:
                 fits.append((card - view.rows[row][-1], card))
         return min(fits)[1] if fits else min(view.hand)
 
 
-def _tail(n: int, p: float, at_least: int) -> float:
-    """P(X >= at_least) for X ~ Binomial(n, p)."""
-    if at_least <= 0:
-        return 1.0
-    if at_least > n:
-        return 0.0
-    from math import comb
-
-    return sum(comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(at_least, n + 1))
-
-
 def risk_cost(view: View, card: int, unseen: Sequence[int]) -> tuple[float, float]:
     """The ``risk`` bot's expected bullheads of ``card`` and its chance of taking a row."""
-    row = _landing(view.rows, card)
+    row = target_row(view.rows, card)
     if row is None:
         return float(min(_heads(r) for r in view.rows)), 1.0
     cards = view.rows[row]
@@ -122,7 +102,7 @@ def risk_cost(view: View, card: int, unseen: Sequence[int]) -> tuple[float, floa
         return float(_heads(cards)), 1.0
     gap = bisect_left(unseen, card) - bisect_left(unseen, cards[-1])
     share = gap / len(unseen) if unseen else 0.0
-    chance = _tail(view.players - 1, share, need)
+    chance = at_least(view.players - 1, share, need)
     mean_gap = (
         sum(BULLHEADS[c] for c in unseen[bisect_left(unseen, cards[-1]):bisect_left(unseen, card)]) / gap
         if gap else 0.0
@@ -142,7 +122,7 @@ class RiskBot(FieldBot):
         scored = []
         for card in view.hand:
             cost, chance = risk_cost(view, card, unseen)
-            row = _landing(view.rows, card)
+            row = target_row(view.rows, card)
             gap = card - view.rows[row][-1] if row is not None else 200
             scored.append((round(cost, 9), chance, gap, card))
         return min(scored)[3]
@@ -159,7 +139,7 @@ class SafeBot(FieldBot):
         cheapest = min(_heads(r) for r in view.rows)
         safe, forced = [], []
         for card in view.hand:
-            row = _landing(view.rows, card)
+            row = target_row(view.rows, card)
             if row is None:
                 forced.append((cheapest, card))
             elif len(view.rows[row]) >= ROW_LIMIT:
@@ -178,7 +158,7 @@ class CarelessBot(FieldBot):
     def choose_card(self, view: View) -> int:
         fine = [
             card for card in view.hand
-            if (row := _landing(view.rows, card)) is not None and len(view.rows[row]) < ROW_LIMIT
+            if (row := target_row(view.rows, card)) is not None and len(view.rows[row]) < ROW_LIMIT
         ]
         return self.rng.choice(fine or list(view.hand))
 

@@ -64,6 +64,21 @@ def _binomial(n: int, p: float) -> list[float]:
     return [comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)]
 
 
+def at_least(n: int, p: float, k: int) -> float:
+    """P(X >= k) for X ~ Binomial(n, p) (the learned network's features and the ``field:risk`` bot
+    use it; the batch kernels' ``at_least`` repeats it float operation for float operation).
+
+    >>> at_least(3, 0.5, 2), at_least(3, 0.5, 0), at_least(3, 0.5, 4)
+    (0.5, 1.0, 0.0)
+    """
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    q = 1.0 - p
+    return sum(comb(n, i) * p**i * q ** (n - i) for i in range(k, n + 1))
+
+
 def card_cost(
     rows: Sequence[Sequence[int]], card: int, unseen: Sequence[int], opponents: int
 ) -> float:

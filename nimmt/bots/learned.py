@@ -46,7 +46,6 @@ deterministic: the same view gives the same numbers.
 from __future__ import annotations
 
 import io
-import math
 import random
 from bisect import bisect_left
 from collections.abc import Sequence
@@ -61,7 +60,7 @@ import numpy.typing as npt
 from nimmt.core import BULLHEADS, ROW_COUNT, ROW_LIMIT, View, target_row
 
 from .base import Bot, BotError
-from .heuristic import card_cost, choose, play_out
+from .heuristic import at_least, card_cost, choose, play_out
 
 Floats = npt.NDArray[np.float32]
 
@@ -75,16 +74,6 @@ TAKE_ROW = 20.0  # bullheads scale of the features (a row with 20 bullheads is a
 
 def _heads(row: Sequence[int]) -> int:
     return sum(BULLHEADS[c] for c in row)
-
-
-def _at_least(n: int, p: float, k: int) -> float:
-    """P(X >= k) for X ~ Binomial(n, p)."""
-    if k <= 0:
-        return 1.0
-    if k > n:
-        return 0.0
-    q = 1.0 - p
-    return sum(math.comb(n, i) * p**i * q ** (n - i) for i in range(k, n + 1))
 
 
 def card_features(
@@ -140,7 +129,7 @@ def card_features(
             gap = lower - bisect_left(unseen, end)
             share = gap / u if u else 0.0
             length, row_heads = len(rows[row]) / ROW_LIMIT, heads[row] / TAKE_ROW
-            danger = _at_least(opponents, share, ROW_LIMIT - len(rows[row]))
+            danger = at_least(opponents, share, ROW_LIMIT - len(rows[row]))
             distance = (c - end) / 104
             own_gap = sum(1 for d in hand if end < d < c) / 5
             same_row = sum(1 for j, d in enumerate(hand) if d > c and targets[j] == row) / 5

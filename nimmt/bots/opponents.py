@@ -26,8 +26,8 @@ log-weight never falls more than ``CAP`` below the best one's, so that the model
 its mind when the table changes (it is kept for the whole game).
 
 The ``expert`` then rolls out with each player in a style drawn from its posterior, chunk by chunk
-(itself: ``heuristic``); when every other player looks ``random`` it rolls out the old, fast way,
-everybody at random.
+(itself: its own rollout play, ``heuristic`` by default); when every other player looks ``random``
+it rolls out the old, fast way, everybody at random.
 """
 
 from __future__ import annotations
@@ -80,10 +80,6 @@ class OpponentModel:
     def careless_table(self, view: View) -> bool:
         """Whether every other player looks likeliest to play at random."""
         return all(self.likeliest(p) == "random" for p in range(view.players) if p != view.player)
-
-    def likelier_policy(self, view: View) -> str:
-        """The table policy of the old model: ``random`` at a careless table, else ``heuristic``."""
-        return "random" if self.careless_table(view) else "heuristic"
 
     def draw(self, view: View, rng: random.Random) -> list[str]:
         """A style for each seat: drawn from each other player's posterior; ``heuristic`` for the viewer."""

@@ -3,8 +3,8 @@
 The search bots ask one question thousands of times per decision: *if the hidden cards were these,
 and everybody played like this, what would each player take by the end of the round?* This module
 answers it in pure Python on a small table kept as three lists (the last card, the number of cards
-and the bullheads of each row), the same reduction as :mod:`nimmt.core.fast`, but starting from
-any moment of a round (rows of any length, cards of this turn still to place).
+and the bullheads of each row), placing cards with :mod:`nimmt.core.fast` (its ``target`` and
+``lay``), from any moment of a round (rows of any length, cards of this turn still to place).
 
 Two playing policies are built in; every rollout function takes a ``policy`` name:
 
@@ -31,8 +31,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from nimmt.core import BULLHEADS, ROW_COUNT
-from nimmt.core.fast import play_turns
+from nimmt.core import BULLHEADS, ROW_COUNT, ROW_LIMIT
+from nimmt.core.fast import lay, play_turns, target
 
 # A table: last card, number of cards and bullheads of each row, rows in their own order.
 Table = tuple[list[int], list[int], list[int]]
@@ -61,27 +61,11 @@ def place(table: Table, card: int, player: int, penalties: list[int], row_if_low
     [3, 11]
     """
     ends, counts, heads = table
-    best = -1
-    best_end = 0
-    for r in range(ROW_COUNT):
-        e = ends[r]
-        if best_end < e < card:
-            best, best_end = r, e
-    if best < 0:
-        r = row_if_low if row_if_low is not None else min(range(ROW_COUNT), key=heads.__getitem__)
-        penalties[player] += heads[r]
-        counts[r] = 1
-        heads[r] = BULLHEADS[card]
-        ends[r] = card
-    elif counts[best] == 5:
-        penalties[player] += heads[best]
-        counts[best] = 1
-        heads[best] = BULLHEADS[card]
-        ends[best] = card
-    else:
-        counts[best] += 1
-        heads[best] += BULLHEADS[card]
-        ends[best] = card
+    row = target(ends, card)
+    low = row < 0
+    if low:
+        row = row_if_low if row_if_low is not None else min(range(ROW_COUNT), key=heads.__getitem__)
+    penalties[player] += lay(ends, counts, heads, row, card, low, BULLHEADS)
 
 
 def finish_random(table: Table, orders: Sequence[Sequence[int]], penalties: list[int]) -> None:
@@ -107,23 +91,18 @@ def greedy_pick(table: Table, hand: Sequence[int], players: int, rand: Callable[
     best_score = 1e9
     spread = (players - 1) * _FIFTH_RISK
     for card in hand:
-        target = -1
-        target_end = 0
-        for r in range(ROW_COUNT):
-            e = ends[r]
-            if target_end < e < card:
-                target, target_end = r, e
-        if target < 0:
+        row = target(ends, card)
+        if row < 0:
             # A low card costs the cheapest row now, but it is also the card that can later take a
             # cheap row on purpose: charge a little less than the row.
             score = low_cost * 0.9 + 0.5
         else:
-            c = counts[target]
-            if c == 5:
-                score = heads[target] + 0.5
+            c = counts[row]
+            if c == ROW_LIMIT:
+                score = heads[row] + 0.5
             elif c >= 3:
-                risk = (card - target_end) * spread * (c - 2) * 0.5
-                score = heads[target] * (risk if risk < 1.0 else 1.0)
+                risk = (card - ends[row]) * spread * (c - 2) * 0.5
+                score = heads[row] * (risk if risk < 1.0 else 1.0)
             else:
                 score = 0.0
         # Prefer playing high cards when equally safe: they find rows later more often.

@@ -18,7 +18,7 @@ from nimmt.batch.engine import run_kernel
 from nimmt.bots.heuristic import HeuristicBot
 from nimmt.core import Phase, PlayCard, View, apply, deal_cards, new_game, view
 from tests.batch.oracle import core_penalties
-from tests.core.placement_kit import Turn, summary, turns
+from tests.conformance.kit import Turn, summary, turns
 
 ENGINES = ["numpy", *(["numba"] if HAVE_NUMBA else [])]
 

@@ -13,8 +13,8 @@ from nimmt.bots.heuristic import play_out
 from nimmt.bots.rollout import place, table_of
 from nimmt.core import DECK, HAND_SIZE, Deal, apply, new_game
 from nimmt.core.fast import play_turns, random_rounds
+from tests.conformance.kit import Turn, fewest_turns, summary, turns
 from tests.core.core_kit import play_turn
-from tests.core.placement_kit import Turn, fewest_turns, summary, turns
 
 
 def given_rows(turn: Turn):  # type: ignore[no-untyped-def]

@@ -1,5 +1,5 @@
-"""Reachable moments of a round, played by the rules core, for the tests that hold every copy of card
-placement (``nimmt.core.fast``, ``nimmt.bots``, ``nimmt.batch``) against :func:`nimmt.core.apply`."""
+"""Reachable moments of a round, played by the rules core, for the conformance suite: every engine
+that places cards is held against :func:`nimmt.core.apply` on them."""
 
 from __future__ import annotations
 
