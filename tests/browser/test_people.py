@@ -272,6 +272,17 @@ def test_a_groups_league_page_is_the_table_worked_out_by_hand(browser: Browser, 
         expect(screen.locator("#group-name")).to_have_text("Les vendredis")
         screen.screenshot(path=str(screenshots / "people-screen-pt-BR.png"))
         screen.context.close()
+        # Carla shows her profile: the ratings page lists her (two games rated) and the six bots.
+        carla.goto(f"{server.url}/me?lang=de")
+        carla.locator("#public-input").check()
+        expect(carla.locator("#me-status")).to_have_text("Gespeichert.")
+        carla.goto(f"{server.url}/ratings?lang=de")
+        rows = carla.locator("#ratings-table tbody tr")
+        expect(rows.filter(has_text="Carla")).to_have_count(1)
+        expect(rows.filter(has_text="(Bot)")).to_have_count(6)
+        expect(rows.filter(has_text="Ana")).to_have_count(0)  # not public
+        expect(rows.filter(has_text="Carla").locator("td").nth(1)).to_have_text("2")
+        assert overflow(carla) <= 0
     finally:
         for context in contexts:
             context.close()
