@@ -296,3 +296,53 @@ def test_text_that_is_not_unicode_is_refused_wherever_it_is_in_a_body(client: Te
     paired = _post_text(client, "/api/tables", '{"name": "Ana \\ud83d\\udc02", "seats": 2}')
     assert paired.status_code == 201, paired.text
     assert client.get(f"/api/tables/{paired.json()['table_id']}").json()["seats"][0]["name"] == "Ana \U0001f402"
+
+
+# -- heads, against a real nimmt serve (uvicorn's parser and the guard in front of the app) ---------
+@pytest.fixture(scope="module")
+def live_heads(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from .live import LiveServer
+
+    with LiveServer(tmp_path_factory.mktemp("heads_fuzz") / "nimmt.sqlite3") as server:
+        yield server
+
+
+def _raw(server: Any, head: bytes) -> bytes:
+    import contextlib
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(server.url)
+    with socket.create_connection((parts.hostname, parts.port), timeout=30) as sock:
+        with contextlib.suppress(OSError):  # refused and closed before all of it was read
+            sock.sendall(head)
+        received = b""
+        while b"\r\n" not in received:
+            try:
+                chunk = sock.recv(4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            received += chunk
+        return received.split(b"\r\n", 1)[0]
+
+
+@given(url=st.integers(0, 3 * 8192), headers=st.lists(st.integers(0, 12_000), max_size=6))
+@settings(max_examples=30, derandomize=True, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+def test_heads_of_any_size_get_their_bound_s_answer(live_heads: Any, url: int, headers: list[int]) -> None:
+    """A URL or headers of any size: answered at once by the bound they pass (414 for the URL,
+    431 for the whole head), else by the route; never a 5xx, never a traceback."""
+    from nimmt.server.guard import MOST_HEAD_BYTES, MOST_URL_BYTES
+
+    target = b"/healthz?" + b"a" * url
+    head = b"GET " + target + b" HTTP/1.1\r\nHost: x\r\n" + b"".join(
+        b"X-F%d: %s\r\n" % (index, b"v" * size) for index, size in enumerate(headers)) + b"\r\n"
+    status = _raw(live_heads, head)
+    if len(target) > MOST_URL_BYTES:
+        assert status.startswith(b"HTTP/1.1 414 "), status
+    elif len(head) > MOST_HEAD_BYTES:
+        assert status.startswith(b"HTTP/1.1 431 "), status
+    else:
+        assert status.startswith(b"HTTP/1.1 200 "), status
+    assert "Traceback" not in "".join(live_heads.output)
