@@ -351,3 +351,36 @@ def test_integers_past_64_bits_are_refused_with_a_code(table: Table) -> None:
 
     run(scenario())
     assert "Traceback" not in "".join(table.server.output[logged:])
+
+
+def test_a_websocket_handshake_trickled_is_answered_408_and_the_table_goes_on(table: Table) -> None:
+    """A client that sends its upgrade request a byte at a time: closed with 408 once the head's
+    time is out, and the table answers the others meanwhile."""
+    import socket
+    import threading
+    import time
+    from urllib.parse import urlsplit
+
+    from nimmt.server.guard import HEAD_SECONDS
+
+    parts = urlsplit(table.server.url)
+    head = (f"GET /ws/{table.id} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").encode()
+    opened = time.monotonic()
+    with socket.create_connection((parts.hostname, parts.port), timeout=HEAD_SECONDS + 20) as sock:
+        def trickle() -> None:
+            for byte in head:
+                try:
+                    sock.sendall(bytes([byte]))
+                except OSError:
+                    return
+                time.sleep(0.5)
+
+        sender = threading.Thread(target=trickle, daemon=True)
+        sender.start()
+        assert table.version() >= 0  # answered while the trickle goes on
+        answer = sock.recv(4096)
+    sender.join(5)
+    assert answer.startswith(b"HTTP/1.1 408 "), answer[:100]
+    assert HEAD_SECONDS - 1 <= time.monotonic() - opened <= HEAD_SECONDS + 15
+    assert "Traceback" not in "".join(table.server.output)
