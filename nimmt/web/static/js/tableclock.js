@@ -1,9 +1,10 @@
 // The clock of a timed table: the seconds left for the decision awaited, counted down on this page
 // from what the server last said (its clock decides; this one only shows it).
-import { t } from "./common.js";
+import { announce, t } from "./common.js";
 
 let left = null; // { seconds, at (performance.now() when said), mine, name }
 let ticking = null;
+let deadlines = new Map(); // seat -> when its clock runs out (performance.now()), as the last state said
 
 function format(seconds) {
   const whole = Math.max(0, Math.ceil(seconds));
@@ -32,6 +33,15 @@ function draw() {
 /** The clock of the state just shown: this person's own when the table awaits them, else the
  * nearest of the others'. */
 export function updateClock(message) {
+  // A clock that ran out: a bot plays that decision for its person (said once, for screen readers;
+  // the seat's chip shows the bot).
+  const now = performance.now();
+  for (const seat of message.table.seats) {
+    const due = deadlines.get(seat.seat);
+    if (seat.replaced && due !== undefined && now >= due - 1500) announce(t("clock_ran_out", { name: seat.name || "" }));
+  }
+  deadlines = new Map(message.table.seats.filter((seat) => seat.clock_left !== null && seat.clock_left !== undefined)
+    .map((seat) => [seat.seat, now + seat.clock_left * 1000]));
   const seats = message.table.seats.filter((seat) => seat.clock_left !== null && seat.clock_left !== undefined);
   const mine = seats.find((seat) => seat.seat === message.table.you);
   const shown = mine || seats.sort((a, b) => a.clock_left - b.clock_left)[0];
