@@ -2,8 +2,10 @@
 
 A command line that names a command loads that command's module only (``nimmt simulate`` does not
 import the server, the tournament or the terminal game, which take a good part of a second to
-load); anything else (``nimmt``, ``nimmt --help``, a mistyped command) loads them all, so that
-the help lists every command. ``app`` (every command) is built when it is first asked for.
+load). Anything else (a mistyped command, ``nimmt --version``) loads none of them: Typer sees
+every command by the name and summary of :data:`~nimmt.cli._help.COMMANDS`. (``nimmt`` and
+``nimmt --help`` do not even load Typer: :mod:`nimmt.cli.entry`.) ``app`` (every command, really
+loaded) is built when it is first asked for.
 """
 
 from __future__ import annotations
@@ -12,24 +14,24 @@ import importlib
 import pkgutil
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import typer
+from typer.core import TyperOption
 
 import nimmt.cli
 
-# The commands each module adds (tests/cli/test_cli_main.py holds this table to what they add).
-COMMANDS: dict[str, str] = {
-    "bench": "bench",
-    "bot-check": "bot",
-    "play": "play",
-    "puzzle": "puzzle",
-    "replay": "replay",
-    "rules": "rules",
-    "score": "score",
-    "serve": "serve",
-    "simulate": "simulate",
-    "tournament": "tournament",
-}
+from ._help import ABOUT, COMMANDS
+
+
+def _flag_type(self: TyperOption, ctx: Any) -> str | None:
+    """The value an option's help shows after its name: none for an on/off flag, which takes no value
+    (Typer 0.29 shows ``<bool>`` there)."""
+    return None if self.is_flag else _option_type(self, ctx)
+
+
+_option_type = TyperOption.display_type_rich
+TyperOption.display_type_rich = _flag_type  # type: ignore[method-assign]
 
 
 def _print_version(value: bool) -> None:
@@ -53,25 +55,43 @@ def command_modules() -> list[str]:
     return [
         module.name
         for module in sorted(pkgutil.iter_modules(nimmt.cli.__path__), key=lambda m: m.name)
-        if module.name not in {"main", "__main__"} and not module.name.startswith("_")
+        if module.name not in {"main", "__main__", "entry"} and not module.name.startswith("_")
     ]
 
 
-def make_app(modules: Sequence[str] | None = None) -> typer.Typer:
-    """The ``nimmt`` command with the commands of ``modules`` (default: every command module)."""
+def _new_app() -> typer.Typer:
     app = typer.Typer(
         name="nimmt",
-        help="6 nimmt! (classic edition) for 2 to 10 players: play, simulate, replay, read the rules.",
+        help=ABOUT,
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
     )
     app.callback()(_nimmt)
+    return app
+
+
+def make_app(modules: Sequence[str] | None = None) -> typer.Typer:
+    """The ``nimmt`` command with the commands of ``modules`` (default: every command module)."""
+    app = _new_app()
     for name in command_modules() if modules is None else modules:
         loaded = importlib.import_module(f"nimmt.cli.{name}")
         register = getattr(loaded, "register", None)
         if register is not None:
             register(app)
+    return app
+
+
+def _not_loaded() -> None:
+    """Never run: :func:`main` loads a command's own module before running it."""
+    raise RuntimeError("a command of the help list was run without its module")  # pragma: no cover
+
+
+def help_app() -> typer.Typer:
+    """The ``nimmt`` command as its help sees it: every command's name and summary, no module loaded."""
+    app = _new_app()
+    for name, command in COMMANDS.items():
+        app.command(name, help=command.summary)(_not_loaded)
     return app
 
 
@@ -91,6 +111,6 @@ def __getattr__(name: str) -> typer.Typer:
 def main(argv: Sequence[str] | None = None) -> None:
     """Run the command line ``argv`` (default: the process's own)."""
     words = list(sys.argv[1:] if argv is None else argv)
-    module = COMMANDS.get(words[0]) if words else None
-    app = make_app([module]) if module is not None else __getattr__("app")
+    command = COMMANDS.get(words[0]) if words else None
+    app = make_app([command.module]) if command is not None else help_app()
     app(args=None if argv is None else words)

@@ -165,8 +165,8 @@ def test_simulate_of_random_seats_loads_neither_numba_nor_other_commands() -> No
                           timeout=120, check=True)
     summary, loaded = (json.loads(line) for line in done.stdout.strip().splitlines())
     assert summary["games"] == 300 and summary["bots"] == ["random"] * 4
-    assert loaded == ["nimmt.cli", "nimmt.cli._common", "nimmt.cli._random_tables", "nimmt.cli.main",
-                      "nimmt.cli.simulate"]
+    assert loaded == ["nimmt.cli", "nimmt.cli._common", "nimmt.cli._help", "nimmt.cli._random_tables",
+                      "nimmt.cli.main", "nimmt.cli.simulate"]
 
 
 def test_random_seats_in_a_real_process_give_the_summary() -> None:
