@@ -17,6 +17,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 setup: $(STAMP)
+	$(BIN)/nimmt prepare  # compile the bots' kernels once (minutes on a first run, a second after)
 
 serve: setup
 	$(BIN)/nimmt serve

@@ -167,11 +167,12 @@ def turn_risk(
     return chance / samples, heads / samples, False
 
 
-def _sample(view: View, kind: str, rng: random.Random, samples: int) -> list[Estimate]:
-    """Monte Carlo to the end of the round: compiled heuristic rollouts when NumPy is there."""
+def _sample(view: View, kind: str, rng: random.Random, samples: int, compiled: bool = True) -> list[Estimate]:
+    """Monte Carlo to the end of the round: compiled heuristic rollouts when NumPy is there (and
+    ``compiled``; else the pure-Python ones, which need nothing compiled first)."""
     # The batch engine rolls out from a card still to choose; a player who has already chosen this
     # turn (and asks anyway) is served by the pure-Python rollouts.
-    if batch_available() and (kind == "row" or view.must_play_card):
+    if compiled and batch_available() and (kind == "row" or view.must_play_card):
         return evaluate_batch(view, kind, rng=rng, policy="heuristic", samples=samples, chunk=64)
     options = view.hand if kind == "card" else range(ROW_COUNT)
     return evaluate(view, options, kind, rng=rng, engine="greedy", samples=samples)
@@ -202,8 +203,10 @@ def advise_cards(
     rng: random.Random | None = None,
     exact_limit: int = DEFAULT_EXACT_LIMIT,
     learned: bool = True,
+    compiled: bool = True,
 ) -> list[CardAdvice]:
-    """Advice for each card of ``view.hand``, in hand order. See the module's method."""
+    """Advice for each card of ``view.hand``, in hand order. See the module's method. ``compiled=False``:
+    the pure-Python rollouts even when the compiled ones are installed (they may not be compiled yet)."""
     if view.player is None:
         raise CoachError("a spectator has no cards to be advised on")
     if not view.hand:
@@ -211,7 +214,7 @@ def advise_cards(
     if view.row_choice_card is not None:
         raise CoachError("a card waits for a row choice: ask for advice on the rows")
     rng = rng or random.Random()
-    estimates = {e.option: e for e in _sample(view, "card", rng, samples)}
+    estimates = {e.option: e for e in _sample(view, "card", rng, samples, compiled)}
     net = _net_cards(view) if learned else {}
     advice = []
     for card in view.hand:
@@ -234,14 +237,20 @@ def advise_cards(
 
 
 def advise_rows(
-    view: View, *, samples: int = DEFAULT_SAMPLES, rng: random.Random | None = None, learned: bool = True
+    view: View,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    rng: random.Random | None = None,
+    learned: bool = True,
+    compiled: bool = True,
 ) -> list[RowAdvice]:
-    """Advice for each row when ``view.player``'s card is below every row. See the module's method."""
+    """Advice for each row when ``view.player``'s card is below every row. See the module's method
+    (``compiled`` as for :func:`advise_cards`)."""
     if view.player is None or not view.must_choose_row:
         raise CoachError("no card of this player waits for a row choice")
     rng = rng or random.Random()
     heads = view.row_bullheads()
-    estimates = {e.option: e for e in _sample(view, "row", rng, samples)}
+    estimates = {e.option: e for e in _sample(view, "row", rng, samples, compiled)}
     net = _net_rows(view) if learned else []
     advice = []
     for row in range(ROW_COUNT):

@@ -54,6 +54,7 @@ from nimmt.core import (
 )
 from nimmt.core.cards import TURNS_PER_ROUND
 from nimmt.names import NameRefused, clean_name
+from nimmt.prepare import compiled_engine
 from nimmt.protocol import BotFailure
 from nimmt.records import GameRecord, Recorder
 
@@ -73,6 +74,7 @@ from ._common import (
     parse_bots,
 )
 from ._ending import EndTeller, cell, fit, unbreakable
+from .prepare import needs_preparing, prepare_bots
 
 HUMAN = 0
 T = TypeVar("T")
@@ -224,7 +226,9 @@ class TerminalGame:
         rng = coach_rng(self.seed, self.game, state.round, state.turn, kind)
         try:
             with self.console.status(self._("coach_thinking")):  # shown on a terminal only
-                return advise(view(state, HUMAN), samples=COACH_SAMPLES, rng=rng)
+                # Compiled rollouts only with Numba: NumPy alone runs them as Python, far slower than the
+                # coach's own pure-Python rollouts.
+                return advise(view(state, HUMAN), samples=COACH_SAMPLES, rng=rng, compiled=compiled_engine())
         except CoachError:
             self.hint(self._("coach_unavailable"))
             return None
@@ -475,6 +479,8 @@ def command(
     if pace is None:
         pace = 0.5 if sys.stdin.isatty() and sys.stdout.isatty() else 0.0
     console = Console(highlight=False)
+    if needs_preparing(bot_names, coach):  # a first run compiles the bots' kernels: say so, not silence
+        prepare_bots(language)
     seated = make_bots(bot_names, base, 0, first_seat=1, _=said)
     game = TerminalGame(console, _, names, seated, rules, 0, base, record, pace, coach, language)
     if record is not None:

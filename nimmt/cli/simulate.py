@@ -34,6 +34,7 @@ import typer
 
 from nimmt import i18n
 from nimmt.core import Event, GameEnded, GameState, NimmtError, RoundEnded, Rules
+from nimmt.prepare import COMPILED_BOTS
 
 from ._common import (
     DOMAIN,
@@ -561,6 +562,11 @@ def command(
     _ = i18n.translator(language, DOMAIN)
     check_players(players, _)
     names = parse_bots(bots, players, _=_)
+    compiled = batch_engine_plays(names, records) and not random_tables_play(names, records, games)
+    if COMPILED_BOTS & set(names) or compiled:
+        from .prepare import prepare_bots  # not for random seats, which start at once
+
+        prepare_bots(language)  # a first run compiles the kernels: say so, not silence
     close_bots(make_bots(names, 0, 0, _=_))  # a command line that cannot be read is refused here (exit 2)
     rules = make_rules(end_above, rounds, _)
     if records is not None:

@@ -23,6 +23,7 @@ LAYERS: dict[str, int] = {
     "nimmt.people": 3,
     "nimmt.bots": 4,
     "nimmt.coach": 4,
+    "nimmt.prepare": 4,
     "nimmt.match": 5,
     "nimmt.protocol": 5,
     "nimmt.envs": 5,

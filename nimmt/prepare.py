@@ -1,0 +1,178 @@
+"""Preparing the bots: the compiled kernels of :mod:`nimmt.batch`, compiled once and kept.
+
+The strong bots (``expert``), the coach and ``nimmt simulate`` run compiled kernels (Numba, the
+``sim`` extra). Numba compiles a kernel the first time it is called and keeps the machine code in
+its cache (``cache=True``), so only the first run on a machine pays: minutes of CPU, more on a
+busy machine. :func:`prepare` pays it ahead of time, by making one of each decision that the bots,
+the coach and ``simulate`` make (so that every kernel is compiled with exactly the argument types
+those calls give it); ``make setup`` runs it (``nimmt prepare``), ``nimmt play`` and ``simulate``
+run it first when they need it, the server runs it in a background process on a first run, and
+its bot workers run it when they start (then it only loads the cache).
+
+Processes that prepare at the same time take turns (a lock file per Numba cache): one compiles,
+the others then load what it kept, instead of each compiling the same kernels side by side. A
+stamp beside the lock says the cache was filled (:func:`is_prepared`), so that a terminal command
+can say at once that a first run prepares the bots.
+
+Without Numba there is nothing to compile: :func:`prepare` returns at once.
+
+``python -m nimmt.prepare`` prepares, quietly (what the server runs in the background on a first run).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.util
+import os
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from nimmt.core import Deal, GameState, PlayCard, apply, new_game, view
+
+COMPILED_BOTS = frozenset({"expert"})  # the bots that run compiled kernels (the others decide in Python)
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What :func:`prepare` did: ``compiled`` (some kernel was not in the cache yet), and how long it
+    took in seconds, ``wall`` and ``cpu`` (this process's), and ``waited`` for another process."""
+
+    compiled: bool
+    wall: float
+    cpu: float
+    waited: float = 0.0
+
+
+def compiled_engine() -> bool:
+    """Whether the compiled kernels run here (NumPy and Numba installed, not turned off)."""
+    if importlib.util.find_spec("numpy") is None or importlib.util.find_spec("numba") is None:
+        return False
+    return os.environ.get("NIMMT_BATCH_ENGINE", "auto") in ("", "auto", "numba")
+
+
+def _batch_folder() -> Path | None:
+    spec = importlib.util.find_spec("nimmt.batch")
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    return Path(locations[0]) if locations else None
+
+
+def _lock_path() -> Path:
+    """One lock per Numba cache: the kernels' folder, or ``NUMBA_CACHE_DIR`` when set."""
+    where = os.environ.get("NUMBA_CACHE_DIR") or str(_batch_folder())
+    name = hashlib.sha256(os.path.realpath(where).encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"nimmt-prepare-{name}.lock"
+
+
+def _fingerprint() -> str:
+    """What the cache's kernels depend on: Numba's and Python's versions and the engine's source files
+    (Numba checks each kernel's file the same way: its size and time)."""
+    from importlib.metadata import version  # not Numba itself: a server looks here without loading it
+
+    folder = _batch_folder()
+    files = sorted(folder.glob("*.py")) if folder else []
+    stats = [f"{path.name}:{path.stat().st_size}:{path.stat().st_mtime_ns}" for path in files]
+    return "\n".join([version("numba"), sys.version, *stats]) + "\n"
+
+
+@contextlib.contextmanager
+def _turn() -> Iterator[float]:
+    """Hold the lock of this Numba cache (waiting for another process that prepares); yields the wait."""
+    start = time.perf_counter()
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on Windows: processes then compile side by side
+        yield 0.0
+        return
+    with open(_lock_path(), "a+b") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield time.perf_counter() - start
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _states() -> tuple[GameState, GameState]:
+    """A 3-player state where seat 0 plays a card, and one where its card waits for a row choice."""
+    hands = ((1, *range(11, 20)), tuple(range(21, 31)), tuple(range(41, 51)))
+    start = apply(new_game(3), Deal((5, 6, 7, 8), hands)).state
+    state = start
+    for seat, card in ((0, 1), (1, 21), (2, 41)):
+        state = apply(state, PlayCard(seat, card)).state
+    return start, state
+
+
+def _decisions() -> list[Callable[[], object]]:
+    """One of each call that runs a compiled kernel: the expert's card and row (its rollouts with one style
+    per seat, as once it has seen how the others play, and the table-wide ones), the coach's cards and
+    rows, and ``simulate``'s seats."""
+    import numpy as np
+
+    from nimmt.batch import seat_games
+    from nimmt.bots import make_bot
+    from nimmt.bots.styles import seat_card_penalties, seat_row_penalties, seats_of
+    from nimmt.coach import advise_cards, advise_rows
+
+    cards, rows = view(_states()[0], 0), view(_states()[1], 0)
+    expert = make_bot("expert", random.Random(0))
+    expert.time_budget = 0.01  # type: ignore[attr-defined]
+    styles = seats_of(("heuristic", "snug", "mc"))
+    rng = np.random.default_rng(0)
+    return [
+        lambda: expert.act(cards),
+        lambda: expert.act(rows),
+        lambda: seat_card_penalties(cards, cards.hand[:2], 2, rng, styles, np.zeros((2, 2), np.int64)),
+        lambda: seat_row_penalties(rows, 2, rng, styles, np.zeros((4, 2), np.int64)),
+        lambda: advise_cards(cards, samples=8, rng=random.Random(0)),
+        lambda: advise_rows(rows, samples=8, rng=random.Random(0)),
+        lambda: seat_games(("heuristic", "beginner", "random"), 2, 1),
+        lambda: seat_games(("random", "random", "random"), 2, 1),
+    ]
+
+
+def _stamp_path() -> Path:
+    return _lock_path().with_suffix(".prepared")
+
+
+def prepare() -> Prepared:
+    """Compile every kernel the bots, the coach and ``simulate`` use, or load them from the cache."""
+    if not compiled_engine():
+        return Prepared(False, 0.0, 0.0)
+    from numba.core.event import install_recorder  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    with _turn() as waited, install_recorder("numba:compile") as compiles:  # compiles only, not loads
+        for decide in _decisions():
+            decide()
+        with contextlib.suppress(OSError):  # what is_prepared looks at
+            _stamp_path().write_text(_fingerprint())
+    return Prepared(bool(compiles.buffer), time.perf_counter() - wall, time.process_time() - cpu, waited)
+
+
+def is_prepared() -> bool:
+    """Whether :func:`prepare` has run since the engine's source or Numba last changed (or there is
+    nothing to compile): a quick look at its stamp, compiling nothing. (A cache emptied by hand since
+    is not seen: the first run then compiles without saying so at once.)"""
+    if not compiled_engine():
+        return True
+    try:
+        return _stamp_path().read_text() == _fingerprint()
+    except OSError:
+        return False
+
+
+def main(argv: list[str]) -> None:
+    """``python -m nimmt.prepare [--nice N]``: prepare quietly, at a lower priority if asked."""
+    if argv[:1] == ["--nice"] and len(argv) == 2:
+        with contextlib.suppress(OSError, AttributeError):
+            os.nice(int(argv[1]))
+    prepare()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
