@@ -22,6 +22,16 @@ A decision has a bounded budget: a bot with a ``time_budget`` (the ``expert``) i
 ``budget`` seconds, and a worker that has not answered ``2 * budget + START_SECONDS`` seconds
 after it was given the decision is stopped (every worker is restarted) and the decision is made
 by the ``heuristic`` bot instead, so a table never hangs on a bot.
+
+Nobody waits for a compile. The ``expert`` and the coach run compiled kernels (:mod:`nimmt.prepare`):
+normally in Numba's cache already (``make setup`` prepares them), and then each worker loads them
+when it starts. On a machine's first run they are not: one low-priority process compiles them
+(``python -m nimmt.prepare``, minutes of CPU, kept for every later run; never stopped for being
+slow, so the work is never lost), and until it is done the expert's move and the coach's answer
+come at once from the quicker policy, marked quick (:attr:`Thought.quick`; :meth:`BotPool.ask`'s
+``quick`` function): the heuristic's move, the coach's pure-Python estimate. Workers that are slow
+to start are waited for at most :data:`START_SECONDS`; then the quick policy answers too. Each of
+these is one line in the log, never a traceback.
 """
 
 from __future__ import annotations
@@ -35,6 +45,8 @@ import os
 import pickle
 import random
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections import deque
@@ -47,12 +59,13 @@ from nimmt.bots import Bot, make_bot
 from nimmt.bots.heuristic import HeuristicBot
 from nimmt.core import ChooseRow, PlayCard, View
 from nimmt.core.errors import NimmtError
+from nimmt.prepare import COMPILED_BOTS, is_prepared
 
 logger = logging.getLogger("nimmt.server")
 
 QUICK_BOTS = frozenset({"random", "beginner", "heuristic"})  # well under a millisecond a decision
-READY_SECONDS = 180.0  # longest new workers may take to start and compile the rollouts
-START_SECONDS = 10.0  # room for a new worker to start and load the compiled rollouts
+READY_SECONDS = 180.0  # longest a job without a quick answer waits for new workers to start
+START_SECONDS = 10.0  # room for a new worker to start and load the compiled kernels
 WORKER_NICENESS = 10  # workers yield the cores to the server's event loop when both want them
 T = TypeVar("T")
 
@@ -80,6 +93,7 @@ class Thought:
     state: bytes | None
     seconds: float
     fallback: bool = False  # the bot did not answer in time: the heuristic decided
+    quick: bool = False  # the bot could not think yet (kernels or workers not ready): the heuristic decided at once
 
 
 class BotTimeout(NimmtError):
@@ -92,15 +106,17 @@ class PoolClosed(Exception):
 
 def _worker_start(server: int) -> None:
     """In each worker: a lower priority (a person's action comes first when the cores are busy),
-    Ctrl+C is the server's to handle, and the compiled rollouts are loaded once."""
+    Ctrl+C is the server's to handle, and the compiled kernels are loaded once if they are prepared
+    (never compiled here: a worker is ready in seconds)."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with_parent, args=(server,), daemon=True).start()
-    with contextlib.suppress(Exception):
-        from nimmt.bots.expert import _warm_up
+    with contextlib.suppress(Exception):  # not loaded now, they load on first use
+        if is_prepared():
+            from nimmt.prepare import prepare
 
-        _warm_up()
+            prepare()
 
 
 def _exit_with_parent(parent: int) -> None:
@@ -150,6 +166,11 @@ class BotPool:
         self._queues: dict[str, deque[asyncio.Future[None]]] = {}  # key -> its jobs waiting, in turn order
         self._closed = False
         self._starting: list[concurrent.futures.Future[None]] = []
+        self._started_at = 0.0
+        self._said_slow = False  # the log said that the workers are slow to start (once per start)
+        self._prepared = False  # the compiled kernels are in the cache (looked at on first need)
+        self._preparing: asyncio.Task[None] | None = None  # the process that compiles them, while it runs
+        self._preparer: asyncio.subprocess.Process | None = None
 
     @property
     def timeout(self) -> float:
@@ -198,22 +219,100 @@ class BotPool:
                 initargs=(os.getpid(),))
             # Start them all now, while this decision waits; the first jobs wait until they are ready.
             self._starting = [self._executor.submit(_nothing) for _ in range(self.workers)]
+            self._started_at = time.monotonic()
+            self._said_slow = False
         return self._executor
 
-    async def _ready(self, executor: concurrent.futures.ProcessPoolExecutor) -> None:
-        """Wait (at most :data:`READY_SECONDS`) until the workers have started and compiled the rollouts
-        (on a new installation Numba compiles them then, which can take half a minute on a busy machine):
-        a decision's time limit counts from then."""
-        starting = [future for future in self._starting if not future.done()]
-        if not starting:
-            return
-        _done, pending = await asyncio.wait([asyncio.wrap_future(future) for future in starting],
-                                           timeout=READY_SECONDS)
-        if pending:
-            logger.warning("the bots' workers did not start in %.0f s: they are started again", READY_SECONDS)
+    def start(self) -> None:
+        """Get ready now, in the background (the server's start): the workers start, and on a first run the
+        kernels are compiled, so that the first decision finds everything ready."""
+        if not self._closed:
+            self._pool()
+            self.prepared()
+
+    @property
+    def ready(self) -> bool:
+        """Whether every worker has started."""
+        return self._executor is not None and all(future.done() for future in self._starting)
+
+    # -- the compiled kernels ------------------------------------------------------------------
+    def prepared(self) -> bool:
+        """Whether the compiled kernels are ready; if not, they are being prepared, in one process of low
+        priority started here (the first time it is asked, and again if it failed)."""
+        if self._prepared:
+            return True
+        if is_prepared():
+            self._prepared = True
+            return True
+        if self._preparing is None and not self._closed:
+            logger.warning("the bots' compiled kernels are not prepared (a first run): they are compiled in the "
+                           "background; the expert and the coach answer quick until then")
+            self._preparing = asyncio.get_running_loop().create_task(self._prepare())
+        return False
+
+    async def _prepare(self) -> None:
+        start = time.monotonic()
+        code: int | None = None
+        try:
+            self._preparer = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "nimmt.prepare", "--nice", str(WORKER_NICENESS), stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            _out, err = await self._preparer.communicate()
+            code = self._preparer.returncode
+        except OSError as error:
+            err = str(error).encode()
+        finally:
+            self._preparer = None
+            self._preparing = None
+        if code == 0:
+            self._prepared = True
+            logger.info("the bots' compiled kernels are prepared (%.0f s)", time.monotonic() - start)
+        elif not self._closed:  # tried again on the next need
+            last = (err or b"").decode(errors="replace").strip().splitlines()[-1:] or [f"exit status {code}"]
+            logger.warning("preparing the bots' compiled kernels failed: %s", last[0])
+
+    # -- the workers -----------------------------------------------------------------------------
+    async def _get_ready(self, compiled: bool) -> bool:
+        """Whether a job can go to a worker now: for a job that runs compiled kernels (``compiled``), only
+        once they are prepared; and once the workers have started, waited for at most
+        :data:`START_SECONDS`. A worker that died while starting stops them all (the next need starts
+        new ones). Every "no" is the caller's cue to answer quick."""
+        if self._closed:
+            raise PoolClosed
+        executor = self._pool()  # started in any case: they load the kernels once prepared
+        if compiled and not self.prepared():
+            return False
+        until = self._started_at + START_SECONDS
+        while not self.ready:
+            if time.monotonic() >= until:
+                if not self._said_slow:
+                    self._said_slow = True
+                    logger.warning("the bot workers are slow to start (over %.0f s): quick answers until they are "
+                                   "ready", START_SECONDS)
+                return False
+            await asyncio.sleep(0.05)
+        failed = [f for f in self._starting if not f.cancelled() and f.exception() is not None]
+        if failed:
+            logger.warning("a bot worker stopped while starting (%s): the workers are started again",
+                           type(failed[0].exception()).__name__)
             if self._executor is executor:
                 await asyncio.to_thread(self._stop_workers)
-            raise BotTimeout
+            return False
+        return True
+
+    async def _ready(self, executor: concurrent.futures.ProcessPoolExecutor) -> None:
+        """Wait (at most :data:`READY_SECONDS`) until the workers have started: a job's time limit counts
+        from then. :class:`BotTimeout` after that (the workers go on starting)."""
+        waited = time.monotonic()
+        while not self.ready:
+            if self._executor is not executor:
+                raise BrokenProcessPool("the workers were stopped while starting")
+            if time.monotonic() - waited > READY_SECONDS:
+                logger.warning("the bot workers did not start in %.0f s: a job is given up", READY_SECONDS)
+                raise BotTimeout
+            await asyncio.sleep(0.05)
+        if any(not f.cancelled() and f.exception() is not None for f in self._starting):
+            raise BrokenProcessPool("a worker stopped while starting")
 
     def _stop_workers(self) -> None:
         """Stop every worker at once (a worker is stuck, or the server stops); the next job starts new ones."""
@@ -256,19 +355,29 @@ class BotPool:
         finally:
             self._release()
 
+    async def ask(self, key: str, function: Callable[..., T], quick: Callable[..., T], *args: Any) -> tuple[T, bool]:
+        """``function(*args)`` (which runs the compiled kernels: the coach) in a worker, as :meth:`run`; while
+        the kernels or the workers are not ready, ``quick(*args)`` in a thread of this process instead, at
+        once. The answer, and whether it is the quick one."""
+        if not await self._get_ready(compiled=True):
+            return await asyncio.to_thread(quick, *args), True
+        return await self.run(key, function, *args), False
+
     # -- bots ----------------------------------------------------------------------------------
     async def decide(self, key: str, seat_bot: SeatBot, seen: View) -> Thought:
         """The bot's decision on ``seen`` (which awaits it). The caller stores ``state`` in ``seat_bot`` if
-        it uses the action; a quick bot lives in ``seat_bot.bot`` and decides here at once."""
+        it uses the action; a quick bot lives in ``seat_bot.bot`` and decides here at once, and so does the
+        heuristic for a strong bot that cannot think yet (``quick``: see the module)."""
+        start = time.perf_counter()
         if seat_bot.name in QUICK_BOTS:
-            start = time.perf_counter()
             if seat_bot.bot is None or seat_bot.bot.name != seat_bot.name:
                 seat_bot.bot = make_bot(seat_bot.name, random.Random(seat_bot.seed))
             action = seat_bot.bot.act(seen)
             seconds = time.perf_counter() - start
             self.observe(seat_bot.name, seconds)
             return Thought(action, None, seconds)
-        start = time.perf_counter()
+        if not await self._get_ready(compiled=seat_bot.name in COMPILED_BOTS):
+            return self._instead(seat_bot, seen, start, quick=True)
         try:
             try:
                 action, state, seconds = await self.run(key, think, seat_bot.name, seat_bot.seed, seat_bot.state,
@@ -280,19 +389,30 @@ class BotPool:
             if self._closed:
                 raise PoolClosed from None
             logger.warning("bot %s on %s did not answer: the heuristic decides for it", seat_bot.name, key)
-            action = fallback_action(seat_bot, seen)
-            seconds = time.perf_counter() - start
-            self.observe(seat_bot.name, seconds)
-            return Thought(action, seat_bot.state, seconds, fallback=True)
+            return self._instead(seat_bot, seen, start)
         self.observe(seat_bot.name, seconds)
         return Thought(action, state, seconds)
 
+    def _instead(self, seat_bot: SeatBot, seen: View, start: float, *, quick: bool = False) -> Thought:
+        """The heuristic's decision for a strong bot that cannot think now (its state is kept as it was)."""
+        action = fallback_action(seat_bot, seen)
+        seconds = time.perf_counter() - start
+        self.observe(seat_bot.name, seconds)
+        return Thought(action, seat_bot.state, seconds, fallback=True, quick=quick)
+
     async def close(self) -> None:
-        """Stop the workers (what they were thinking is dropped: nothing of it was stored)."""
+        """Stop the workers (what they were thinking is dropped: nothing of it was stored) and a compile
+        under way (what it compiled so far is kept in the cache)."""
         self._closed = True
         for queue in self._queues.values():
             for waiter in queue:
                 if not waiter.done():
                     waiter.set_exception(PoolClosed())
         self._queues.clear()
+        preparer, preparing = self._preparer, self._preparing
+        if preparer is not None and preparer.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                preparer.kill()
+        if preparing is not None:
+            await asyncio.gather(preparing, return_exceptions=True)
         await asyncio.to_thread(self._stop_workers)
