@@ -23,8 +23,6 @@ from babel.numbers import format_decimal
 from nimmt import i18n
 from nimmt.bots import BOTS, Bot, make_bot
 from nimmt.core import MAX_PLAYERS, MIN_PLAYERS, Rules, RulesError
-from nimmt.protocol import FailureKind
-from nimmt.protocol.reasons import DOINGS, REASONS
 
 EXTERNAL = "cmd:"  # ``cmd:<command line>``: another program speaking nimmt-bot/1 (see docs/protocol-bots.md)
 DOMAIN = "sim"
@@ -137,6 +135,8 @@ def unreadable_command(command: str) -> bool:
 
 def make_bots(names: list[str], seed: int, game: int, first_seat: int = 0, _: Translate | None = None) -> list[Bot]:
     """Bots for consecutive seats from ``first_seat``, each with its own derived random source."""
+    if any(name.startswith(EXTERNAL) for name in names):
+        import nimmt.protocol  # noqa: F401  # it teaches make_bot the programs (a tenth of a second to load)
     if _ is not None:
         for name in names:
             if name.startswith(EXTERNAL) and unreadable_command(name[len(EXTERNAL):]):
@@ -204,9 +204,6 @@ def failure_fields(failure: Any) -> dict[str, Any]:
 
 _SHOWN_STDERR = 8  # as many of the program's last stderr lines as nimmt's own message shows
 
-_KINDS = frozenset(kind.value for kind in FailureKind)  # each has a message fail_kind_<kind>
-
-
 def failure_message(fields: Mapping[str, Any], _: Translate) -> str:
     """A bot program's failure told in the page's language: who, what went wrong, when, its last words.
 
@@ -214,6 +211,9 @@ def failure_message(fields: Mapping[str, Any], _: Translate) -> str:
     values the program sent (its answer, its hand) are quoted as they were; a failure without a reason
     nimmt knows is told by its translated kind of failure, followed by its English detail.
     """
+    from nimmt.protocol import FailureKind  # only when a program failed: not loaded by every command
+    from nimmt.protocol.reasons import DOINGS, REASONS
+
     bot, seat = repr(fields["bot"]), fields["seat"]
     where = _("fail_where_seat", bot=bot, seat=seat) if seat is not None else _("fail_where", bot=bot)
     detail, doing = str(fields["detail"]), str(fields["doing"])
@@ -224,7 +224,8 @@ def failure_message(fields: Mapping[str, Any], _: Translate) -> str:
         what = _(f"fail_{reason}", **facts) if facts else _(f"fail_{reason}")
     else:
         kind = str(fields["kind"])
-        what = f"{_(f'fail_kind_{kind}')} ({detail})" if kind in _KINDS else detail
+        kinds = {known.value for known in FailureKind}  # each has a message fail_kind_<kind>
+        what = f"{_(f'fail_kind_{kind}')} ({detail})" if kind in kinds else detail
     doing_key, doing_facts = fields.get("doing_key"), dict(fields.get("doing_facts") or {})
     if doing_key in DOINGS:
         when = _(f"doing_{doing_key}", **doing_facts) if doing_facts else _(f"doing_{doing_key}")
