@@ -83,6 +83,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         bot_workers=options.bot_workers, bot_budget=options.bot_budget, idle_after=options.idle_after,
         observe_bot=metrics.bot_decision, observe_conflict=metrics.conflicts.inc)
     metrics.count_tables(lambda: len(service.tables))
+    service.pool.prepared()  # on a first run, the bots' kernels start compiling now, in the background
     if hasattr(store, "on_refused_write"):
         store.on_refused_write = metrics.refused_writes.inc
     # People (docs/people.md) and the lobby's public tables live in the tables' database, in tables

@@ -167,9 +167,10 @@ class Seat:
 def test_a_cold_cache_on_a_busy_machine_keeps_the_table_going(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, busy_machine: None
 ) -> None:
-    """``nimmt serve`` with an empty kernel cache while every core is busy: a person plays a turn against
-    the expert; the expert's card comes (from the heuristic, while the kernels compile in the background)
-    and the turn is done; no traceback in the server's log, one line saying why."""
+    """``nimmt serve`` with an empty kernel cache while every core is busy: the coach answers with a quick
+    estimate, marked quick; a person plays two turns against the expert, whose cards come (from the
+    heuristic, while the kernels compile in the background); no traceback in the server's log, one line
+    saying why."""
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "empty-kernel-cache"))
     with LiveServer(tmp_path / "nimmt.sqlite3") as server:
         created = httpx.post(f"{server.url}/api/tables", timeout=60, json={
@@ -177,6 +178,11 @@ def test_a_cold_cache_on_a_busy_machine_keeps_the_table_going(
         ana = Seat(server, created["table_id"], created["token"])
         ana.send({"type": "start"})
         assert ana.until("ack")["type"] == "ack"
+        ana.sync()
+        ana.send({"type": "advice"})  # the coach answers at once, a quick estimate, and says so
+        advice = ana.until("advice")
+        assert advice["type"] == "advice" and advice["quick"] is True and advice["kind"] == "cards"
+        assert sorted(a["card"] for a in advice["cards"]) == sorted(legal_cards(ana.state))
         rng = random.Random(3)
         for _ in range(2):  # two turns: each waits for the expert's card
             state = ana.sync()

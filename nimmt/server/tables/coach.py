@@ -17,6 +17,7 @@ from .errors import ActionError
 from .table import Table
 
 ADVICE_SAMPLES = 200  # deals simulated per question: about a tenth of a second on one core
+QUICK_SAMPLES = 50  # deals of a quick estimate (pure Python, in the server process): a few tenths of a second
 ADVICE_AT_ONCE = 2  # questions worked on at the same time by this process, all tables together
 
 
@@ -67,13 +68,16 @@ class Coach:
         version = table.version
         try:
             async with self._slots:
-                # In a worker process: the other tables go on while the coach works.
-                answer = await self.pool.run(table.id, advice_message, seen, kind, seed)
+                # In a worker process: the other tables go on while the coach works. While the workers
+                # or the compiled kernels are not ready, a quick estimate at once (not kept: asked
+                # again later, the question gets the full answer).
+                answer, quick = await self.pool.ask(table.id, advice_message, quick_advice_message, seen, kind, seed)
         except CoachError as error:
             raise ActionError("no_advice", str(error)) from None
         finally:
             self.asked.discard(key)
-        table.advice[seat] = (seed, answer)
+        if not quick:
+            table.advice[seat] = (seed, answer)
         return {**answer, "version": version}
 
 
@@ -83,17 +87,27 @@ def advice_seed(table_id: str, game: int, seen: View, kind: str) -> str:
     return f"nimmt:{table_id}:{game}:coach:{seen.player}:{seen.round}:{seen.turn}:{seen.resolved}:{kind}"
 
 
-def advice_message(seen: View, kind: str, seed: str) -> dict[str, Any]:
-    """The advice message for ``seen`` (run in a worker process): numbers only, as :mod:`nimmt.coach` gives them."""
+def advice_message(seen: View, kind: str, seed: str, quick: bool = False) -> dict[str, Any]:
+    """The advice message for ``seen`` (run in a worker process): numbers only, as :mod:`nimmt.coach` gives
+    them. ``quick``: a quick estimate instead (:func:`quick_advice_message`)."""
     rng = random.Random(seed)
+    samples = QUICK_SAMPLES if quick else ADVICE_SAMPLES
     answer: dict[str, Any] = {"type": "advice", "kind": kind, "round": seen.round, "turn": seen.turn,
-                              "samples": ADVICE_SAMPLES}
+                              "samples": samples, "quick": quick}
     if kind == "cards":
-        answer["cards"] = [_card_advice_json(a) for a in advise_cards(seen, samples=ADVICE_SAMPLES, rng=rng)]
+        advice = advise_cards(seen, samples=samples, rng=rng, compiled=not quick)
+        answer["cards"] = [_card_advice_json(a) for a in advice]
     else:
         answer["card"] = seen.row_choice_card
-        answer["rows"] = [_row_advice_json(a) for a in advise_rows(seen, samples=ADVICE_SAMPLES, rng=rng)]
+        answer["rows"] = [_row_advice_json(a) for a in advise_rows(seen, samples=samples, rng=rng, compiled=not quick)]
     return answer
+
+
+def quick_advice_message(seen: View, kind: str, seed: str) -> dict[str, Any]:
+    """A quick estimate, marked ``quick``, for when the workers or the compiled kernels are not ready: the
+    same numbers from fewer deals (:data:`QUICK_SAMPLES`) played out by the pure-Python rollouts, which
+    need nothing compiled, in this process."""
+    return advice_message(seen, kind, seed, quick=True)
 
 
 def _card_advice_json(advice: CardAdvice) -> dict[str, Any]:

@@ -866,6 +866,7 @@ function showAdvice(answer) {
   $("advice-table").replaceChildren(el("caption", {}, caption), columns, el("tbody", { role: "rowgroup" }, body));
   adviceLegend().replaceChildren(...legend.flatMap(([short, long]) =>
     [el("dt", {}, t(short)), el("dd", {}, t(long))]));
+  if (answer.quick) notes.unshift(t("advice_quick", { samples: answer.samples }));  // workers still warming up
   $("advice-note").textContent = notes.filter(Boolean).join(" ");
   $("advice-working").textContent = "";
   $("advice").hidden = false;
