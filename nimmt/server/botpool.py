@@ -253,6 +253,7 @@ class BotPool:
     async def _prepare(self) -> None:
         start = time.monotonic()
         code: int | None = None
+        err = b""
         try:
             self._preparer = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "nimmt.prepare", "--nice", str(WORKER_NICENESS), stdin=subprocess.DEVNULL,
@@ -261,14 +262,17 @@ class BotPool:
             code = self._preparer.returncode
         except OSError as error:
             err = str(error).encode()
-        finally:
+        finally:  # cancelled too (the server stops): the compile stops, what it kept so far stays kept
+            if self._preparer is not None and self._preparer.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    self._preparer.kill()
             self._preparer = None
             self._preparing = None
         if code == 0:
             self._prepared = True
             logger.info("the bots' compiled kernels are prepared (%.0f s)", time.monotonic() - start)
         elif not self._closed:  # tried again on the next need
-            last = (err or b"").decode(errors="replace").strip().splitlines()[-1:] or [f"exit status {code}"]
+            last = err.decode(errors="replace").strip().splitlines()[-1:] or [f"exit status {code}"]
             logger.warning("preparing the bots' compiled kernels failed: %s", last[0])
 
     # -- the workers -----------------------------------------------------------------------------
@@ -409,10 +413,8 @@ class BotPool:
                 if not waiter.done():
                     waiter.set_exception(PoolClosed())
         self._queues.clear()
-        preparer, preparing = self._preparer, self._preparing
-        if preparer is not None and preparer.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                preparer.kill()
+        preparing = self._preparing
         if preparing is not None:
+            preparing.cancel()
             await asyncio.gather(preparing, return_exceptions=True)
         await asyncio.to_thread(self._stop_workers)
