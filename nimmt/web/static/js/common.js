@@ -53,6 +53,14 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** An SVG element with its attributes (and text), for charts drawn in the page. */
+export function svgElement(tag, attrs = {}, text = undefined) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  Object.entries(attrs).forEach(([name, value]) => node.setAttribute(name, String(value)));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
 export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /** Bullheads as a count in words for screen readers and as marks on screen: never colour alone. */

@@ -1,16 +1,19 @@
 // Watching a finished game again, turn by turn; the server cuts the record into turns.
 import { api, el, errorText, headsLabel, isolateName, page, renderRows, t } from "./common.js";
+import { accuracyTable, fetchReview, lossChart, turnDecisions } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 let game = null;
 let index = 0;
 let bullheads = {};
+let review = null; // the server's review of this game, once made (docs/review.md)
+let chart = null;
 
 function headsOf(card) {
   return bullheads[String(card)] || 0;
 }
 
-function show(next) {
+function show(next, open = null) {
   index = Math.max(0, Math.min(next, game.turns.length - 1));
   const turn = game.turns[index];
   $("replay").hidden = false;
@@ -32,6 +35,56 @@ function show(next) {
     el("th", { scope: "row" }, isolateName(name)), el("td", {}, String(turn.penalties[i])), el("td", {}, String(turn.totals[i]))))));
   $("replay-first").disabled = $("replay-prev").disabled = index === 0;
   $("replay-last").disabled = $("replay-next").disabled = index === game.turns.length - 1;
+  showDecisions(turn, open);
+}
+
+function showDecisions(turn, open) {
+  if (!review) return;
+  const items = turnDecisions(review, game.players, turn.round, turn.turn, headsOf, open);
+  $("review-turn").hidden = !items.length;
+  $("review-turn-list").replaceChildren(...items);
+  if (chart) chart.show(index);
+}
+
+// A decision of the review (from its table, or a link's #decision-N): its turn, its options open.
+function showDecision(number) {
+  const decision = review && review.decisions[number];
+  if (!decision) return;
+  const at = game.turns.findIndex((turn) => turn.round === decision.round && turn.turn === decision.turn);
+  if (at < 0) return;
+  show(at, number);
+  const item = document.getElementById(`decision-${number}`);
+  if (item) {
+    item.scrollIntoView({ block: "start" });
+    item.querySelector("summary").focus();
+  }
+}
+
+function showReview(data) {
+  review = data;
+  $("review-status").textContent = "";
+  if (!review) {
+    $("review-status").textContent = t("review_unavailable");
+    return;
+  }
+  $("review-table").replaceChildren(accuracyTable(review, game.players, showDecision));
+  chart = lossChart(review, game.players, game.turns, (at) => {
+    show(at);
+    $("replay-turn").scrollIntoView({ block: "start" });
+    $("replay-turn").focus({ preventScroll: true });
+  }, "review-chart-caption");
+  $("review-chart").replaceChildren(chart.svg);
+  $("review-chart-box").hidden = false;
+  show(index);
+  const wanted = /^#decision-(\d+)$/.exec(window.location.hash);
+  if (wanted) showDecision(Number(wanted[1]));
+}
+
+function loadReview() {
+  $("review").hidden = false;
+  fetchReview(page.source.replace(/\/replay$/, "/review"), () => {
+    $("review-status").textContent = t("review_pending");
+  }).then(showReview, () => showReview(null));
 }
 
 function load(data) {
@@ -43,6 +96,7 @@ function load(data) {
   }
   show(0);
   $("replay-turn").focus();
+  if (page.source) loadReview();
 }
 
 $("replay-first").addEventListener("click", () => show(0));
