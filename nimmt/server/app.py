@@ -29,7 +29,7 @@ from .limits import ClientLimits, Limits, LimitsMiddleware
 from .metrics import Metrics
 from .people_games import keeper
 from .public import Listing, PublicTables
-from .routes import groups, health, lobby, pages, people, people_pages, public, records, scoresheet, socket
+from .routes import groups, health, lobby, pages, people, people_pages, public, records, review, scoresheet, socket
 from .routes.common import errors, handle_errors
 from .routes.records import MAX_RECORD_UPLOAD
 from .store import SqlStore, Store
@@ -44,6 +44,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     lobby.router,  # /api/bots, /api/tables...
     public.router,  # /api/lobby (open public tables, quick match), /lobby
     records.router,  # /api/tables/{id}/games/..., /api/replay
+    review.router,  # /api/tables/{id}/games/{n}/review
     scoresheet.router,  # /api/scoresheet...
     pages.router,  # /, /t/{id}, /watch/{id}, /rules, /score, /replay..., /lang/{language}
     socket.router,  # /ws/{id}

@@ -101,12 +101,21 @@ class RowChosen:
     at: float | None = field(default=None, compare=False, repr=False)  # when stored: a clock runs from it
 
 
-Entry = Created | Joined | Started | Rematched | SeatToBot | SeatBack | Dealt | Played | RowChosen
+@dataclass(frozen=True, slots=True)
+class Reviewed:
+    """The review of a finished game (``docs/review.md``), in the compact form of
+    :func:`nimmt.review.to_store`: written once, after the game's end."""
+
+    game: int
+    review: Mapping[str, Any]
+
+
+Entry = Created | Joined | Started | Rematched | SeatToBot | SeatBack | Dealt | Played | RowChosen | Reviewed
 GameEntry = Dealt | Played | RowChosen  # the entries that are the core's actions
 
 _KINDS: dict[type, str] = {Created: "create", Joined: "join", Started: "start", Rematched: "rematch",
                            SeatToBot: "seat_to_bot", SeatBack: "seat_back", Dealt: "deal", Played: "play",
-                           RowChosen: "row"}
+                           RowChosen: "row", Reviewed: "review"}
 
 
 def now() -> float:
@@ -136,6 +145,8 @@ def entry_to_json(entry: Entry) -> dict[str, Any]:
             data.update(seat=entry.seat, card=entry.card)
         case RowChosen():
             data.update(seat=entry.seat, row=entry.row)
+        case Reviewed():
+            data.update(game=entry.game, review=dict(entry.review))
     if isinstance(entry, Created | Joined | SeatBack | Dealt | Played | RowChosen) and entry.at is not None:
         data["at"] = entry.at
     # Written only when there is one: the entries of tables without people are as they were.
@@ -183,6 +194,8 @@ def entry_from_json(data: object) -> Entry:
                 return Played(_int(data, "seat"), _int(data, "card"), _at(data))
             case "row":
                 return RowChosen(_int(data, "seat"), _int(data, "row"), _at(data))
+            case "review":
+                return Reviewed(_int(data, "game"), _object(data, "review"))
     except KeyError as missing:
         raise JournalError(f"a {kind!r} entry has no {missing.args[0]!r}") from None
     raise JournalError(f"unknown journal entry kind {kind!r}")

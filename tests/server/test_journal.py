@@ -20,6 +20,7 @@ from nimmt.server.journal import (
     JournalError,
     Played,
     Rematched,
+    Reviewed,
     RowChosen,
     SeatBack,
     SeatToBot,
@@ -47,6 +48,8 @@ entries: st.SearchStrategy[Entry] = st.one_of(
               st.lists(st.tuples(*[st.integers(1, 104)] * 10).map(tuple), min_size=2, max_size=10).map(tuple)),
     st.builds(Played, seats, st.integers(1, 104)),
     st.builds(RowChosen, seats, st.integers(0, 3)),
+    st.builds(Reviewed, st.integers(1, 9), st.fixed_dictionaries(
+        {"format": st.just(1), "samples": st.integers(2, 4096), "players": st.lists(seats, max_size=3)})),
 )
 
 
@@ -88,6 +91,8 @@ def test_the_stored_form_is_the_one_journals_already_hold() -> None:
     ({"kind": "create", "seats": 2, "bots": {"one": "random"}, "options": {}, "language": "en", "name": "A",
       "token_hash": "x"}, "seat of the entry's 'bots' must be a number"),
     ({"kind": "join", "seat": 1, "name": "B", "token_hash": "x", "at": "noon"}, "'at' must be a time"),
+    ({"kind": "review", "game": 1, "review": []}, "'review' must be an object"),
+    ({"kind": "review", "review": {}}, "has no 'game'"),
 ])
 def test_a_damaged_entry_is_refused_saying_what_is_wrong(data: Any, says: str) -> None:
     with pytest.raises(JournalError, match=says):

@@ -6,7 +6,8 @@
 - :mod:`.service`: :class:`TableService`, which loads, writes (one write path, one settling hook
   after each write) and publishes;
 - its parts: :mod:`.bots` (the bots), :mod:`.coach` (the coach), :mod:`.presence` (arrivals,
-  departures, the grace before a seat goes to a bot), :mod:`.memory` (idle tables leave memory);
+  departures, the grace before a seat goes to a bot), :mod:`.memory` (idle tables leave memory),
+  :mod:`.reviews` (each finished game's review, made in the bot pool's workers);
 - :mod:`.events` (the core's events on the wire, the reveal), :mod:`.errors` (refusals and codes).
 """
 

@@ -53,6 +53,7 @@ from .coach import Coach
 from .errors import ActionError, store_failed
 from .memory import Memory
 from .presence import Attendance
+from .reviews import Reviews
 from .state import token_hash
 from .table import Table
 
@@ -116,6 +117,7 @@ class TableService:
         self.game_over: Callable[[Table], Awaitable[None]] | None = None
         self.clocks = Clocks(self)
         self.listing = Listing()  # the lobby's rows of public tables (the app gives it the store's)
+        self.reviews = Reviews(self, self.pool)
 
     async def close(self) -> None:
         """Stop the bots and wait until they have: the store closes next, and nothing may use it then.
@@ -133,6 +135,7 @@ class TableService:
             tasks.append(self.memory.sweeper)
         if tasks:
             await asyncio.wait(tasks)
+        await self.reviews.stop()  # the reviews being made are dropped (made again when asked for)
         await self.pool.close()  # the workers stop; what they were thinking is dropped, never stored
 
     # -- the parts' doors, as the app and the connections use them -------------------------------
@@ -308,8 +311,8 @@ class TableService:
     async def settle(self, table: Table) -> None:
         """What each write may call for, in one place (under the table's lock): deal when the game
         waits for cards, give each replaced person who is present back their seat if the table
-        awaits its decision (or the game is over: so they may host the rematch), then wake the bots.
-        Nothing else puts a person back."""
+        awaits its decision (or the game is over: so they may host the rematch), then wake the bots;
+        when the game is over, start its review (in the bot pool's workers). Nothing else puts a person back."""
         try:
             await self.store_entry(table, lambda: _deal(table, self.rng))
             for seat in table.replaced_present():
@@ -317,8 +320,10 @@ class TableService:
             self.listing.note(table)  # a public table that starts leaves the lobby's list
         finally:
             self.bots.wake(table)
-        if table.status == "over" and self.game_over is not None:
-            await self.game_over(table)  # the people part keeps the game (it says, never raises, a failure)
+        if table.status == "over":
+            self.reviews.want(table)
+            if self.game_over is not None:
+                await self.game_over(table)  # the people part keeps the game (it says, never raises, a failure)
 
     async def store_entry(self, table: Table, entry: Callable[[], Entry | None]) -> bool:
         """Store the entry ``entry()`` makes (None: nothing to store) and apply it, under the table's lock.

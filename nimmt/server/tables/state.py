@@ -26,6 +26,7 @@ from ..journal import (
     JournalError,
     Played,
     Rematched,
+    Reviewed,
     RowChosen,
     SeatBack,
     SeatToBot,
@@ -82,6 +83,7 @@ class TableState:
     events: list[dict[str, Any]] = field(default_factory=list)  # of the latest entry
     finished_games: list[int] = field(default_factory=list)
     group: str | None = None  # the group whose league its games count toward (docs/people.md)
+    reviews: dict[int, dict[str, Any]] = field(default_factory=dict)  # game -> its review (nimmt.review.to_store)
 
     @classmethod
     def created(cls, table_id: str, entry: Entry) -> Self:
@@ -181,6 +183,11 @@ class TableState:
                     raise ActionError("game_over", "the game is over")
             case Dealt():
                 pass
+            case Reviewed(game=game):
+                if game not in self.finished_games:
+                    raise ActionError("game_not_finished", "only a finished game is reviewed", game=game)
+                if game in self.reviews:
+                    raise ActionError("already_reviewed", "this game is reviewed already", game=game)
             case Created():
                 raise ActionError("bad_message", "a table is created once")
 
@@ -247,6 +254,8 @@ class TableState:
             self.asked_at = {}
             self.clock_handed = {}
             self.decisions = {}
+        elif isinstance(entry, Reviewed):  # kept with the game; the game itself does not change
+            self.reviews[entry.game] = dict(entry.review)
         elif isinstance(entry, Created):
             raise JournalError("a table is created once: a second 'create' entry")
         else:

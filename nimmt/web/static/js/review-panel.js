@@ -33,8 +33,9 @@ async function follow() {
       el("strong", {}, t("review_accuracy_line", {
         name: names[review.players.indexOf(player)], accuracy: player.accuracy === null ? "–" : whole(player.accuracy),
       })),
-      worst ? [" · ", el("a", { href: `${replay}${decisionHash(player.costliest)}` },
-        t("review_costliest", { round: worst.round, turn: worst.turn, loss: headsLabel(one(worst.loss)) }))] : null);
+      worst ? el("span", { class: "costliest" }, el("span", { class: "label" }, t("review_col_costliest")), " ",
+        el("a", { href: `${replay}${decisionHash(player.costliest)}` },
+          t("review_costliest", { round: worst.round, turn: worst.turn, loss: headsLabel(one(worst.loss)) }))) : null);
   }));
 }
 

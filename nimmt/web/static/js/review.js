@@ -42,22 +42,20 @@ function lost(decision) {
 
 /** Each player's accuracy, marks and costliest decision (a link that ``onPick(index)`` follows). */
 export function accuracyTable(review, names, onPick) {
-  const head = el("thead", {}, el("tr", {},
-    el("th", { scope: "col" }, t("col_player")), el("th", { scope: "col" }, t("review_col_accuracy")),
-    el("th", { scope: "col" }, t("review_col_marks")), el("th", { scope: "col" }, t("review_col_costliest"))));
-  const body = el("tbody", {}, review.players.map((player) => {
+  return el("ul", { class: "review-players" }, review.players.map((player) => {
     const worst = player.costliest === null ? null : review.decisions[player.costliest];
     const link = worst === null ? t("review_none") : el("a", {
       href: decisionHash(player.costliest),
       onclick: onPick ? (event) => { event.preventDefault(); onPick(player.costliest); } : null,
     }, t("review_costliest", { round: worst.round, turn: worst.turn, loss: headsLabel(one(worst.loss)) }));
-    return el("tr", {},
-      el("th", { scope: "row" }, swatch(player.player), " ", isolateName(names[player.player])),
-      el("td", { class: "accuracy" }, player.accuracy === null ? "–" : whole(player.accuracy)),
-      el("td", {}, `${player.marks.inaccuracy} · ${player.marks.mistake} · ${player.marks.blunder}`),
-      el("td", {}, link));
+    return el("li", {},
+      el("p", { class: "who" }, swatch(player.player), " ", el("strong", {}, isolateName(names[player.player])),
+        el("span", { class: "accuracy-box" }, el("span", { class: "label" }, t("review_col_accuracy")), " ",
+          el("span", { class: "accuracy" }, player.accuracy === null ? "–" : whole(player.accuracy)))),
+      el("p", {}, el("span", { class: "label" }, t("review_col_marks")), " ",
+        `${player.marks.inaccuracy} · ${player.marks.mistake} · ${player.marks.blunder}`),
+      el("p", {}, el("span", { class: "label" }, t("review_col_costliest")), " ", link));
   }));
-  return el("table", { class: "players review-players" }, head, body);
 }
 
 /** Each player's loss added up decision by decision, over the turns of the game (``turns``: the
@@ -157,8 +155,8 @@ export function turnDecisions(review, names, round, turn, bullheads, open = null
           styled(el("span", { class: "fill" }), { width: `${(100 * Math.max(0, o.expected)) / worst}%` }),
           styled(el("span", { class: "whisker" }), { left: `${(100 * Math.max(0, o.expected - o.stderr)) / worst}%`,
             width: `${(200 * o.stderr) / worst}%` })),
-        el("span", { class: "value" }, t("review_estimate", { expected: one(o.expected), error: one(o.stderr) })),
-        o.chosen ? el("strong", { class: "tag" }, t("review_chosen")) : null)));
+        el("span", { class: "value" }, t("review_estimate", { expected: one(o.expected), error: one(o.stderr) }),
+          o.chosen ? el("strong", { class: "tag" }, t("review_chosen")) : null))));
     const mark = d.mark ? el("span", { class: `review-mark ${d.mark}` }, t(`review_mark_${d.mark}`)) : null;
     return el("details", { class: "review-decision", id: `decision-${index}`, open: open === index || !!d.mark },
       el("summary", {}, swatch(d.player), " ", what, mark ? " " : null, mark),

@@ -1,0 +1,154 @@
+"""The review in the browser: the replay page's accuracy table, its chart of each player's loss, a
+tap on the chart to a turn's decisions and their options; the table's last screen, each player's
+accuracy and costliest decision one tap from the replay. On a phone (360×640) and a desk (1280×800),
+in English, Brazilian Portuguese and French."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+from websockets.sync.client import connect
+
+from tests.server.helpers import legal_cards, legal_rows
+from tests.server.live import LiveServer
+
+WAIT = 240.0
+
+
+def _until(socket: Any, kind: str) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(socket.recv(timeout=30))
+        if message["type"] == kind or (kind == "answer" and message["type"] in ("ack", "error")):
+            return message
+
+
+@pytest.fixture(scope="module")
+def game(server: LiveServer) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """A table of Ana and two bots whose one-round game is over and reviewed: (table, Ana's token, review)."""
+    created = httpx.post(f"{server.url}/api/tables", json={
+        "name": "Ana", "seats": 3, "bots": ["random", "heuristic"], "options": {"rounds": 1}}).json()
+    table_id, token = created["table_id"], created["token"]
+    rng = random.Random(5)
+    with connect(f"{server.ws_url}/ws/{table_id}", open_timeout=30) as socket:
+        socket.send(json.dumps({"type": "hello", "token": token}))
+        state = _until(socket, "state")
+        socket.send(json.dumps({"type": "start"}))
+        _until(socket, "answer")
+        deadline = time.monotonic() + 120
+        while state["table"]["status"] != "over":
+            assert time.monotonic() < deadline, "the game never ended"
+            socket.send(json.dumps({"type": "ping"}))
+            while (message := json.loads(socket.recv(timeout=30)))["type"] != "pong":
+                if message["type"] == "state":
+                    state = message
+            if legal_rows(state):
+                move = {"type": "choose_row", "row": rng.choice(legal_rows(state)), "version": state["version"]}
+            elif legal_cards(state):
+                move = {"type": "play", "card": rng.choice(legal_cards(state)), "version": state["version"]}
+            else:
+                time.sleep(0.05)
+                continue
+            socket.send(json.dumps(move))
+            _until(socket, "answer")
+    deadline = time.monotonic() + WAIT
+    while (response := httpx.get(f"{server.url}/api/tables/{table_id}/games/1/review")).status_code != 200:
+        assert response.status_code == 202 and time.monotonic() < deadline, response.text
+        time.sleep(0.5)
+    yield table_id, token, response.json()["review"]
+
+
+def _no_sideways_scroll(page: Page, within: str | None = None) -> None:
+    """Nothing wider than the screen: the whole page, or everything in ``within``."""
+    if within is None:
+        assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        return
+    wide = page.evaluate("""(selector) => [document.querySelector(selector),
+        ...document.querySelectorAll(selector + ' *')]
+        .filter((node) => node.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).length""",
+                         within)
+    assert wide == 0
+
+
+@pytest.mark.parametrize(("width", "height", "lang"), [(360, 640, "pt-BR"), (360, 640, "fr"), (1280, 800, "en")])
+def test_the_replay_page_shows_the_review_and_a_tap_opens_a_turn(
+    browser: Browser, server: LiveServer, game: tuple[str, str, dict[str, Any]], screenshots: Path,
+    width: int, height: int, lang: str,
+) -> None:
+    table_id, _token, review = game
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=width < 600)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    try:
+        page.goto(f"{server.url}/replay/{table_id}/1?lang={lang}")
+        expect(page.locator("#review-table li")).to_have_count(3)
+        chart = page.locator("#review-chart svg")
+        expect(chart).to_be_visible()
+        assert page.locator("#review-chart polyline").count() == 3
+        accuracies = page.locator("#review-table .accuracy").all_inner_texts()
+        assert accuracies == [str(round(p["accuracy"])) for p in review["players"]]
+        _no_sideways_scroll(page)
+        page.screenshot(path=str(screenshots / f"review-{width}-{lang}.png"), full_page=True)
+        # A tap at about the seventh turn of ten: the replay shows that turn, with each player's decision.
+        chart.scroll_into_view_if_needed()
+        box = chart.bounding_box()
+        assert box is not None
+        # The chart's turns lie between x = 30 and 290 of its 360 units: the seventh at 30 + 7 * 26.
+        where = {"x": box["width"] * (30 + 6.6 * 26) / 360, "y": box["height"] / 2}
+        if width < 600:
+            chart.tap(position=where)
+        else:
+            chart.click(position=where)
+        expect(page.locator("#replay-turn")).to_contain_text("(7 ")
+        decisions = [d for d in review["decisions"] if d["round"] == 1 and d["turn"] == 7]
+        expect(page.locator("#review-turn-list details")).to_have_count(len(decisions))
+        first = page.locator("#review-turn-list details").first
+        if first.get_attribute("open") is None:
+            first.locator("summary").click()
+        expect(first.locator(".review-options li")).to_have_count(len(decisions[0]["options"]))
+        expect(first.locator(".review-options li.chosen")).to_have_count(1)
+        _no_sideways_scroll(page)
+        page.screenshot(path=str(screenshots / f"review-turn-{width}-{lang}.png"), full_page=True)
+        # The costliest decision of a player, from the accuracy table: its turn, its options open.
+        worst = review["players"][0]["costliest"]
+        page.locator("#review-table li").first.locator("a").click()
+        decision = review["decisions"][worst]
+        expect(page.locator("#replay-turn")).to_contain_text(f"({decision['turn']} ")
+        expect(page.locator(f"#decision-{worst}")).to_have_attribute("open", "")
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("width", "height", "lang"), [(360, 640, "fr"), (1280, 800, "pt-BR")])
+def test_the_last_screen_shows_each_accuracy_and_the_costliest_decision(
+    browser: Browser, server: LiveServer, game: tuple[str, str, dict[str, Any]], screenshots: Path,
+    width: int, height: int, lang: str,
+) -> None:
+    table_id, token, review = game
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_init_script(f"localStorage.setItem('nimmt:seat:{table_id}', {json.dumps(token)})")
+    page = context.new_page()
+    try:
+        page.goto(f"{server.url}/t/{table_id}?lang={lang}")
+        expect(page.locator("#over")).to_be_visible()
+        items = page.locator("#review-summary-list li")
+        expect(items).to_have_count(3)
+        for item, player in zip(items.all(), review["players"], strict=True):
+            expect(item).to_contain_text(str(round(player["accuracy"])))
+        _no_sideways_scroll(page, "#review-summary")  # (the felt's rows of the last screen are the table's own)
+        page.locator("#review-summary").screenshot(path=str(screenshots / f"review-last-{width}-{lang}.png"))
+        worst = review["players"][0]["costliest"]
+        items.first.locator("a").click()
+        page.wait_for_url(f"**/replay/{table_id}/1#decision-{worst}")
+        expect(page.locator(f"#decision-{worst}")).to_have_attribute("open", "")
+    finally:
+        context.close()

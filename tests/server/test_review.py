@@ -1,0 +1,91 @@
+"""The review of each finished game at the table: made in the bot pool's workers after the game ends,
+kept in the table's journal, served by ``/api/tables/{id}/games/{n}/review`` (docs/review.md)."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from nimmt.records import loads
+from nimmt.review import moments
+from nimmt.server.app import create_app
+
+from .conftest import TEST_LIMITS
+from .helpers import Person, create_table
+
+WAIT = 240.0  # a one-round game of two is reviewed in a few seconds of a worker's CPU; a busy machine is slower
+
+
+def _finished(client: TestClient, seats: int = 2) -> str:
+    created = create_table(client, seats=seats, bots=["random"] * (seats - 1), rounds=1)
+    table_id = str(created["table_id"])
+    with client.websocket_connect(f"/ws/{table_id}") as socket:
+        ana = Person(socket, created["token"])
+        assert ana.send({"type": "start"})["type"] == "ack"
+        rng = random.Random(3)
+        deadline = time.monotonic() + 120
+        while ana.sync()["table"]["status"] != "over":
+            assert time.monotonic() < deadline, "the game never ended"
+            if ana.act_randomly(rng, ana.state) is None:
+                time.sleep(0.05)
+    return table_id
+
+
+def _review(client: TestClient, table_id: str, game: int = 1) -> dict[str, Any]:
+    deadline = time.monotonic() + WAIT
+    while True:
+        response = client.get(f"/api/tables/{table_id}/games/{game}/review")
+        if response.status_code == 200:
+            data: dict[str, Any] = response.json()
+            return data
+        assert response.status_code == 202, response.text
+        assert response.json() == {"status": "pending"}
+        assert time.monotonic() < deadline, "the review was never made"
+        time.sleep(0.5)
+
+
+def test_a_finished_game_is_reviewed_stored_and_served(tmp_path: Path) -> None:
+    database = tmp_path / "nimmt.sqlite3"
+    with TestClient(create_app(database, bot_delay=0, away_grace=0, limits=TEST_LIMITS)) as client:
+        table_id = _finished(client)
+        answer = _review(client, table_id)
+        record = loads(client.get(f"/api/tables/{table_id}/games/1/record").content)
+    assert answer["status"] == "ready"
+    review = answer["review"]
+    assert [p["name"] for p in review["players"]] == list(record.players)
+    assert all(0 <= p["accuracy"] <= 100 for p in review["players"])
+    decisions = [m for m, _ in moments(record)]
+    assert [(d["player"], d["kind"], d["chosen"]) for d in review["decisions"]] == [
+        (m.player, m.kind, m.chosen) for m in decisions]
+    for decision in review["decisions"]:
+        assert [o["option"] for o in decision["options"] if o["chosen"]] == [decision["chosen"]]
+        assert min(o["loss"] for o in decision["options"]) == 0
+    # Kept in the table's journal, after the game's end: one entry, read back by a new process.
+    with sqlite3.connect(database) as db:
+        kinds = [json.loads(entry)["kind"] for (entry,) in db.execute(
+            "SELECT entry FROM journal WHERE table_id = ? ORDER BY seq", (table_id,))]
+    assert kinds.count("review") == 1 and kinds[-1] == "review"
+    with TestClient(create_app(database, bot_delay=0, away_grace=0, limits=TEST_LIMITS)) as client:
+        again = client.get(f"/api/tables/{table_id}/games/1/review")
+        assert again.status_code == 200
+        assert again.json() == answer
+
+
+def test_no_review_of_an_unknown_or_unfinished_game(client: TestClient) -> None:
+    created = create_table(client, seats=2, bots=["random"], rounds=1)
+    table_id = created["table_id"]
+    assert client.get(f"/api/tables/{table_id}/games/1/review").status_code == 404
+    with client.websocket_connect(f"/ws/{table_id}") as socket:
+        ana = Person(socket, created["token"])
+        assert ana.send({"type": "start"})["type"] == "ack"
+        response = client.get(f"/api/tables/{table_id}/games/1/review")
+        assert response.status_code == 409 and response.json()["code"] == "game_not_finished"
+    assert client.get(f"/api/tables/{table_id}/games/2/review").status_code == 404
+    assert client.get("/api/tables/nosuchtable/games/1/review").status_code == 404
+    assert client.get(f"/api/tables/{table_id}/games/{2**70}/review").status_code == 404
