@@ -1,8 +1,8 @@
-"""The batch engine's copies of card placement, held against the rules core with Hypothesis: the hot
-loop of random play (``play_plain``), the NumPy path, and ``play_hand`` from any moment of a round
-(where rollouts start). ``heuristic_row``'s play-out of the turn is held against the heuristic bot
-(here, and in ``test_exact.py``), and the bot's against the core (``tests/bots/test_placement_copies.py``); the
-vector environment's tables against the AEC environment (``tests/envs/test_vector_env.py``)."""
+"""The batch kernels' ``play_hand``, held against the rules core from any moment of a round (where
+rollouts start), and ``heuristic_row``'s play-out of the turn against the heuristic bot (here, and
+in ``test_exact.py``). Whole hands, the NumPy path and the pure-Python engines are in
+``tests/conformance``; the vector environment's tables against the AEC environment
+(``tests/envs/test_vector_env.py``)."""
 
 from __future__ import annotations
 
@@ -12,28 +12,14 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nimmt.batch import HAVE_NUMBA, HEURISTIC_LATER, deal, play
+from nimmt.batch import HAVE_NUMBA, HEURISTIC_LATER
 from nimmt.batch import _kernels as K
 from nimmt.batch.engine import run_kernel
 from nimmt.bots.heuristic import HeuristicBot
 from nimmt.core import Phase, PlayCard, View, apply, deal_cards, new_game, view
-from tests.batch.oracle import core_penalties
 from tests.conformance.kit import Turn, summary, turns
 
 ENGINES = ["numpy", *(["numba"] if HAVE_NUMBA else [])]
-
-
-@settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32), players=st.integers(2, 10), turns_played=st.integers(1, 10),
-       engine=st.sampled_from(ENGINES))
-def test_whole_hands_with_given_rows_place_like_the_core(seed: int, players: int, turns_played: int,
-                                                         engine: str) -> None:
-    rng = np.random.default_rng(seed)
-    rows, orders = deal(players, 8, rng)
-    choices = rng.integers(0, 4, size=(8, players * turns_played))
-    expected = core_penalties(rows, orders, choices, turns=turns_played)
-    got = play(rows, orders[:, :, :turns_played], row_policy="given", choices=choices, engine=engine)
-    np.testing.assert_array_equal(got, expected)
 
 
 @settings(max_examples=300, deadline=None)
