@@ -253,6 +253,9 @@ def test_a_groups_league_page_is_the_table_worked_out_by_hand(browser: Browser, 
             assert shown == by_hand, shown
             expect(page.locator("#form-chart")).to_be_visible()
             assert overflow(page) <= 0
+            # Nothing of the league is cut or scrolled away inside its panel either.
+            assert page.locator("#league-table").evaluate(
+                "t => t.parentElement.scrollWidth - t.parentElement.clientWidth") <= 0
         ana.screenshot(path=str(screenshots / "people-group-fr-360.png"), full_page=True)
         # The host closes the invite: the same link no longer lets anybody in.
         ana.locator("#invite-toggle").click()

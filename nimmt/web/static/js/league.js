@@ -19,7 +19,8 @@ export function renderLeague(table, none, league, you = null) {
     columns.map(([key, , params]) => el("th", { scope: "col" }, t(key, params || {})))));
   const rows = league.rows.map((row) => el("tr", { class: row.player === you ? "me" : null, "data-player": row.player },
     el("th", { scope: "row" }, el("bdi", {}, row.name || t("former_player"))),
-    columns.map(([key, value]) => el("td", { "data-column": key }, value(row)))));
+    columns.map(([key, value, params]) => el("td", { "data-column": key, "data-label": t(key, params || {}) },
+      value(row)))));
   table.replaceChildren(head, el("tbody", {}, rows));
   none.hidden = league.games > 0;
 }
