@@ -31,6 +31,21 @@ export function t(key, params = {}) {
 
 export const has = (key) => key in messages;
 
+// Plural forms by the language's CLDR rules (Babel's on the server; tests/i18n checks that every
+// plural text has exactly the forms Babel gives the language, and the browser tests that
+// Intl.PluralRules picks them as Babel does).
+let plurals = null;
+/** A text with a count: ``key.one``, ``key.other``…, the form the page's language uses for ``count``. */
+export function tp(key, count, params = {}) {
+  try {
+    plurals = plurals || new Intl.PluralRules(lang);
+  } catch {
+    plurals = { select: (n) => (n === 1 ? "one" : "other") };
+  }
+  const form = `${key}.${plurals.select(count)}`;
+  return t(form in messages ? form : `${key}.other`, { count, ...params });
+}
+
 /** A text for an error code sent by the server; unknown codes get a general message. */
 export function errorText(error) {
   const key = `error_${error.code}`;
@@ -65,7 +80,7 @@ export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: r
 
 /** Bullheads as a count in words for screen readers and as marks on screen: never colour alone. */
 export function headsLabel(count) {
-  return t(count === 1 ? "bullhead_one" : "bullheads_many", { count });
+  return tp("bullheads", count);
 }
 
 /** A card face: its number large, its bullheads as marks and as a small number (drawn by the
@@ -156,9 +171,9 @@ export function renderRows(list, rows, bullheads, options = {}) {
         el("button", {
           type: "button", class: "row-button", "data-row": index,
           "aria-label": t("take_row_label", { row: index + 1, heads: headsLabel(total) }),
-          onclick: () => {
+          onclick: (event) => {
+            if (options.onPick(index, event) === false) return;  // not taken: the buttons stay
             list.querySelectorAll("button").forEach((button) => { button.disabled = true; });
-            options.onPick(index);
           },
         }, summary, cards));
     } else {

@@ -25,7 +25,9 @@ function remember(key, value) {
   }
 }
 
-const botLabel = (name) => (has(`bot_${name}`) ? t(`bot_${name}`) : name);
+// A bot's short name in a menu (what a phone's select shows whole); its description beside it.
+const botLabel = (name) => (has(`bot_name_${name}`) ? t(`bot_name_${name}`) : name);
+const botAbout = (name) => (has(`bot_${name}`) ? t(`bot_${name}`) : name);
 
 $("create-language").value = page.lang;
 $("create-name").value = remembered(NAME_KEY) || "";
@@ -36,7 +38,10 @@ const strengths = [...BY_STRENGTH.filter((name) => page.bots.includes(name)),
 const chosen = remembered(STRENGTH_KEY);
 const initial = strengths.includes(chosen) ? chosen : strengths.includes(DEFAULT_STRENGTH) ? DEFAULT_STRENGTH : strengths[0];
 $("play-strength").replaceChildren(...strengths.map((name) =>
-  el("option", { value: name, selected: name === initial }, botLabel(name))));
+  el("option", { value: name, selected: name === initial, title: botAbout(name) }, botLabel(name))));
+const strengthAbout = () => { $("play-strength-about").textContent = botAbout($("play-strength").value); };
+$("play-strength").addEventListener("change", strengthAbout);
+strengthAbout();
 
 // On a wide screen the table's options are open; on a phone they fold away.
 if (window.matchMedia("(min-width: 760px)").matches) $("create-options").open = true;
@@ -49,7 +54,8 @@ function botChoices() {
   box.replaceChildren(...Array.from({ length: count }, (_, i) => el("p", {},
     el("label", { for: `bot-${i}` }, t("bot_kind", { number: i + 1 })),
     el("select", { id: `bot-${i}`, name: `bot-${i}` },
-      page.bots.map((name) => el("option", { value: name, selected: kept[i] === name }, botLabel(name)))))));
+      page.bots.map((name) => el("option", { value: name, selected: kept[i] === name, title: botAbout(name) },
+        botLabel(name)))))));
 }
 $("create-seats").addEventListener("input", botChoices);
 $("create-bots").addEventListener("input", botChoices);

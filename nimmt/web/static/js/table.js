@@ -1,7 +1,7 @@
 // The table: lobby, game and standings. Shows what the server sends; never applies a rule itself.
 import {
   announce, api, cardElement, cardFace, cardLabel, el, errorText, has, headsLabel, lang, listFormat, mergePatch,
-  isolateName, page, playerKey, reducedMotion, renderRows, rowName, t,
+  isolateName, page, playerKey, reducedMotion, renderRows, rowName, t, tp,
 } from "./common.js";
 import { setupReactions, showReaction, updateReactions } from "./reactions.js";
 import { updateClock } from "./tableclock.js";
@@ -41,6 +41,13 @@ let stripShown = null;
 let pending = null;
 // The decision this person was last alerted to (tab title, sound, vibration): once per decision.
 let alerted = null;
+// No accidental plays: a decision's buttons take presses only once they have been on screen
+// SETTLE_MS (a second tap meant for the reveal they replace never lands on them), and never from a
+// pointer pressed down before they took presses.
+const SETTLE_MS = 350;
+let settle = { key: "", since: 0, ready: Infinity };
+let pressedAt = -Infinity;  // when the last pointer went down (event time, as performance.now())
+document.addEventListener("pointerdown", (event) => { pressedAt = event.timeStamp; }, true);
 
 // -- settings, kept on this device -----------------------------------------------------------
 const SPEEDS = { slow: 1.7, normal: 1, fast: 0.45 };
@@ -183,7 +190,7 @@ function redraw() {
   draw(state);
   if (focused) {
     const again = document.querySelector(focused);
-    if (again && again !== document.activeElement && !again.disabled) again.focus();
+    if (again && again !== document.activeElement && !again.disabled) again.focus({ preventScroll: true });
   }
 }
 
@@ -219,9 +226,12 @@ function draw(message) {
   $("join").hidden = !(table.status === "lobby" && !you && !spectator);
   $("lobby").hidden = table.status !== "lobby";
   $("game").hidden = table.status === "lobby";
-  // The standings come once this screen has shown the last card placed.
+  // The standings come once this screen has shown the last card placed, in the table's own frame
+  // (its status line and players stay where they were; the stylesheet keys the layout on the screen
+  // shown, never on the table's status, so the last turn looks like every other turn).
   const overShown = table.status === "over" && !revealing();
   $("over").hidden = !overShown;
+  document.body.dataset.screen = table.status === "lobby" ? "lobby" : overShown ? "over" : "game";
   if (table.status === "lobby") renderLobby(table, you);
   else renderGame(message);
   if (overShown) renderOver(message);
@@ -230,7 +240,7 @@ function draw(message) {
   if (wasLobby && table.status !== "lobby" && (!document.activeElement || document.activeElement === document.body
       || document.activeElement.closest("[hidden]"))) {
     $("status").setAttribute("tabindex", "-1");
-    $("status").focus();
+    $("status").focus({ preventScroll: true });
   }
 }
 
@@ -247,8 +257,9 @@ function renderLobby(table, you) {
   $("start").disabled = free > 0;
 }
 
+// A bot's short name (a phone's menu shows it whole); its description is its ``bot_`` text.
 function botName(bot) {
-  return has(`bot_${bot}`) ? t(`bot_${bot}`) : bot;
+  return has(`bot_name_${bot}`) ? t(`bot_name_${bot}`) : bot;
 }
 
 function renderGame(message) {
@@ -266,20 +277,29 @@ function renderGame(message) {
   renderCoach(message);
   alertIfAsked(message);
   // Watchers have no hand, but the reveal plays in its place: the space stays, so nothing jumps.
-  $("hand-box").hidden = table.status === "over";
   $("hand").hidden = spectator || !seated(message);
   // A row choice has just been drawn: bring the keyboard to its first row (once, not on every
   // update, so focus is not pulled back from wherever the person took it meanwhile).
   if (mustRow && rowsDrawn && document.activeElement && !document.activeElement.closest(".rows-box")) {
     const first = $("rows").querySelector("button:not([disabled])");
-    if (first) first.focus();
+    if (first) first.focus({ preventScroll: true });
   }
 }
 
-function roundText(message) {
-  const view = message.view;
+function roundText(message, round) {
   const rounds = message.table.options.rounds;
-  return rounds ? t("round_of", { round: view.round, rounds }) : t("round_number", { round: view.round });
+  return rounds ? t("round_of", { round, rounds }) : t("round_number", { round });
+}
+
+// The round and turn the table shows: the turn being revealed (or whose row choice is awaited, or the
+// last one once the game is over), else the turn being chosen. Never the next turn while one shows.
+function shownTurn(message) {
+  const view = message.view;
+  const reveal = revealing() ? showing.reveal : message.reveal;
+  if (reveal && (revealing() || view.phase === "choose_row" || message.table.status === "over")) {
+    return { round: reveal.round, turn: reveal.turn };
+  }
+  return { round: view.round, turn: Math.min(view.turn + 1, 10) };
 }
 
 function renderStatus(message) {
@@ -298,11 +318,14 @@ function renderStatus(message) {
   else if (view.phase === "choose_cards") {
     text = t("status_waiting_cards", { names: listFormat(view.waiting_for.map(nameOf)) });
   } else text = "";
-  const where = `${roundText(message)} · ${t("turn_number", { turn: Math.min(view.turn + 1, 10) })}`;
+  const { round, turn } = shownTurn(message);
+  const where = `${roundText(message, round)} · ${t("turn_number", { turn })}`;
   const status = $("status");
   const key = `${where}|${text}`;
   if (status.dataset.key === key) return;
   status.dataset.key = key;
+  status.dataset.round = String(round);
+  status.dataset.turn = String(turn);
   status.replaceChildren(el("span", { class: "where" }, where), el("span", { class: "phase" }, text));
 }
 
@@ -324,6 +347,7 @@ function renderStrip(message) {
   const scores = showing && !showing.done ? showing.scores : runningScores(message);
   const gains = showing && !showing.done ? showing.gains : {};
   const over = table.status === "over";
+  const last = lastTurn(message);
   const chips = table.seats.map((seat, index) => {
     let stateKey;
     if (over) stateKey = "";
@@ -332,7 +356,8 @@ function renderStrip(message) {
     else stateKey = "thinking";
     // "bot" is said of a person's seat a bot plays for now; a bot's own seat is named for it already.
     return { index, name: plainName(index), score: shownScore(message, scores[index]), stateKey, bot: !!seat.replaced,
-      away: !seat.present, me: index === table.you, gain: gains[index] || 0 };
+      away: !seat.present, me: index === table.you, gain: gains[index] || 0, played: last.cards[index] ?? null,
+      took: last.took[index] || 0 };
   });
   const key = JSON.stringify(chips);
   if (key === stripShown) return;
@@ -340,20 +365,54 @@ function renderStrip(message) {
   $("strip").replaceChildren(...chips.map((chip) => {
     const stateText = chip.stateKey === "row" ? t("player_choosing_row")
       : chip.stateKey === "chosen" ? t("player_chosen") : chip.stateKey === "thinking" ? t("player_thinking") : "";
-    const label = [nameOf(chip.index), t("strip_score", { score: chip.score }), stateText,
+    const label = [nameOf(chip.index), tp("strip_score", chip.score), stateText,
+      chip.played !== null ? t("strip_played", { card: chip.played }) : "",
+      chip.took ? t("strip_took", { heads: headsLabel(chip.took) }) : "",
       chip.away ? t("player_away") : "", chip.bot ? t("bot_tag") : ""].filter(Boolean).join(", ");
+    // The card each player played in the last turn (face up on the chip's corner) and what they
+    // took with it: what happened stays on the first screen after a skip or a reload.
+    const played = chip.played === null ? null : el("span", {
+      class: `played heads-bg-${bullheadsOf(chip.played)}${chip.took ? " took" : ""}`, "aria-hidden": "true",
+      "data-card": chip.played,
+    }, String(chip.played), chip.took ? el("span", { class: "took-heads" }, `+${chip.took}`) : null);
     return el("li", {
       class: `chip${chip.me ? " me" : ""}${chip.stateKey === "thinking" || chip.stateKey === "row" ? " waiting" : ""}`
         + (chip.away ? " gone" : ""),
-      "data-seat": chip.index, "aria-label": label, title: label,
+      "data-seat": chip.index,
     },
-    el("span", { class: `card back mini${chip.stateKey === "chosen" ? "" : " empty"}`, "aria-hidden": "true" }),
-    el("span", { class: "who", "aria-hidden": "true" }, chip.name),
-    chip.bot ? el("span", { class: "tag", "aria-hidden": "true" }, t("bot_tag")) : null,
-    chip.stateKey === "row" ? el("span", { class: "tag", "aria-hidden": "true" }, "?") : null,
-    el("span", { class: "score", "aria-hidden": "true" }, String(chip.score)),
-    chip.gain ? el("span", { class: "gain", "aria-hidden": "true" }, `+${chip.gain}`) : null);
+    el("button", { type: "button", class: "chip-face", "aria-label": label, onclick: () => showChipInfo(chip.index, label) },
+      el("span", { class: `card back mini${chip.stateKey === "chosen" ? "" : " empty"}`, "aria-hidden": "true" }),
+      played,
+      el("span", { class: "who", "aria-hidden": "true" }, chip.name),
+      chip.bot ? el("span", { class: "tag", "aria-hidden": "true" }, t("bot_tag")) : null,
+      chip.stateKey === "row" ? el("span", { class: "tag", "aria-hidden": "true" }, "?") : null,
+      el("span", { class: "score", "aria-hidden": "true" }, String(chip.score)),
+      chip.gain ? el("span", { class: "gain", "aria-hidden": "true" }, `+${chip.gain}`) : null));
   }));
+}
+
+// The last turn as the table stands (not while its reveal plays: the stage shows it then): each
+// seat's card, and the bullheads each seat took.
+function lastTurn(message) {
+  const reveal = message.reveal;
+  if (!reveal || revealing()) return { cards: {}, took: {} };
+  const cards = Object.fromEntries(reveal.cards.map(([card, player]) => [player, card]));
+  const took = {};
+  reveal.placements.forEach((p) => { if (p.took && p.took.length) took[p.player] = (took[p.player] || 0) + p.bullheads; });
+  return { cards, took };
+}
+
+// A tap on a player: their full name and what the chip says, in words, over the news line.
+let chipInfoTimer = null;
+function showChipInfo(seat, label) {
+  const info = $("chip-info");
+  const again = !info.hidden && info.dataset.seat === String(seat);
+  clearTimeout(chipInfoTimer);
+  info.hidden = again;
+  if (again) return;
+  info.dataset.seat = String(seat);
+  info.textContent = label;
+  chipInfoTimer = setTimeout(() => { info.hidden = true; }, 5000);
 }
 
 // -- the reveal ----------------------------------------------------------------------------------
@@ -531,7 +590,27 @@ function glide(source, target, ms) {
     { duration: pace(ms), easing: "ease-out" });
 }
 
+// Whether the decision on screen has been there long enough to take presses; starts its clock when
+// it appears, and draws the page again once it has.
+function settled(message) {
+  const key = decisionsOpen() ? decisionKey(message) : "";
+  const now = performance.now();
+  if (key !== settle.key) {
+    settle = { key, since: now, ready: Infinity };
+    if (key) setTimeout(redraw, SETTLE_MS + 5);
+  }
+  if (!key || now - settle.since < SETTLE_MS) return false;
+  if (settle.ready === Infinity) settle.ready = now;
+  return true;
+}
+
+// A press that began before the decision took presses (the end of a tap on the reveal) is ignored;
+// a key press (no pointer) is a deliberate one.
+const deliberate = (event) => event.detail === 0 || pressedAt >= settle.ready;
+
 function drawStage(run, flip) {
+  $("stage").dataset.round = String(run.reveal.round);
+  $("stage").dataset.turn = String(run.reveal.turn);
   $("stage-cards").replaceChildren(...run.reveal.cards.map(([card, player]) => el("li", {},
     cardElement(card, bullheadsOf(card), flip ? "flip" : ""),
     el("span", { class: "who" }, plainName(player)))));
@@ -544,7 +623,7 @@ function drawStage(run, flip) {
 // is showing its steps; true if a row choice's buttons were (re)drawn just now.
 function drawRows(message, mustRow) {
   if (revealing() && showing.phase !== "waiting") return false;
-  const choosing = mustRow && (!revealing() || showing.phase === "waiting");
+  const choosing = mustRow && (!revealing() || showing.phase === "waiting") && settled(message);
   const rows = revealing() ? showing.rows : message.view.rows;
   $("rows").classList.toggle("choosing", choosing);
   return showRows(rows, choosing) && choosing;
@@ -557,7 +636,8 @@ function showRows(rows, mustRow) {
   rowsShown = shown;
   renderRows($("rows"), rows, bullheadsOf, mustRow ? {
     // The buttons are disabled now (renderRows does it) and stay so until the choice is answered.
-    onPick: (row) => {
+    onPick: (row, event) => {
+      if (!deliberate(event)) return false;
       act({ type: "choose_row", row });
       rowsShown = null;
       if (pending) $("rows").setAttribute("aria-busy", "true");
@@ -578,6 +658,13 @@ function setBusy(list, busy) {
 function renderNews(message) {
   const news = $("news");
   $("skip").hidden = !revealing() || showing.phase === "waiting";
+  // Between rounds, the whole sentence about the round (who took what, why play goes on) over the
+  // hand, where there is room for it in every language.
+  const interlude = revealing() && showing.phase === "interlude";
+  $("stage-note").hidden = !interlude;
+  $("stage-cards").hidden = interlude;
+  const roundNote = interlude ? roundOverText(message) : "";
+  if ($("stage-note").textContent !== roundNote) $("stage-note").textContent = roundNote;
   let text = "";
   let note = false;
   if (revealing()) {
@@ -586,12 +673,14 @@ function renderNews(message) {
       const waiting = showing.reveal.waiting;
       // The person who chooses reads it in the status line already.
       text = waiting.player === message.table.you ? "" : t("news_waiting_row", { name: nameOf(waiting.player), card: waiting.card });
-    } else if (showing.phase === "interlude") {
-      text = roundOverText(message);
-      note = true;
     } else text = showing.news || "";
   } else if (message.table.status === "playing" && message.view.turn === 0 && message.scores.ending) {
-    text = roundOverText(message);
+    text = endingText(message.scores.ending);
+    note = true;
+  } else if (message.reveal) {
+    // Who took what in the last turn (the chips show each card): after a skip, a reload or a reconnect.
+    text = message.reveal.placements.filter((p) => p.took && p.took.length).map((p) => t("news_takes_row", {
+      name: nameOf(p.player), row: p.row + 1, card: p.card, heads: headsLabel(p.bullheads) })).join(" · ");
     note = true;
   }
   news.classList.toggle("note", note);
@@ -660,13 +749,14 @@ function renderPlayers(message) {
 function renderHand(message) {
   const view = message.view;
   const resting = revealing();
-  const legal = new Set(resting ? [] : legalCards(message));
+  const legal = new Set(resting || !settled(message) ? [] : legalCards(message));
   let help = "";
   if (view.my_card !== null && view.my_card !== undefined) help = t("hand_chosen", { card: view.my_card });
   else if (resting && legalCards(message).length) help = t("hand_after_reveal");
-  else if (legal.size) help = t("hand_help");
+  else if (legalCards(message).length) help = t("hand_help");
   if ($("hand-help").textContent !== help) $("hand-help").textContent = help;
   $("hand-box").classList.toggle("resting", resting);
+  $("hand-box").classList.toggle("settling", !resting && !legal.size && legalCards(message).length > 0 && !pending);
   // Redraw the cards only when they change: an update about others (a bot's card, someone
   // arriving) must not swap the button under a pointer between press and release.
   const waiting = !!pending && legal.size > 0;
@@ -682,7 +772,8 @@ function renderHand(message) {
         type: "button", class: `card heads-bg-${heads}${chosen ? " chosen" : ""}`, "data-card": card,
         disabled: waiting || !legal.has(card), "aria-pressed": chosen ? "true" : "false",
         "aria-label": cardLabel(card, heads),
-        onclick: () => {
+        onclick: (event) => {
+          if (!deliberate(event)) return;
           // One card per turn: no second press while the first is on its way (the hand stays
           // disabled until a state shows the card taken, or enabled again if it was refused).
           handShown = null;
@@ -1093,8 +1184,7 @@ $("join-form").addEventListener("submit", async (event) => {
   }
 });
 $("join-name").value = localStorage.getItem("nimmt:name") || "";
-$("host-bot").replaceChildren(...(page.bots || []).map((name) => el("option", { value: name },
-  has(`bot_${name}`) ? t(`bot_${name}`) : name)));
+$("host-bot").replaceChildren(...(page.bots || []).map((name) => el("option", { value: name }, botName(name))));
 $("start").addEventListener("click", () => send({ type: "start" }));
 $("advice-cards").addEventListener("click", askAdvice);
 $("advice-close").addEventListener("click", () => {
