@@ -79,7 +79,8 @@ def test_a_table_page_plays_on_patches_and_shows_what_a_whole_state_shows(browse
         # Reloaded, the page starts again from a whole state: it shows the same table.
         page.reload()
         expect(page.locator("#hand button.card")).to_have_count(len(hand))
-        assert {k: v for k, v in decision(page).items() if k != "version"} == shown
+        # (its hand takes presses once it has been on screen a moment: next_decision waits for that)
+        assert {k: v for k, v in next_decision(page).items() if k != "version"} == shown
         assert page.locator("#hand button.card").evaluate_all("els => els.map(e => Number(e.dataset.card))") == hand
         assert page.locator("#rows").inner_text() == rows
         assert kinds.count("state") == 2

@@ -10,7 +10,6 @@ import contextlib
 import json
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -41,7 +40,8 @@ def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServe
 _CUT = """() => {
   const cut = [];
   for (const node of document.querySelectorAll('main *, header *')) {
-    if (!node.getClientRects().length || node.closest('.chip .who, .stage-cards .who, .visually-hidden, svg, option')) continue;
+    if (!node.getClientRects().length
+        || node.closest('.chip .who, .stage-cards .who, .visually-hidden, svg, option')) continue;
     const rect = node.getBoundingClientRect();
     if (rect.width <= 1 || rect.height <= 1) continue;  // hidden for the eyes, kept for screen readers
     if (![...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim())) continue;
@@ -62,10 +62,13 @@ _CUT = """() => {
     if (!select.getClientRects().length || select.selectedIndex < 0) continue;
     ruler.style.font = getComputedStyle(select).font;
     ruler.textContent = select.options[select.selectedIndex].text;
-    if (ruler.getBoundingClientRect().width > select.clientWidth - 18) cut.push(`select ${select.id}: ${ruler.textContent}`);
+    if (ruler.getBoundingClientRect().width > select.clientWidth - 18) {
+      cut.push(`select ${select.id}: ${ruler.textContent}`);
+    }
   }
   ruler.remove();
-  const wide = document.documentElement.scrollWidth > window.innerWidth ? [`page ${document.documentElement.scrollWidth} px wide`] : [];
+  const width = document.documentElement.scrollWidth;
+  const wide = width > window.innerWidth ? [`page ${width} px wide`] : [];
   return [...wide, ...cut];
 }"""
 
@@ -90,7 +93,7 @@ const look = () => {
     felt: pageBox(document.getElementById('felt')),
     header: document.querySelector('header.top').getClientRects().length > 0,
     wide: document.documentElement.scrollWidth > window.innerWidth,
-    cut: ['#status .phase', '#status .where', '#news', '#hand-help', '#stage-note', '#skip', '#chip-info']
+    cut: ['#status', '#news', '#hand-help', '#stage-note', '#skip', '#chip-info']
       .filter((s) => clipped(document.querySelector(s)))
       .map((s) => `${s}: ${document.querySelector(s).textContent}`),
   });
@@ -141,7 +144,7 @@ def _what_happened_on_first_screen(page: Page, players: int) -> None:
     assert chips == listed
     for box in page.locator("#strip .played").evaluate_all(
             "els => els.map((e) => { const r = e.getBoundingClientRect(); return [r.top, r.bottom]; })"):
-        assert 0 <= box[0] and box[1] <= 640
+        assert box[0] >= 0 and box[1] <= 640
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -156,7 +159,8 @@ def test_a_whole_game_at_360_px(browser: Browser, table_server: LiveServer, lang
         page.on("pageerror", lambda error: errors.append(str(error)))
         _home_with_options(page, server.url, language, problems)
         # Plural forms: the browser picks them as Babel's rules do for this language.
-        forms: list[str] = page.evaluate(f"() => [...Array(201).keys()].map((n) => new Intl.PluralRules('{language}').select(n))")
+        forms: list[str] = page.evaluate(
+            f"() => [...Array(201).keys()].map((n) => new Intl.PluralRules('{language}').select(n))")
         babel = Locale.parse(language.replace("-", "_")).plural_form
         assert forms == [babel(n) for n in range(201)]
 
@@ -189,8 +193,9 @@ def test_a_whole_game_at_360_px(browser: Browser, table_server: LiveServer, lang
                 # A reload at a row choice: the turn's face-up cards are on the first screen.
                 reloaded = True
                 page.reload()
-                page.wait_for_function("() => document.querySelectorAll('#rows button.row-button:not([disabled])').length",
-                                       timeout=WAIT_MS)
+                page.wait_for_function(
+                    "() => document.querySelectorAll('#rows button.row-button:not([disabled])').length",
+                    timeout=WAIT_MS)
                 _what_happened_on_first_screen(page, 4)
                 seen = decision(page)
             _cut(page, f"a decision in turn {turn + 1} ({language})", problems)

@@ -21,8 +21,8 @@ OTHER_LANGUAGES = [language for language in LANGUAGES if language != DEFAULT_LAN
 # Words a translation may share with English: names, and words the language itself writes the
 # same way ("Total" in French, "No" in Spanish). Numbers and {placeholders} never count.
 SAME_AS_ENGLISH: dict[str, frozenset[str]] = {
-    "*": frozenset({"nimmt", "ok", "bot", "bots"}),
-    "fr": frozenset({"total"}),
+    "*": frozenset({"nimmt", "ok", "bot", "bots", "monte", "carlo"}),
+    "fr": frozenset({"total", "expert"}),
     "de": frozenset(),
     "es": frozenset({"total", "no"}),
     "pt-PT": frozenset({"total"}),

@@ -148,12 +148,42 @@ const bullheadsOf = (card) => bullheads[String(card)] || 0;
 // What this person may do now, as the server says: the bot protocol's answers, {card} or {row}.
 const legalCards = (message) => (message.legal || []).filter((answer) => "card" in answer).map((answer) => answer.card);
 const legalRows = (message) => (message.legal || []).filter((answer) => "row" in answer).map((answer) => answer.row);
+// While ``shortNames`` is set, a name is its first word: the shorter form of a sentence that does
+// not fit its line whole (see fitText).
+let shortNames = false;
 const plainName = (seat) => {
   const info = state.table.seats[seat];
-  return info && info.name ? isolateName(info.name) : t("seat_free_name", { seat: seat + 1 });
+  if (!info || !info.name) return t("seat_free_name", { seat: seat + 1 });
+  return isolateName(shortNames ? info.name.trim().split(/\s+/)[0] : info.name);
 };
 const nameOf = (seat) => (seat === state.table.you ? t("you_name", { name: plainName(seat) }) : plainName(seat));
 const seated = (message) => message.table.you !== null && message.table.you !== undefined;
+
+/** A sentence made with the players' full names, then with their first names. */
+function nameForms(make) {
+  const full = make();
+  shortNames = true;
+  try {
+    return [full, make()];
+  } finally {
+    shortNames = false;
+  }
+}
+
+/** Shows in ``node`` the first of ``texts`` that ``box`` (the element that clips, ``node`` itself
+ * by default) holds whole: the next ones are shorter forms of the same facts, the last the shortest.
+ * Nothing is ever cut: a phone in any language gets a form that fits. */
+function fitText(node, texts, box = node) {
+  const wanted = texts.filter(Boolean);
+  const key = `${box.clientWidth}|${wanted.join("\n")}`;
+  if (node.dataset.fitted === key) return;
+  for (const text of wanted.length ? wanted : [""]) {
+    if (node.textContent !== text) node.textContent = text;
+    if (box.scrollHeight <= box.clientHeight + 1 && box.scrollWidth <= box.clientWidth + 1) break;
+  }
+  // A box not laid out (hidden) cannot be measured: fit again once it shows.
+  node.dataset.fitted = box.clientHeight ? key : "";
+}
 
 // Sends this person's card or row, and holds that decision's buttons until it is answered.
 function act(message) {
@@ -270,11 +300,11 @@ function renderGame(message) {
   renderStrip(message);
   renderNews(message);
   renderPlayers(message);
+  renderCoach(message);  // before the hand: its hint is fitted beside the coach's button
   renderHand(message);
   renderReveal(message);
   renderHistory(message);
   renderAway(message);
-  renderCoach(message);
   alertIfAsked(message);
   // Watchers have no hand, but the reveal plays in its place: the space stays, so nothing jumps.
   $("hand").hidden = spectator || !seated(message);
@@ -304,6 +334,31 @@ function shownTurn(message) {
 
 function renderStatus(message) {
   const view = message.view;
+  const { round, turn } = shownTurn(message);
+  const where = `${roundText(message, round)} · ${t("turn_number", { turn })}`;
+  const status = $("status");
+  status.dataset.round = String(round);
+  status.dataset.turn = String(turn);
+  let phase = status.querySelector(".phase");
+  if (!phase) {
+    status.replaceChildren(el("span", { class: "where" }), el("span", { class: "phase" }));
+    phase = status.querySelector(".phase");
+  }
+  const whereLine = status.querySelector(".where");
+  if (whereLine.textContent !== where) whereLine.textContent = where;
+  const texts = nameForms(() => statusText(message));
+  // The shortest: how many the table waits for, not who.
+  if (view.phase === "choose_cards" && !revealing() && !legalCards(message).length && view.waiting_for.length > 1) {
+    texts.push(tp("status_waiting_count", view.waiting_for.length));
+  }
+  if (legalRows(message).length && texts[0] === t("status_choose_row", { card: view.row_choice_card })) {
+    texts.push(t("status_choose_row_short", { card: view.row_choice_card }));
+  }
+  fitText(phase, texts, status);
+}
+
+function statusText(message) {
+  const view = message.view;
   const table = message.table;
   const playing = showing ? showing.reveal : null;
   let text;
@@ -318,15 +373,7 @@ function renderStatus(message) {
   else if (view.phase === "choose_cards") {
     text = t("status_waiting_cards", { names: listFormat(view.waiting_for.map(nameOf)) });
   } else text = "";
-  const { round, turn } = shownTurn(message);
-  const where = `${roundText(message, round)} · ${t("turn_number", { turn })}`;
-  const status = $("status");
-  const key = `${where}|${text}`;
-  if (status.dataset.key === key) return;
-  status.dataset.key = key;
-  status.dataset.round = String(round);
-  status.dataset.turn = String(turn);
-  status.replaceChildren(el("span", { class: "where" }, where), el("span", { class: "phase" }, text));
+  return text;
 }
 
 // The running score of each seat as the table stands: the complete rounds plus this round's
@@ -444,7 +491,7 @@ function follow(message, previous) {
   showing = {
     id: reveal.id, reveal, step: 0, phase: "flip", rows: reveal.rows_before.map((row) => [...row]),
     scores: runningScores(previous && previous.view ? previous : message), gains: {},
-    news: "", done: false, skipped: false, cut: null, onState: null,
+    news: null, done: false, skipped: false, cut: null, onState: null,
   };
   if (still) {
     showing.step = reveal.placements.length;
@@ -547,7 +594,7 @@ async function place(run, placement) {
     run.gains = {};
     run.rows[placement.row] = [...run.rows[placement.row], placement.card];
   }
-  run.news = placementText(placement);
+  run.news = () => placementNews(placement);
   renderRows($("rows"), run.rows, bullheadsOf, { highlight: placement.row });
   rowsShown = null;  // the rows show a step of the reveal now, not the table as it stands
   redraw();
@@ -557,13 +604,19 @@ async function place(run, placement) {
   await pause(run, 850);
 }
 
+// The news line of a card placed: where it went, or the row it took (made again for the shorter forms).
+function placementNews(placement) {
+  if (!placement.took.length) return placementText(placement);
+  return t(placement.chosen ? "news_takes_row" : "news_sixth", {
+    name: nameOf(placement.player), row: placement.row + 1, card: placement.card, heads: headsLabel(placement.bullheads),
+  });
+}
+
 // A taken row's cards slide to the player who takes them, and their bullheads are counted.
 async function sweep(run, placement) {
   const row = $("rows").querySelector(`li[data-row="${placement.row}"]`);
   const chip = $("strip").querySelector(`[data-seat="${placement.player}"]`);
-  run.news = t(placement.chosen ? "news_takes_row" : "news_sixth", {
-    name: nameOf(placement.player), row: placement.row + 1, card: placement.card, heads: headsLabel(placement.bullheads),
-  });
+  run.news = () => placementNews(placement);
   redraw();
   if (!row || !chip) return;
   row.classList.add("highlight");
@@ -663,8 +716,11 @@ function renderNews(message) {
   const interlude = revealing() && showing.phase === "interlude";
   $("stage-note").hidden = !interlude;
   $("stage-cards").hidden = interlude;
-  const roundNote = interlude ? roundOverText(message) : "";
-  if ($("stage-note").textContent !== roundNote) $("stage-note").textContent = roundNote;
+  // Shorter forms: first names; then why the game goes on or ends alone (the chips show who took what).
+  if (interlude) {
+    fitText($("stage-note"), [...nameForms(() => roundOverText(message)),
+      ...nameForms(() => endingText(message.scores.ending))]);
+  }
   let text = "";
   let note = false;
   if (revealing()) {
@@ -672,19 +728,22 @@ function renderNews(message) {
     else if (showing.phase === "waiting" && showing.reveal.waiting) {
       const waiting = showing.reveal.waiting;
       // The person who chooses reads it in the status line already.
-      text = waiting.player === message.table.you ? "" : t("news_waiting_row", { name: nameOf(waiting.player), card: waiting.card });
-    } else text = showing.news || "";
+      text = waiting.player === message.table.you ? ""
+        : nameForms(() => t("news_waiting_row", { name: nameOf(waiting.player), card: waiting.card }));
+    } else text = showing.news ? nameForms(showing.news) : "";
   } else if (message.table.status === "playing" && message.view.turn === 0 && message.scores.ending) {
-    text = endingText(message.scores.ending);
+    text = nameForms(() => endingText(message.scores.ending));
     note = true;
   } else if (message.reveal) {
     // Who took what in the last turn (the chips show each card): after a skip, a reload or a reconnect.
-    text = message.reveal.placements.filter((p) => p.took && p.took.length).map((p) => t("news_takes_row", {
-      name: nameOf(p.player), row: p.row + 1, card: p.card, heads: headsLabel(p.bullheads) })).join(" · ");
+    const takes = message.reveal.placements.filter((p) => p.took && p.took.length);
+    text = nameForms(() => takes.map((p) => t("news_takes_row", {
+      name: nameOf(p.player), row: p.row + 1, card: p.card, heads: headsLabel(p.bullheads) })).join(" · "));
+    text.push(...nameForms(() => takes.map((p) => `${nameOf(p.player)} +${p.bullheads}`).join(" · ")));
     note = true;
   }
   news.classList.toggle("note", note);
-  if (news.textContent !== text) news.textContent = text;
+  fitText(news, Array.isArray(text) ? text : [text]);
 }
 
 // "Round 2 is over: Ana took 5 bullheads, …" and why the game goes on or ends.
@@ -730,6 +789,8 @@ function renderPlayers(message) {
   const scores = message.scores;
   $("total-heading").textContent = scores.countdown ? t("col_left") : t("col_total");
   const body = $("players").querySelector("tbody");
+  // One running total everywhere: the chips' (complete rounds and this round's bullheads so far).
+  const running = runningScores(message).map((score) => shownScore(message, score));
   body.replaceChildren(...message.table.seats.map((seat, index) => {
     let turn;
     if (message.table.status === "over") turn = "";
@@ -742,7 +803,7 @@ function renderPlayers(message) {
         away ? el("small", { class: "away" }, ` — ${away}`) : null),
       el("td", {}, turn),
       el("td", {}, String(view.penalties[index] ?? 0)),
-      el("td", {}, String(scores.shown[index])));
+      el("td", {}, String(running[index])));
   }));
 }
 
@@ -754,7 +815,7 @@ function renderHand(message) {
   if (view.my_card !== null && view.my_card !== undefined) help = t("hand_chosen", { card: view.my_card });
   else if (resting && legalCards(message).length) help = t("hand_after_reveal");
   else if (legalCards(message).length) help = t("hand_help");
-  if ($("hand-help").textContent !== help) $("hand-help").textContent = help;
+  fitText($("hand-help"), help === t("hand_help") ? [help, t("hand_help_short")] : [help]);
   $("hand-box").classList.toggle("resting", resting);
   $("hand-box").classList.toggle("settling", !resting && !legal.size && legalCards(message).length > 0 && !pending);
   // Redraw the cards only when they change: an update about others (a bot's card, someone
