@@ -115,6 +115,14 @@ class TableOptions(_Strict):
     public: bool = Field(default=False, description="listed in the lobby for anyone to join (false: by invitation)")
     clock: int | None = Field(default=None, ge=CLOCK_MIN, le=CLOCK_MAX, description="seconds for each decision; at "
                               "zero a bot plays it and the seat is its person's again at their next (null: no clock)")
+    # The absent rule: what happens to the seat of a person away for the server's grace (--away-grace)
+    # during a game. "bot": it goes to absent_bot at once, nobody waits (the person gets it back at
+    # their next decision when they return); "ask": anyone at the table may hand it to a bot. Tables
+    # stored before this option existed load with "ask", the way they played.
+    absent: Literal["bot", "ask"] = Field(default="ask", description="an absent person's seat after the grace: "
+                                          "'bot' hands it to absent_bot at once, 'ask' lets anyone at the table")
+    absent_bot: BotName = Field(default="heuristic", description="the bot that plays an absent person's seat "
+                                "when absent is 'bot'")
 
     _whole = field_validator("end_above", "rounds", "clock", mode="before")(_whole)
 

@@ -181,6 +181,7 @@ def test_the_creator_hands_an_absent_seat_to_a_bot(browser: Browser, server: Liv
         ana.fill("#create-seats", "3")
         ana.fill("#create-bots", "1")
         ana.fill("#create-rounds", "1")
+        ana.select_option("#create-absent", "ask")  # the others decide (the default hands it over by itself)
         ana.get_by_role("button", name="Create the table").click()
         ana.wait_for_url(re.compile(r"/t/[\w-]+$"))
         # The link is filled in once the table's first state has come over the WebSocket.

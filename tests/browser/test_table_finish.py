@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -264,3 +266,54 @@ class _Player(threading.Thread):
 
     def close(self) -> None:
         self.socket.close()
+
+
+@pytest.fixture
+def graced(tmp_path: Path) -> Iterator[LiveServer]:
+    with LiveServer(tmp_path / "nimmt.sqlite3", bot_delay=0, seed=5, away_grace=2) as live:
+        yield live
+
+
+def test_the_absent_rule_hands_the_seat_over_by_itself(browser: Browser, graced: LiveServer) -> None:
+    """A table made with "a bot plays for them after a short wait": Bruno leaves, Ana's page counts down
+    what will happen, then the bot plays for him with nobody asking; back, Bruno is told so."""
+    server = graced
+    contexts = [browser.new_context(**PHONE), browser.new_context(**PHONE)]
+    try:
+        ana = contexts[0].new_page()
+        ana.goto(f"{server.url}/?lang=en")
+        ana.locator("#create-name").fill("Ana")
+        ana.locator("#create-options summary").click()
+        ana.locator("#create-seats").fill("3")
+        ana.locator("#create-bots").fill("1")
+        ana.locator("#create-bots").dispatch_event("input")
+        ana.locator("#create-rounds").fill("1")
+        expect(ana.locator("#create-absent")).to_have_value("bot")  # nobody waits: the default
+        ana.get_by_role("button", name="Create the table").click()
+        ana.wait_for_url(re.compile(r"/t/[\w-]+$"))
+        table_id = ana.url.rsplit("/", 1)[1]
+        bruno = contexts[1].new_page()
+        bruno.goto(f"{server.url}/t/{table_id}?lang=en")
+        bruno.locator("#join-name").fill("Bruno")
+        bruno.get_by_role("button", name="Sit down").click()
+        ana.locator("#start:not([disabled])").click()
+        expect(bruno.locator("#hand button.card:not([disabled])").first).to_be_visible()
+        bruno.close()
+        expect(ana.locator("#absent")).to_contain_text("Bruno is away. In ")
+        expect(ana.locator("#absent")).to_contain_text("a bot plays for them until they return")
+        # With nobody asking, the bot takes the seat, and the game goes on: Ana plays turn after turn.
+        expect(ana.locator('#strip [data-seat="1"] .tag')).to_have_text("bot")
+        for _ in range(2):
+            act(ana, next_decision(ana))
+        # Bruno comes back while the table waits for Ana: the bot has chosen his card this turn, and
+        # he is told so (not "You chose"); the seat is his again at his next decision.
+        next_decision(ana)
+        bruno = contexts[1].new_page()
+        bruno.goto(f"{server.url}/t/{table_id}?lang=en")
+        expect(bruno.locator("#hand-help")).to_contain_text(
+            re.compile(r"You were away: the bot playing for you chose \d+ this turn\."))
+        act(ana, next_decision(ana))
+        expect(bruno.locator("#hand button.card:not([disabled])").first).to_be_visible()
+    finally:
+        for context in contexts:
+            context.close()

@@ -64,7 +64,9 @@ class Attendance:
     def watch(self, table: Table, seat: int) -> None:
         """Publish an update once this seat's person has been away ``away_grace`` seconds, so every page
         learns that the seat may now go to a bot (the update carries each seat's ``away_seconds``)."""
-        if self.service.closed or table.away_grace <= 0 or table.away_seconds(seat) is None:
+        if self.service.closed or table.away_seconds(seat) is None:
+            return
+        if table.away_grace <= 0 and table.options.absent != "bot":
             return
         since = table.away_since.get(seat, table.loaded_at)
         key = (table.id, seat)
@@ -89,4 +91,10 @@ class Attendance:
         still_away = table.away_seconds(seat) is not None and table.away_since.get(seat, table.loaded_at) == since
         loaded = service.tables.get(table.id) is table
         if not service.closed and still_away and table.seats[seat].bot is None and loaded:
+            if seat in table.absent_for_bot():  # the absent rule "bot": nobody waits, the seat goes now
+                try:
+                    async with table.lock:
+                        await service.settle(table)
+                except Exception:  # storing failed: the next write tries again, or anyone may hand it
+                    logger.exception("handing seat %s of table %s to a bot failed", seat, table.id)
             await service.hub.publish(table.news())

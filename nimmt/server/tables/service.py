@@ -165,6 +165,9 @@ class TableService:
             if bot not in BOTS:
                 raise ActionError("unknown_bot", f"unknown bot {bot!r}: the bots are {', '.join(sorted(BOTS))}",
                                   bot=bot)
+        if request.options.absent_bot not in BOTS:
+            raise ActionError("unknown_bot", f"unknown bot {request.options.absent_bot!r}: the bots are "
+                              f"{', '.join(sorted(BOTS))}", bot=request.options.absent_bot)
         if len(request.bots) > request.seats - 1:
             raise ActionError("too_many_bots", "the creator needs a seat: at most seats - 1 bots",
                               seats=request.seats)
@@ -318,6 +321,8 @@ class TableService:
             for seat in table.replaced_present():
                 await self.store_entry(table, functools.partial(_seat_back, table, seat))
             self.listing.note(table)  # a public table that starts leaves the lobby's list
+            for seat in table.absent_for_bot():
+                await self.store_entry(table, functools.partial(_absent_to_bot, table, seat))
         finally:
             self.bots.wake(table)
         if table.status == "over":
@@ -415,6 +420,12 @@ def _deal(table: Table, rng: random.Random) -> Entry | None:
 def _seat_back(table: Table, seat: int) -> Entry | None:
     """The seat back to its person, if it still should (asked again after another process's write)."""
     return SeatBack(seat) if seat in table.replaced_present() else None
+
+
+def _absent_to_bot(table: Table, seat: int) -> Entry | None:
+    """The absent rule "bot": the seat of a person away for the grace goes to the table's bot, if it
+    still should (asked again after another process's write)."""
+    return SeatToBot(seat, table.options.absent_bot) if seat in table.absent_for_bot() else None
 
 
 def _check_version(table: Table, seat: int, version: int) -> None:

@@ -82,6 +82,14 @@ class Table(TableState):
         now = time.monotonic() if now is None else now
         return max(0.0, now - self.away_since.get(seat, self.loaded_at))
 
+    def absent_for_bot(self, now: float | None = None) -> list[int]:
+        """The seats the absent rule "bot" hands to a bot now: a person's seat, in a game in progress,
+        no bot playing it, its person away for the grace or longer."""
+        if self.options.absent != "bot" or self.status != "playing":
+            return []
+        return [seat for seat in range(len(self.seats)) if self.seats[seat].bot is None
+                and (away := self.away_seconds(seat, now)) is not None and away >= self.away_grace]
+
     @property
     def host(self) -> int | None:
         """The seat that holds the host's buttons (start, rematch): the creator (seat 0) when present,

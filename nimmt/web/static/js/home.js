@@ -108,6 +108,11 @@ $("play-now").addEventListener("submit", (event) => {
   }, "play-error", $("play-now-button"));
 });
 
+function absentBot(bots) {
+  const ranked = BY_STRENGTH.filter((name) => bots.includes(name) && name !== "random");
+  return ranked.length ? ranked[ranked.length - 1] : DEFAULT_STRENGTH;
+}
+
 $("create").addEventListener("submit", (event) => {
   event.preventDefault();
   $("create-error").textContent = "";
@@ -130,6 +135,8 @@ $("create").addEventListener("submit", (event) => {
       countdown: $("create-countdown").checked, coach: $("create-coach").checked,
       public: $("create-visibility").value === "public",
       clock: $("create-clock").value ? Number($("create-clock").value) : null,
+      // The absent rule, its bot the strongest of the table's bots (else a middling one).
+      absent: $("create-absent").value, absent_bot: absentBot(bots),
     },
     language: $("create-language").value,
   }, "create-error", event.submitter || $("create").querySelector("button[type=submit]"));

@@ -812,7 +812,12 @@ function renderHand(message) {
   const resting = revealing();
   const legal = new Set(resting || !settled(message) ? [] : legalCards(message));
   let help = "";
-  if (view.my_card !== null && view.my_card !== undefined) help = t("hand_chosen", { card: view.my_card });
+  const mine = message.table.seats[message.table.you];
+  // A person whose seat a bot plays (they were away) is told so, and what the bot chose for them.
+  if (mine && mine.replaced) {
+    help = view.my_card !== null && view.my_card !== undefined ? t("hand_bot_chose", { card: view.my_card })
+      : t("hand_bot_plays");
+  } else if (view.my_card !== null && view.my_card !== undefined) help = t("hand_chosen", { card: view.my_card });
   else if (resting && legalCards(message).length) help = t("hand_after_reveal");
   else if (legalCards(message).length) help = t("hand_help");
   fitText($("hand-help"), help === t("hand_help") ? [help, t("hand_help_short")] : [help]);
@@ -1129,9 +1134,13 @@ function renderAway(message) {
 
 function absentItem({ seat, key, left }) {
   const name = plainName(seat);
+  // The table's absent rule says what happens when the grace runs out: the countdown says exactly that.
+  const automatic = state && state.table.options.absent === "bot";
   if (left > 0) {
-    return el("li", { "data-key": key }, el("span", {}, t("absent_wait", { name, seconds: left })));
+    return el("li", { "data-key": key }, el("span", {},
+      t(automatic ? "absent_wait_bot" : "absent_wait", { name, seconds: left })));
   }
+  if (automatic) return el("li", { "data-key": key }, el("span", {}, t("absent_handed", { name })));
   return el("li", { "data-key": key },
     el("span", {}, t("absent_player", { name })),
     el("button", {
