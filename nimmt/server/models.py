@@ -182,6 +182,8 @@ class TableInfo(BaseModel):
     host: int | None = Field(description="the seat holding the host's buttons (start, rematch): the creator "
                              "when present, else the first present person; null when nobody is here")
     away_grace: float = Field(description="seconds a person must be away before anyone may hand their seat to a bot")
+    absent_grace: float = Field(default=0.0, description="seconds the absent rule 'bot' waits before it hands "
+                                "an away person's seat to a bot (the grace, at least 5)")
 
 
 class ApiErrorBody(BaseModel):

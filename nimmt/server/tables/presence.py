@@ -85,7 +85,8 @@ class Attendance:
 
     async def _publish_after_grace(self, table: Table, seat: int, since: float) -> None:
         service = self.service
-        delay = since + table.away_grace - time.monotonic() + 0.01
+        grace = table.absent_grace if table.options.absent == "bot" else table.away_grace
+        delay = since + grace - time.monotonic() + 0.01
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(service.stopping.wait(), max(0.0, delay))
         still_away = table.away_seconds(seat) is not None and table.away_since.get(seat, table.loaded_at) == since

@@ -19,6 +19,8 @@ from ..journal import Entry, Joined, SeatBack, entry_from_json, entry_to_json
 from .clock import clock_left
 from .state import Prepared, TableState
 
+ABSENT_FLOOR = 5.0  # seconds: the least the absent rule "bot" waits, whatever the grace
+
 
 @dataclass
 class Table(TableState):
@@ -88,7 +90,13 @@ class Table(TableState):
         if self.options.absent != "bot" or self.status != "playing":
             return []
         return [seat for seat in range(len(self.seats)) if self.seats[seat].bot is None
-                and (away := self.away_seconds(seat, now)) is not None and away >= self.away_grace]
+                and (away := self.away_seconds(seat, now)) is not None and away >= self.absent_grace]
+
+    @property
+    def absent_grace(self) -> float:
+        """How long the absent rule "bot" waits: the grace, and never less than ABSENT_FLOOR seconds,
+        so that a reload or a brief loss of the network never costs a person their seat."""
+        return max(self.away_grace, ABSENT_FLOOR)
 
     @property
     def host(self) -> int | None:

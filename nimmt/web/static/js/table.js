@@ -1108,7 +1108,8 @@ let awayTimer = null;
 
 function renderAway(message) {
   const table = message.table;
-  const grace = table.away_grace ?? 30;
+  // The absent rule "bot" waits a little longer than the grace when the grace is very short.
+  const grace = (table.options.absent === "bot" ? table.absent_grace : table.away_grace) ?? table.away_grace ?? 30;
   const elapsed = (performance.now() - receivedAt) / 1000;
   const canHand = table.status === "playing" && seated(message) && !spectator
     && !(table.seats[table.you] && table.seats[table.you].bot);
