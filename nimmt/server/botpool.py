@@ -61,6 +61,8 @@ from nimmt.core import ChooseRow, PlayCard, View
 from nimmt.core.errors import NimmtError
 from nimmt.prepare import COMPILED_BOTS, is_prepared
 
+from .checker import stop_executor
+
 logger = logging.getLogger("nimmt.server")
 
 QUICK_BOTS = frozenset({"random", "beginner", "heuristic"})  # well under a millisecond a decision
@@ -321,19 +323,8 @@ class BotPool:
     def _stop_workers(self) -> None:
         """Stop every worker at once (a worker is stuck, or the server stops); the next job starts new ones."""
         executor, self._executor = self._executor, None
-        if executor is None:
-            return
-        processes = list((getattr(executor, "_processes", None) or {}).values())
-        executor.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            with contextlib.suppress(Exception):
-                process.terminate()
-        for process in processes:
-            with contextlib.suppress(Exception):
-                process.join(5)
-                if process.is_alive():
-                    process.kill()
-                    process.join(5)
+        if executor is not None:
+            stop_executor(executor)
 
     async def run(self, key: str, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in a worker, when ``key``'s turn comes. :class:`BotTimeout` if the worker

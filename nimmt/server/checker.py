@@ -133,7 +133,7 @@ class RecordChecker:
 
 def stop_executor(executor: concurrent.futures.ProcessPoolExecutor) -> None:
     """Stop a process pool's workers at once, even one stuck in a job (shutdown alone would wait for
-    it): asked to end, then killed if still there 5 s later. The bots' pool stops its workers so too."""
+    it): asked to end, then killed if still there 5 s later. The bots' pool stops its workers with it too."""
     processes = list((getattr(executor, "_processes", None) or {}).values())
     executor.shutdown(wait=False, cancel_futures=True)
     for process in processes:

@@ -34,6 +34,19 @@ LAYERS: dict[str, int] = {
 }
 
 
+def parse(path: Path) -> ast.Module:
+    """The module's syntax tree. CPython 3.11 counts the depth of every tree it builds in one shared
+    counter, so a thread left by an earlier test (a bot pool's, compiling) can make one parse raise a
+    spurious SystemError (see python/cpython#106905): that parse is made again."""
+    source = path.read_text(encoding="utf-8")
+    for _ in range(3):
+        try:
+            return ast.parse(source)
+        except SystemError:
+            continue
+    return ast.parse(source)
+
+
 def layer(module: str) -> int | None:
     for prefix, number in LAYERS.items():
         if module == prefix or module.startswith(prefix + "."):
@@ -42,7 +55,7 @@ def layer(module: str) -> int | None:
 
 
 def imports(path: Path, module: str) -> list[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parse(path)
     found = []
     package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     for node in ast.walk(tree):
@@ -100,7 +113,7 @@ def private(name: str) -> bool:
 
 def private_uses(path: Path, module: str) -> list[str]:
     """The private names of other packages that ``module`` imports or reaches as ``alias._name``."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parse(path)
     own = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     bound: dict[str, str] = {}  # a local name -> what it stands for, when it comes from nimmt
     found = []
