@@ -20,6 +20,7 @@ import typer
 from typer.core import TyperOption
 
 import nimmt.cli
+from nimmt.core.errors import NimmtError
 
 from ._help import ABOUT, COMMANDS
 
@@ -84,7 +85,7 @@ def make_app(modules: Sequence[str] | None = None) -> typer.Typer:
 
 def _not_loaded() -> None:
     """Never run: :func:`main` loads a command's own module before running it."""
-    raise RuntimeError("a command of the help list was run without its module")  # pragma: no cover
+    raise NimmtError("a command of the help list was run without its module")  # pragma: no cover
 
 
 def help_app() -> typer.Typer:

@@ -25,7 +25,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from nimmt.core.errors import NimmtError
 from nimmt.records import GameRecord, score
+
+
+class LeagueError(NimmtError, ValueError):
+    """A game result that does not add up."""
 
 BOT_PREFIX = "bot:"  # a bot's person id is "bot:<name>", the name in nimmt.bots.BOTS
 END_ABOVE = 66  # the classic end: a total above it ends the game after the round
@@ -60,22 +65,22 @@ class GameResult:
     def __post_init__(self) -> None:
         seats = len(self.players)
         if seats < 2:
-            raise ValueError(f"a game has at least 2 players, not {seats}")
+            raise LeagueError(f"a game has at least 2 players, not {seats}")
         if len(self.totals) != seats:
-            raise ValueError(f"{len(self.totals)} totals for {seats} players")
+            raise LeagueError(f"{len(self.totals)} totals for {seats} players")
         people = [p for p in self.players if not is_bot(p)]
         if len(set(people)) != len(people):
-            raise ValueError("a person sits twice at the same game")
+            raise LeagueError("a person sits twice at the same game")
         if not self.round_penalties:
-            raise ValueError("a finished game has at least one round")
+            raise LeagueError("a finished game has at least one round")
         for number, penalties in enumerate(self.round_penalties, 1):
             if len(penalties) != seats:
-                raise ValueError(f"round {number} has {len(penalties)} penalties for {seats} players")
+                raise LeagueError(f"round {number} has {len(penalties)} penalties for {seats} players")
             if any(p < 0 for p in penalties):
-                raise ValueError(f"round {number} has a negative penalty")
+                raise LeagueError(f"round {number} has a negative penalty")
         sums = tuple(sum(r[seat] for r in self.round_penalties) for seat in range(seats))
         if sums != self.totals:
-            raise ValueError(f"the totals {self.totals} are not the sums of the rounds {sums}")
+            raise LeagueError(f"the totals {self.totals} are not the sums of the rounds {sums}")
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -94,15 +99,15 @@ def result_from_record(
     seats = len(record.players)
     if isinstance(people, Mapping):
         if set(people) != set(range(seats)):
-            raise ValueError(f"the seating must name a person for each of the seats 0 to {seats - 1}")
+            raise LeagueError(f"the seating must name a person for each of the seats 0 to {seats - 1}")
         ids = tuple(people[seat] for seat in range(seats))
     else:
         ids = tuple(people)
         if len(ids) != seats:
-            raise ValueError(f"{len(ids)} people for {seats} seats")
+            raise LeagueError(f"{len(ids)} people for {seats} seats")
     result = score(record)
     if not result.finished:
-        raise ValueError("the game is not over: only finished games count")
+        raise LeagueError("the game is not over: only finished games count")
     return GameResult(when, ids, result.totals, result.rounds, record.rules.end_above)
 
 

@@ -31,6 +31,8 @@ import httptools
 from uvicorn.middleware.proxy_headers import _TrustedHosts
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from nimmt.core.errors import NimmtError
+
 from .limits import ClientLimits
 
 MOST_URL_BYTES = 8 * 1024  # the request line's target (nginx's default buffer for it)
@@ -42,7 +44,7 @@ _REASONS = {408: b"Request Timeout", 414: b"URI Too Long", 429: b"Too Many Reque
             431: b"Request Header Fields Too Large"}
 
 
-class _Refused(Exception):
+class _Refused(NimmtError):
     """Raised in a parser callback: the head is refused, parsing stops."""
 
 
