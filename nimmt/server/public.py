@@ -159,10 +159,15 @@ class Listing:
         except Exception:
             logger.exception("the lobby's row of table %s was not written", table_id)
 
-    async def settled(self) -> None:
-        """Wait for the writes under way (tests, and closing)."""
+    async def settled(self, timeout: float | None = None) -> None:
+        """Wait for the writes under way (tests, closing, and quick match: a person who arrived at a
+        table of this process a moment ago is in the list it reads); at most ``timeout`` seconds."""
+        deadline = None if timeout is None else asyncio.get_running_loop().time() + timeout
         while self.writes:
-            await asyncio.wait(list(self.writes.values()))
+            left = None if deadline is None else deadline - asyncio.get_running_loop().time()
+            if left is not None and left <= 0:
+                return
+            await asyncio.wait(list(self.writes.values()), timeout=left)
 
     async def close(self) -> None:
         await self.settled()

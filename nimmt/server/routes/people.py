@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+from collections.abc import Awaitable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -248,16 +249,21 @@ class PasskeyAnswer(_Body):
 # -- routes ------------------------------------------------------------------------------------
 
 
+async def with_key(given: Awaitable[tuple[Player, str]]) -> PlayerWithKey:
+    """A player and this device's new key (a new player, a used code, a passkey), or the refusal."""
+    try:
+        player, key = await given
+    except PeopleError as error:
+        raise refusal(error) from None
+    return PlayerWithKey(player=PlayerOut.of(player), key=key)
+
+
 @router.post("/api/players", response_model=PlayerWithKey, status_code=201,
              responses=people_errors(422, 429, 503))
 async def new_player(body: NewPlayer, request: Request, people: People) -> PlayerWithKey:
     """A new player for this browser, and its key (given once: nimmt keeps only its hash)."""
     limited(request, "players")
-    try:
-        player, key = await people.new_player(body.name)
-    except PeopleError as error:
-        raise refusal(error) from None
-    return PlayerWithKey(player=PlayerOut.of(player), key=key)
+    return await with_key(people.new_player(body.name))
 
 
 @router.get("/api/me", response_model=MeOut, responses=people_errors(401, 503))
@@ -342,11 +348,7 @@ async def link_code(request: Request, me: Me, people: People) -> LinkCodeOut:
 async def use_link_code(body: UseCode, request: Request, people: People) -> PlayerWithKey:
     """Trade a one-time code from another device for a key of that device's player."""
     limited(request, "codes")
-    try:
-        player, key = await people.use_link_code(body.code)
-    except PeopleError as error:
-        raise refusal(error) from None
-    return PlayerWithKey(player=PlayerOut.of(player), key=key)
+    return await with_key(people.use_link_code(body.code))
 
 
 @router.delete("/api/me/devices/{device_id}", status_code=204, response_class=Response,
@@ -396,11 +398,7 @@ async def passkey_sign_in_options(request: Request, people: People) -> Ceremony:
 async def passkey_sign_in(body: PasskeyAnswer, request: Request, people: People) -> PlayerWithKey:
     """Sign in with a passkey: this device is given a key of the passkey's player."""
     rp_id, origin = _relying_party(request)
-    try:
-        player, key = await passkeys.sign_in(people, body.token, body.credential, rp_id=rp_id, origin=origin)
-    except PeopleError as error:
-        raise refusal(error) from None
-    return PlayerWithKey(player=PlayerOut.of(player), key=key)
+    return await with_key(passkeys.sign_in(people, body.token, body.credential, rp_id=rp_id, origin=origin))
 
 
 __all__ = ["KEY_HEADER", "NAME_LENGTH", "MaybeMe", "Me", "People", "router"]

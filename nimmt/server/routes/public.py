@@ -28,6 +28,7 @@ logger = logging.getLogger("nimmt.server")
 QUICK_SEATS = 4  # the table quick match opens when none is open: four seats, for people only
 QUICK_CLOCK = 60  # seconds a decision at that table
 QUICK_TRIES = 5  # open tables tried before opening one (each may fill meanwhile)
+QUICK_SETTLE = 2.0  # seconds quick match waits at most for this process's rows under way
 
 
 class OpenTableInfo(BaseModel):
@@ -77,6 +78,9 @@ async def open_tables(request: Request, language: Annotated[str | None, Query(
 async def quick_match(body: QuickMatch, request: Request, service: Service) -> SeatToken:
     """Take a seat at the open public table in this language that has waited longest; when there is
     none, open one (public, four seats, a minute a decision) for the next people to join."""
+    # This process's rows are written in the background: the ones under way go first, so a stranger
+    # who sat down here a moment ago is found (another process's are as fresh as its writes).
+    await service.listing.settled(timeout=QUICK_SETTLE)
     try:
         candidates = await _listing(request).open_tables(body.language, limit=QUICK_TRIES)
     except ApiError:
