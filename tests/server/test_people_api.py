@@ -210,6 +210,10 @@ def test_a_tables_game_is_kept_for_its_players_and_its_group(client: TestClient)
     refused(client.post("/api/tables", json=body), 401, "no_key")
     refused(client.post("/api/tables", json=body, headers=bruno_key), 403, "not_member")
     refused(client.post("/api/tables", json={**body, "group": "g_nowhere"}, headers=ana_key), 404, "unknown_group")
+    # Public and in a group at once: refused with its own code, and no table is made (the lobby stays empty).
+    public = {**body, "options": {"rounds": 1, "public": True, "clock": 86400}}
+    refused(client.post("/api/tables", json=public, headers=ana_key), 422, "public_group")
+    assert client.get("/api/lobby").json() == []
     client.post("/api/invites", json={"invite": invite}, headers=bruno_key)
     created = client.post("/api/tables", json=body, headers=ana_key).json()
     joined = client.post(f"/api/tables/{created['table_id']}/join", json={"name": "Bruno"}, headers=bruno_key).json()

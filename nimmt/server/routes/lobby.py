@@ -26,12 +26,15 @@ async def bots() -> list[BotInfo]:
     return [BotInfo(name=name, description=cls.description) for name, cls in sorted(BOTS.items())]
 
 
-@router.post("/api/tables", response_model=SeatToken, status_code=201, responses=people_errors(401, 403, 404, 409, 503))
+@router.post("/api/tables", response_model=SeatToken, status_code=201, responses=people_errors(401, 403, 404, 409, 422, 503))
 async def create_table(body: CreateTable, request: Request, service: Service, me: MaybeMe) -> SeatToken:
     """Create a table. The creator sits in seat 0; bots take the last seats. With the creator's
     player key (``X-Player-Key``) their finished games are kept for them (docs/people.md); a
-    ``group`` needs it, and the creator must be a member."""
+    ``group`` needs it, and the creator must be a member. A group's table is never public (422
+    ``public_group``): the lobby is for strangers, and a public table shows nobody's group."""
     if body.group is not None:
+        if body.options.public:
+            raise ApiError(422, "public_group", "a group's table is for its members: it cannot be public too")
         await check_member(request, body.group, me)
     table, token = await service.create(body, me.id if me is not None else None)
     return SeatToken(table_id=table.id, seat=0, token=token, **links(request, table))
