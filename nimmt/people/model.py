@@ -5,6 +5,7 @@ No storage and no web here: :mod:`nimmt.people.store` keeps these, the server sh
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -54,6 +55,11 @@ class Passkey:
     sign_count: int
     created_at: datetime
     last_used_at: datetime | None
+
+    @property
+    def short_id(self) -> str:
+        """A short id of the passkey for links and lists (its credential id may be long)."""
+        return hashlib.sha256(self.credential_id.encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True, slots=True)

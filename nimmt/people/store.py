@@ -91,9 +91,11 @@ class PeopleStore(Protocol):
     async def passkey(self, credential_id: str) -> Passkey | None: ...
     async def passkey_used(self, credential_id: str, sign_count: int) -> None: ...
     async def passkeys(self, player_id: str) -> list[Passkey]: ...
+    async def remove_passkey(self, player_id: str, credential_id: str) -> bool: ...
     async def new_group(self, host_id: str, name: str) -> Group: ...
     async def group(self, group_id: str) -> Group | None: ...
     async def join(self, invite: str, player_id: str) -> Group: ...
+    async def invited(self, invite: str) -> tuple[Group, int] | None: ...
     async def leave(self, group_id: str, player_id: str) -> None: ...
     async def set_invite(self, group_id: str, player_id: str, *, open: bool, renew: bool = False) -> Group: ...
     async def groups_of(self, player_id: str) -> list[Group]: ...
@@ -293,6 +295,14 @@ class SqlPeopleStore:
         async with self._engine.connect() as connection:
             return [_passkey(row) for row in (await connection.execute(query)).all()]
 
+    async def remove_passkey(self, player_id: str, credential_id: str) -> bool:
+        """Forget one of the player's passkeys (it signs nobody in from now on); the devices that
+        signed in with it keep their own keys. False when the player has no such passkey."""
+        async with self._engine.begin() as connection:
+            done = await connection.execute(delete(PASSKEYS).where(PASSKEYS.c.credential_id == credential_id,
+                                                                   PASSKEYS.c.player_id == player_id))
+        return bool(done.rowcount)
+
     # -- groups ------------------------------------------------------------------------------
 
     async def new_group(self, host_id: str, name: str) -> Group:
@@ -333,6 +343,17 @@ class SqlPeopleStore:
                 except IntegrityError as error:
                     raise PeopleError("unknown_player", "no such player (deleted?)") from error
         return _group(row)
+
+    async def invited(self, invite: str) -> tuple[Group, int] | None:
+        """The group of this invite code and how many members it has (shown before joining), or None."""
+        if not isinstance(invite, str) or len(invite) > 40:
+            return None
+        query = (select(GROUPS, func.count(MEMBERS.c.player_id).label("members"))
+                 .outerjoin(MEMBERS, MEMBERS.c.group_id == GROUPS.c.id)
+                 .where(GROUPS.c.invite == normal_code(invite)).group_by(*GROUPS.c))
+        async with self._engine.connect() as connection:
+            row = (await connection.execute(query)).first()
+        return None if row is None else (_group(row), int(row.members))
 
     async def leave(self, group_id: str, player_id: str) -> None:
         """Leave a group; a leaving host hands the group to the member who joined first after them."""

@@ -188,17 +188,31 @@ def test_a_second_device_by_passkey(browser: Browser, server: LiveServer) -> Non
         devices = second.locator("#devices-list li")
         expect(devices).to_have_count(2)
         expect(devices.nth(1)).to_contain_text("Signed in with a passkey")
-        # A passkey nimmt does not know (another site's, or removed): refused, the phone stays Ana's.
+        # Ana removes the passkey on its own from her desk: the phone it signed in keeps its key.
+        ana.reload()
+        expect(ana.locator("#passkeys-list li")).to_have_count(1)
+        ana.locator("#passkeys-list li").get_by_role("button", name="Remove").click()
+        expect(ana.locator("#me-status")).to_have_text("Passkey removed: it no longer signs anybody in.")
+        expect(ana.locator("#passkey-count")).to_have_text("Passkeys: 0")
+        expect(ana.locator("#passkeys-list li")).to_have_count(0)
+        expect(ana.locator("#devices-list li")).to_have_count(2)
+        second.reload()
+        expect(second.locator("#name-input")).to_have_value("Ana")
+        # Passkeys nimmt does not know (the removed one, another site's): refused, the page stays nobody's.
         stranger = browser.new_context(**PHONE)
         try:
             other = stranger.new_page()
             other.goto(f"{server.url}/me?lang=en")
             other_cdp, other_authenticator = authenticator(other)
             forged = {**credential, "credentialId": base64.b64encode(b"not a known passkey").decode()}
-            other_cdp.send("WebAuthn.addCredential", {"authenticatorId": other_authenticator, "credential": forged})
-            other.locator("#passkey-sign-in").click()
-            expect(other.locator("#me-error")).to_have_text("The passkey was not accepted.")
-            expect(other.locator("#start")).to_be_visible()
+            for passkey in (credential, forged):
+                other_cdp.send("WebAuthn.clearCredentials", {"authenticatorId": other_authenticator})
+                other_cdp.send("WebAuthn.addCredential", {"authenticatorId": other_authenticator,
+                                                          "credential": passkey})
+                other.locator("#passkey-sign-in").click()
+                expect(other.locator("#me-error")).to_have_text("The passkey was not accepted.")
+                expect(other.locator("#start")).to_be_visible()
+                other.evaluate("() => { document.getElementById('me-error').textContent = ''; }")
         finally:
             stranger.close()
     finally:
@@ -226,6 +240,9 @@ def test_a_groups_league_page_is_the_table_worked_out_by_hand(browser: Browser, 
         [invite] = decode_qr(ana.locator("#invite-qr").screenshot())
         for person in (bruno, carla):
             person.goto(f"{invite}?lang=fr")
+            # The link names its group before anybody joins.
+            expect(person.locator("#invite-note")).to_have_text("Vous êtes invité à rejoindre le groupe Les vendredis.")
+            expect(person.locator("#join-button")).to_have_text("Rejoindre Les vendredis")
             person.locator("#join-button").click()
             person.wait_for_url(re.compile(rf"/groups/{group_id}$"))
         ids = {name: page.evaluate("() => fetch('/api/me', {headers: {'X-Player-Key': "
@@ -267,8 +284,10 @@ def test_a_groups_league_page_is_the_table_worked_out_by_hand(browser: Browser, 
         try:
             dora = new_person(late, server, "Dora", "fr")
             dora.goto(f"{invite}?lang=fr")
-            dora.locator("#join-button").click()
-            expect(dora.locator("#me-error")).to_have_text(re.compile("fermé l'invitation"))
+            expect(dora.locator("#invite-note")).to_have_text(re.compile("fermé l'invitation"))
+            expect(dora.locator("#join-button")).to_be_hidden()
+            assert overflow(dora) <= 0
+            dora.screenshot(path=str(screenshots / "people-invite-closed-fr-360.png"))
         finally:
             late.close()
         # The big screen reads the league by the group's link alone.

@@ -159,6 +159,14 @@ def test_challenges_are_single_use_and_of_their_kind(url: str) -> None:
         passkey = await people.passkey("cred-1")
         assert passkey is not None and passkey.sign_count == 5 and passkey.player_id == ana.id
         assert await people.passkey("cred-2") is None and await people.passkey("x" * 5000) is None
+        # One passkey removed on its own: only its owner can, and the device keys stay.
+        bruno, _ = await people.new_player("Bruno")
+        await people.add_passkey(ana.id, "cred-2", "pk", 0)
+        devices = await people.devices(ana.id)
+        assert not await people.remove_passkey(bruno.id, "cred-1")
+        assert await people.remove_passkey(ana.id, "cred-1") and not await people.remove_passkey(ana.id, "cred-1")
+        assert [p.credential_id for p in await people.passkeys(ana.id)] == ["cred-2"]
+        assert await people.devices(ana.id) == devices
 
     with_people(url, scenario)
 

@@ -89,6 +89,9 @@ def test_a_groups_league_is_the_table_worked_out_by_hand(client: TestClient) -> 
     group = client.post("/api/groups", json={"name": "Friday table"}, headers=ana_key).json()
     assert group["host"] and group["invite_open"] and group["invite_qr"].startswith("data:image/svg")
     invite = group["invite_url"].rsplit("/", 1)[1]
+    # Before joining, the invite names its group (no key needed; never its id or members' names).
+    assert client.get(f"/api/invites/{invite.lower()}").json() == {"name": "Friday table", "members": 1,
+                                                                   "invite_open": True}
     for key in (bruno_key, carla_key):
         assert client.post("/api/invites", json={"invite": invite}, headers=key).status_code == 200
     # Three real-deck games: seats in different orders, a shared win, totals above 66 and exactly at it.
@@ -125,9 +128,15 @@ def test_a_groups_league_is_the_table_worked_out_by_hand(client: TestClient) -> 
     closed = client.patch(f"/api/groups/{group['id']}/invite", json={"open": False}, headers=ana_key).json()
     assert closed["invite_url"] is None and not closed["invite_open"]
     refused(client.post("/api/invites", json={"invite": invite}, headers=dora_key), 403, "invite_closed")
+    assert client.get(f"/api/invites/{invite}").json() == {"name": "Friday table", "members": 3,
+                                                           "invite_open": False}
     renewed = client.patch(f"/api/groups/{group['id']}/invite", json={"open": True, "renew": True},
                            headers=ana_key).json()
     refused(client.post("/api/invites", json={"invite": invite}, headers=dora_key), 404, "invite_unknown")
+    refused(client.get(f"/api/invites/{invite}"), 404, "invite_unknown")
+    for page, shown in ((f"/join/{invite}", '"invited": null'), (f"/join/{renewed['invite_url'].rsplit('/', 1)[1]}",
+                                                                  '"name": "Friday table"')):
+        assert shown in client.get(f"{page}?lang=fr").text
     new_invite = renewed["invite_url"].rsplit("/", 1)[1]
     assert client.post("/api/invites", json={"invite": new_invite}, headers=dora_key).status_code == 200
     dora_row = next(row for row in client.get(f"/api/groups/{group['id']}/league").json()["rows"]

@@ -153,6 +153,25 @@ async def join_group(body: JoinGroup, request: Request, me: Me, people: People) 
     return group_out(request, group, me.id)
 
 
+class InviteOut(BaseModel):
+    name: str = Field(description="the group's name, shown before joining")
+    members: int
+    invite_open: bool = Field(description="false: the host closed the invite (joining is refused)")
+
+
+@router.get("/api/invites/{invite}", response_model=InviteOut, responses=people_errors(404, 429, 503))
+async def invite_info(invite: Annotated[str, StringConstraints(max_length=40)], request: Request,
+                      people: People) -> InviteOut:
+    """The group an invite code opens (its name and size, never its id or members), for the page
+    that asks "Join …?" before the person has a player. Counted as a try at an invite."""
+    limited(request, "invites")
+    found = await people.invited(invite)
+    if found is None:
+        raise ApiError(404, "invite_unknown", "no group has this invite (the host may have made a new one)")
+    group, members = found
+    return InviteOut(name=group.name, members=members, invite_open=group.invite_open)
+
+
 @router.get("/api/groups/{group_id}", response_model=GroupDetail, responses=people_errors(401, 403, 404, 503))
 async def group_detail(group_id: GroupId, request: Request, me: Me, people: People) -> GroupDetail:
     """A group for its members: the invite, the members and the league."""

@@ -26,7 +26,8 @@ async def bots() -> list[BotInfo]:
     return [BotInfo(name=name, description=cls.description) for name, cls in sorted(BOTS.items())]
 
 
-@router.post("/api/tables", response_model=SeatToken, status_code=201, responses=people_errors(401, 403, 404, 409, 422, 503))
+@router.post("/api/tables", response_model=SeatToken, status_code=201,
+             responses=people_errors(401, 403, 404, 409, 422, 503))
 async def create_table(body: CreateTable, request: Request, service: Service, me: MaybeMe) -> SeatToken:
     """Create a table. The creator sits in seat 0; bots take the last seats. With the creator's
     player key (``X-Player-Key``) their finished games are kept for them (docs/people.md); a

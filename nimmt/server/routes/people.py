@@ -49,7 +49,8 @@ PEOPLE_STATUS = {
 _PEOPLE_TEXTS = {
     401: "no player key, or one nimmt does not know (no_key, unknown_key: signed out, forged or deleted)",
     403: "not allowed for this player (not_member, not_host, invite_closed)",
-    404: "no such code, invite, group or game (code_unknown, invite_unknown, unknown_group, not_in_game)",
+    404: "no such code, invite, group, game, device or passkey (code_unknown, invite_unknown, unknown_group, "
+         "not_in_game, unknown_device, unknown_passkey)",
     409: "already done (code_used, passkey_taken)",
     410: "the one-time code has expired (code_expired)",
 }
@@ -171,6 +172,12 @@ class DeviceOut(BaseModel):
     last_used_at: datetime | None = Field(description="at most an hour out of date")
 
 
+class PasskeyOut(BaseModel):
+    id: str = Field(description="a short id of the passkey (DELETE /api/me/passkeys/{id} removes it)")
+    created_at: datetime
+    last_used_at: datetime | None
+
+
 class GroupBrief(BaseModel):
     id: str
     name: str
@@ -181,6 +188,7 @@ class MeOut(BaseModel):
     player: PlayerOut
     devices: list[DeviceOut]
     passkeys: int
+    passkey_list: list[PasskeyOut] = Field(description="the passkeys themselves, oldest first")
     groups: list[GroupBrief]
 
 
@@ -271,10 +279,12 @@ async def who_am_i(me: Me, people: People) -> MeOut:
     """The player of this key: their name, devices, passkeys and groups."""
     devices = await people.devices(me.id)
     groups = await people.groups_of(me.id)
+    keys = await people.passkeys(me.id)
     return MeOut(player=PlayerOut.of(me),
                  devices=[DeviceOut(id=d.id, how=d.how, created_at=d.created_at, last_used_at=d.last_used_at)
                           for d in devices],
-                 passkeys=len(await people.passkeys(me.id)),
+                 passkeys=len(keys), passkey_list=[PasskeyOut(id=k.short_id, created_at=k.created_at,
+                                                              last_used_at=k.last_used_at) for k in keys],
                  groups=[GroupBrief(id=g.id, name=g.name, host=g.host_id == me.id) for g in groups])
 
 
@@ -383,6 +393,18 @@ async def passkey_add(body: PasskeyAnswer, request: Request, me: Me, people: Peo
     except PeopleError as error:
         raise refusal(error) from None
     return Response(status_code=201)
+
+
+@router.delete("/api/me/passkeys/{passkey_id}", status_code=204, response_class=Response,
+               responses=people_errors(401, 404, 503))
+async def passkey_remove(passkey_id: Annotated[str, StringConstraints(max_length=40)], me: Me,
+                         people: People) -> Response:
+    """Remove one passkey (a lost phone's keychain): it signs nobody in from now on. The devices that
+    signed in with it keep their keys (each is signed out on its own)."""
+    for passkey in await people.passkeys(me.id):
+        if passkey.short_id == passkey_id and await people.remove_passkey(me.id, passkey.credential_id):
+            return Response(status_code=204)
+    raise ApiError(404, "unknown_passkey", "this player has no such passkey")
 
 
 @router.post("/api/passkeys/options", response_model=Ceremony, responses=people_errors(429, 503))

@@ -78,11 +78,27 @@ function render() {
       await load();
     }) }, t("device_sign_out")))));
   $("passkey-count").textContent = t("passkey_count", { count: me.passkeys });
+  $("passkeys-list").replaceChildren(...me.passkey_list.map((passkey) => el("li", {},
+    `${t("passkey_item", { when: when(passkey.created_at) })} `,
+    el("button", { type: "button", class: "small", onclick: guarded(async () => {
+      await api("DELETE", `/api/me/passkeys/${encodeURIComponent(passkey.id)}`);
+      await load();
+      status(t("passkey_removed"));
+    }) }, t("passkey_remove")))));
   $("passkey-add").hidden = !passkeysAvailable();
-  if (page.invite) {
-    $("join-button").hidden = false;
-    $("join-button").textContent = t("group_join", { name: "…" });
-  }
+  const invited = page.invite && page.invited && page.invited.open;
+  $("join-button").hidden = !invited;
+  if (invited) $("join-button").textContent = t("group_join", { name: page.invited.name });
+}
+
+/** An invite link names its group before anything else (the server read it into the page). */
+function renderInvite() {
+  if (!page.invite) return;
+  const group = page.invited;
+  $("invite-note").hidden = false;
+  $("invite-note").classList.toggle("error", !group || !group.open);
+  $("invite-note").textContent = !group ? t("error_invite_unknown")
+    : group.open ? t("group_invited", { name: group.name }) : t("error_invite_closed");
 }
 
 async function load() {
@@ -185,4 +201,5 @@ $("data-delete").addEventListener("click", guarded(async () => {
   status(t("data_deleted"));
 }));
 
+renderInvite();
 load();
