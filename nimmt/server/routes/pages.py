@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import contextlib
+from datetime import UTC, datetime
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from nimmt.bots import BOTS
+from nimmt.core import BULLHEADS
 from nimmt.i18n import check_language
+from nimmt.puzzles import of_day
 
 from ..pages import LANG_COOKIE, choose_language, render
 from .common import Service, the_table
@@ -46,13 +49,15 @@ def page(name: str, request: Request, data: dict[str, Any] | None = None,
 
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> HTMLResponse:
-    return page("home", request, {"bots": sorted(BOTS)})
+    # The puzzle of the day (a UTC day), the same for everyone.
+    puzzle = {**of_day(datetime.now(UTC).date()).to_json(), "bullheads": BULLHEADS}
+    return page("home", request, {"bots": sorted(BOTS), "puzzle": puzzle}, ("learn",))
 
 
 @router.get("/t/{table_id}", response_class=HTMLResponse)
 async def table_page(table_id: str, request: Request, service: Service) -> HTMLResponse:
     table = await the_table(service, table_id)
-    return page("table", request, {"table": table.id, "spectator": False, "bots": sorted(BOTS)})
+    return page("table", request, {"table": table.id, "spectator": False, "bots": sorted(BOTS)}, ("learn",))
 
 
 @router.get("/watch/{table_id}", response_class=HTMLResponse)

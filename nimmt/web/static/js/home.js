@@ -1,6 +1,7 @@
 // The home page: play now against bots in one click, or create a table; then go to it with the
 // creator's seat token. The name (and the bots' strength for play now) are remembered here.
 import { api, el, errorText, has, page, t } from "./common.js";
+import "./daily.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "nimmt:name";
@@ -75,7 +76,7 @@ function nameOrComplain(errorBox) {
   return name;
 }
 
-async function createAndGo(body, errorBox, button) {
+async function createAndGo(body, errorBox, button, created = () => {}) {
   const group = new URLSearchParams(location.search).get("group"); // from a group's page: its league counts it
   if (group) body.group = group;
   button.disabled = true;
@@ -83,6 +84,7 @@ async function createAndGo(body, errorBox, button) {
   try {
     const seat = await api("POST", "/api/tables", body);
     remember(`nimmt:seat:${seat.table_id}`, seat.token);
+    created(seat);
     location.assign(`/t/${seat.table_id}`);
   } catch (error) {
     $(errorBox).textContent = errorText(error);
@@ -106,6 +108,19 @@ $("play-now").addEventListener("submit", (event) => {
   createAndGo({
     name, seats: PLAY_NOW_BOTS + 1, bots: Array(PLAY_NOW_BOTS).fill(strength), start: true, language: page.lang,
   }, "play-error", $("play-now-button"));
+});
+
+// The guided round (static/js/guide.js): the person and three beginners, one round, the tips on.
+const GUIDE_DONE_KEY = "nimmt:guide-done";
+const GUIDE_BOTS = 3;
+if (remembered(GUIDE_DONE_KEY)) $("guide-note").textContent = t("guide_done_note");
+$("guide-button").addEventListener("click", () => {
+  const name = nameOrComplain("play-error");
+  if (!name) return;
+  createAndGo({
+    name, seats: GUIDE_BOTS + 1, bots: Array(GUIDE_BOTS).fill("beginner"), start: true, language: page.lang,
+    options: { rounds: 1, coach: false },
+  }, "play-error", $("guide-button"), (seat) => remember(`nimmt:guide:${seat.table_id}`, String(seat.seat)));
 });
 
 function absentBot(bots) {
