@@ -24,6 +24,7 @@ from nimmt import __version__
 from nimmt.people.store import SqlPeopleStore
 
 from .checker import RecordChecker
+from .clocked import ClockedTables, ClockScan
 from .hub import Hub, LocalHub
 from .limits import ClientLimits, Limits, LimitsMiddleware
 from .metrics import Metrics
@@ -90,7 +91,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     # People (docs/people.md) and the lobby's public tables live in the tables' database, in tables
     # its migrations made.
     url = getattr(store, "url", None)
-    service.listing = Listing(PublicTables(url) if isinstance(url, str) else None)
+    public = PublicTables(url) if isinstance(url, str) else None
+    clocked = ClockedTables(public) if public is not None else None
+    service.listing = Listing(public, clocked)
+    scan = ClockScan(service, clocked) if clocked is not None else None
+    if scan is not None:
+        scan.start()  # timed tables whose clock runs are loaded now, not when somebody opens them
     known = state.people = SqlPeopleStore(url) if isinstance(url, str) else None
     if known is not None:
         service.game_over = keeper(known)
@@ -100,6 +106,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         watching.cancel()
         await state.checker.close()
+        if scan is not None:
+            await scan.close()
         await service.close()
         if known is not None:
             await known.close()

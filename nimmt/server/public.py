@@ -10,8 +10,9 @@ names: a public table shows nobody's name, group or history outside the table.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 if TYPE_CHECKING:
+    from .clocked import ClockedTables
     from .tables import Table as GameTable
 
 Clock = Callable[[], datetime]
@@ -90,6 +92,10 @@ class PublicTables:
         else:
             self._engine = create_async_engine(url, pool_pre_ping=True, pool_size=2, max_overflow=2)
 
+    @property
+    def engine(self) -> AsyncEngine:
+        return self._engine
+
     async def close(self) -> None:
         await self._engine.dispose()
 
@@ -120,44 +126,63 @@ class PublicTables:
 
 
 class Listing:
-    """What this process tells the lobby about its public tables: their row, written when something
-    the lobby shows may have changed (made, joined, started, somebody came or left). A table is
-    open while it has not started, has a free seat, and somebody is at it (a turn-based table stays
-    open without anyone). The row is written in the background, each table's writes in the order of
-    their changes (a person's leaving is never held up by the database); a write that fails is
-    logged, and the next change writes again."""
+    """What this process tells the store about its tables outside their journals: a public table's
+    lobby row, written when something the lobby shows may have changed (made, joined, started,
+    somebody came or left), and a timed table's clock row (:mod:`nimmt.server.clocked`), written
+    when its clock starts or stops running. A table is open while it has not started, has a free
+    seat, and somebody is at it (a turn-based table stays open without anyone). Rows are written
+    in the background, each table's writes in the order of their changes (a person's leaving is
+    never held up by the database); a write that fails is logged, and the next change writes again."""
 
-    def __init__(self, tables: PublicTables | None = None) -> None:
+    def __init__(self, tables: PublicTables | None = None, clocked: ClockedTables | None = None) -> None:
         self.tables = tables
+        self.clocked = clocked
         self.closed: set[str] = set()  # tables this process wrote as started: no more to write for them
+        self.clock_rows: dict[str, bool] = {}  # whether each timed table's clock was last written running
         self.writes: dict[str, asyncio.Task[None]] = {}  # each table's latest write
 
     def note(self, table: GameTable) -> None:
-        """Write the table's row as the table is now (soon, after its earlier writes)."""
+        """Write the table's rows as the table is now (soon, after its earlier writes)."""
+        self._note_clock(table)
         if self.tables is None or not table.options.public or table.id in self.closed:
             return
         taken = sum(seat.taken for seat in table.seats)
         lobby = table.status == "lobby"
         somebody = bool(table.present) or (table.options.clock or 0) >= TURN_BASED
-        values = {"language": table.language, "clock": table.options.clock, "seats": len(table.seats),
-                  "taken": taken, "open": lobby and taken < len(table.seats) and somebody}
+        values: dict[str, Any] = {"language": table.language, "clock": table.options.clock,
+                                  "seats": len(table.seats), "taken": taken,
+                                  "open": lobby and taken < len(table.seats) and somebody}
         if not lobby:
             self.closed.add(table.id)
             if len(self.closed) > REMEMBERED:
                 self.closed.clear()  # writing a started table's row again is harmless
-        before = self.writes.get(table.id)
-        write = self.writes[table.id] = asyncio.create_task(self._write(table.id, values, before))
-        write.add_done_callback(lambda done: self.writes.pop(table.id, None) if self.writes.get(table.id) is done
-                                else None)
+        self._queue(table.id, functools.partial(self.tables.note, table.id, **values))
 
-    async def _write(self, table_id: str, values: dict[str, Any], before: asyncio.Task[None] | None) -> None:
+    def _note_clock(self, table: GameTable) -> None:
+        if self.clocked is None or not table.options.clock:
+            return
+        running = bool(table.options.clock) and table.status == "playing"
+        if self.clock_rows.get(table.id) == running:
+            return
+        if len(self.clock_rows) > REMEMBERED:
+            self.clock_rows.clear()  # writing a row again is harmless
+        self.clock_rows[table.id] = running
+        self._queue(table.id, functools.partial(self.clocked.note, table.id, table.options.clock, running))
+
+    def _queue(self, table_id: str, write: Callable[[], Awaitable[None]]) -> None:
+        before = self.writes.get(table_id)
+        task = self.writes[table_id] = asyncio.create_task(self._write(table_id, write, before))
+        task.add_done_callback(lambda done: self.writes.pop(table_id, None) if self.writes.get(table_id) is done
+                               else None)
+
+    async def _write(self, table_id: str, write: Callable[[], Awaitable[None]],
+                     before: asyncio.Task[None] | None) -> None:
         if before is not None:
             await asyncio.wait([before])
-        assert self.tables is not None
         try:
-            await self.tables.note(table_id, **values)
+            await write()
         except Exception:
-            logger.exception("the lobby's row of table %s was not written", table_id)
+            logger.exception("a row of table %s (lobby or clock) was not written", table_id)
 
     async def settled(self, timeout: float | None = None) -> None:
         """Wait for the writes under way (tests, closing, and quick match: a person who arrived at a

@@ -117,3 +117,33 @@ def test_entries_carry_their_time_and_the_clocks_mark_but_compare_as_before() ->
     assert entry_to_json(handed) == {"kind": "seat_to_bot", "seat": 1, "bot": CLOCK_BOT, "clock": True}
     assert entry_from_json(entry_to_json(handed)) == handed
     assert entry_from_json({"kind": "seat_to_bot", "seat": 1, "bot": "random"}) == SeatToBot(1, "random")
+
+
+def test_after_a_restart_a_running_clock_is_found_without_anybody_opening_the_table(tmp_path: Path) -> None:
+    db = tmp_path / "nimmt.sqlite3"
+    with TestClient(create_app(db, bot_delay=0, away_grace=30, limits=TEST_LIMITS)) as first:
+        table = create_table(first, seats=2, clock=CLOCK, rounds=1)
+        bruno_seat = join(first, table["table_id"], "Bruno")
+        with first.websocket_connect(f"/ws/{table['table_id']}") as a, \
+                first.websocket_connect(f"/ws/{table['table_id']}") as b:
+            ana = Person(a, table["token"])
+            Person(b, bruno_seat["token"])
+            assert ana.send({"type": "start"})["type"] == "ack"
+            ana.state_where(lambda m: bool(legal_cards(m)))
+        assert first.portal is not None
+        first.portal.call(first.app.state.service.listing.settled)  # type: ignore[attr-defined]
+    # The server restarts; nobody opens the table. Its clock is found by the scan at start-up, and at
+    # zero the decisions go to the clock's bot all the same.
+    with TestClient(create_app(db, bot_delay=0, away_grace=30, limits=TEST_LIMITS)) as second:
+        service = second.app.state.service  # type: ignore[attr-defined]
+        store = service.store
+        assert second.portal is not None
+        deadline = time.monotonic() + 60
+        while True:
+            entries = [entry_from_json(e) for e in second.portal.call(store.journal, table["table_id"]) or []]
+            handed = [e for e in entries if isinstance(e, SeatToBot) and e.clock]
+            if len(handed) == 2:
+                break
+            assert time.monotonic() < deadline, "the clock never ran out after the restart"
+            time.sleep(0.1)
+        assert {e.seat for e in handed} == {0, 1} and all(e.bot == CLOCK_BOT for e in handed)

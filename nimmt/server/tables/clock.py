@@ -11,7 +11,7 @@ come back, as with the absent rule.
 Every process that holds the table arms a timer for the earliest deadline (after each change, see
 :meth:`~nimmt.server.tables.bots.Bots.wake`); when several fire, the store lets one entry in and
 the others find the seat is a bot's already. A table with a clock running stays in memory; after a
-restart, a timed table's clock is looked at again when the table is next loaded.
+restart, the scan of :mod:`nimmt.server.clocked` loads every timed table whose game runs.
 """
 
 from __future__ import annotations
