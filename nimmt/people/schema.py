@@ -1,4 +1,4 @@
-"""The people tables at the newest migration (``0003_people`` and after), for SQLAlchemy Core.
+"""The people tables at the newest migration (``0003_people``, ``0006_people_rated``), for SQLAlchemy Core.
 
 The migrations in :mod:`nimmt.server.migrations` make and change them; the store contract test
 compares this model with the database they make.
@@ -95,4 +95,13 @@ SEATS = Table(
     Column("bot", String(40), nullable=True),
     Column("total", Integer, nullable=False),
     Index("ix_people_seats_player_id", "player_id"),
+)
+RATED = Table(  # each scope's ratings (every game: "*", or a group's id) and the games they come from
+    "people_rated", PEOPLE_SCHEMA,
+    Column("scope", String(_ID), primary_key=True),
+    Column("games", Integer, nullable=False),
+    Column("unknown_seats", Integer, nullable=False),
+    Column("last_at", _WHEN, nullable=True),
+    Column("last_game", String(_ID), nullable=True),
+    Column("ratings", JSON, nullable=False),
 )

@@ -2,7 +2,8 @@
 
 The league and the ratings themselves are :mod:`nimmt.people.league` and
 :mod:`nimmt.people.ratings` (pure); this module feeds them the store's games and puts names to
-the ids. Nothing is kept between calls: any process computes the same standings from the store.
+the ids. The ratings are kept in the store (:mod:`nimmt.people.rated`), the league is computed
+from the group's games: any process gives the same standings.
 """
 
 from __future__ import annotations
@@ -12,14 +13,14 @@ from dataclasses import dataclass
 
 from .league import GameResult, LeagueRow, is_bot, league
 from .model import FORMER, FinishedGame
-from .ratings import BOT_REFERENCE, Rating, rate
+from .rated import EVERYONE, result_of
+from .ratings import BOT_REFERENCE, Rating
 from .store import PeopleStore
 
 
 def results(games: Iterable[FinishedGame]) -> list[GameResult]:
     """The games as the league and the ratings take them (a seat nobody knows has an id of its own)."""
-    return [GameResult(game.finished_at, game.person_ids(), game.totals, game.rounds, game.end_above)
-            for game in games]
+    return [result_of(game) for game in games]
 
 
 def is_person(person: str) -> bool:
@@ -54,14 +55,14 @@ async def group_standings(store: PeopleStore, group_id: str) -> Standings:
     names.update({member.player_id: member.name for member in members})
     played = results(games)
     people = [person for person in names if is_person(person)]
-    return Standings(league(played, members=people), names, rate(played), len(games))
+    return Standings(league(played, members=people), names, await store.rated.ratings(group_id, games), len(games))
 
 
-async def overall_ratings(store: PeopleStore) -> tuple[dict[str, Rating], dict[str, str | None], int]:
-    """Everybody's ratings from every finished game, the names to show, and how many games."""
-    games = await store.all_games()
-    ratings = rate(results(games))
-    return {person: rating for person, rating in ratings.items() if is_person(person)}, names_of(games), len(games)
+async def overall_ratings(store: PeopleStore) -> tuple[dict[str, Rating], int]:
+    """Everybody's ratings from every finished game (kept, see nimmt.people.rated), and how many games."""
+    ratings = await store.rated.ratings(EVERYONE, load=store.all_games)
+    games = (await store.rated.stamp_now(EVERYONE)).games
+    return {person: rating for person, rating in ratings.items() if is_person(person)}, games
 
 
 def bot_references() -> dict[str, Rating]:

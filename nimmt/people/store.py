@@ -10,6 +10,7 @@ The clock is injected, so tests move time instead of waiting.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
@@ -34,6 +35,7 @@ from .model import (
     Player,
     SeatResult,
 )
+from .rated import RatedStore
 from .schema import CODES, GAMES, GROUPS, KEYS, MEMBERS, PASSKEYS, PLAYERS, SEATS
 
 Clock = Callable[[], datetime]
@@ -41,6 +43,7 @@ LINK_TTL = timedelta(minutes=5)  # a device-link code: long enough to pick up th
 CHALLENGE_TTL = timedelta(minutes=5)
 _TOUCH_EVERY = timedelta(hours=1)  # a key's "last used" is written at most this often
 CodeKind = Literal["link", "passkey_add", "passkey_in"]
+logger = logging.getLogger("nimmt.people")
 
 
 def _now() -> datetime:
@@ -72,12 +75,14 @@ class PeopleStore(Protocol):
     """The storage interface of the people part (see :class:`SqlPeopleStore` for each call)."""
 
     clock: Clock  # what "now" is (a finished game's time, a code's expiry)
+    rated: RatedStore  # the ratings kept per scope (nimmt.people.rated)
 
     async def start(self) -> None: ...
     async def close(self) -> None: ...
     async def new_player(self, name: str | None = None) -> tuple[Player, str]: ...
     async def player_for_key(self, key: str) -> Player | None: ...
     async def player(self, player_id: str) -> Player | None: ...
+    async def public_players(self) -> list[Player]: ...
     async def rename(self, player_id: str, name: str) -> Player: ...
     async def set_public(self, player_id: str, public: bool) -> Player: ...
     async def devices(self, player_id: str) -> list[Device]: ...
@@ -121,6 +126,7 @@ class SqlPeopleStore:
             event.listen(self._engine.sync_engine, "connect", _sqlite_pragmas)
         else:
             self._engine = create_async_engine(url, pool_pre_ping=True, pool_size=3, max_overflow=2)
+        self.rated = RatedStore(self._engine)
 
     async def start(self) -> None:
         """Check that the migrations made the people tables (the server's store runs them)."""
@@ -169,6 +175,12 @@ class SqlPeopleStore:
         async with self._engine.connect() as connection:
             row = (await connection.execute(select(PLAYERS).where(PLAYERS.c.id == player_id))).first()
         return None if row is None else _player(row)
+
+    async def public_players(self) -> list[Player]:
+        """The players who made their profile public (the ratings page lists them)."""
+        async with self._engine.connect() as connection:
+            rows = (await connection.execute(select(PLAYERS).where(PLAYERS.c.public).order_by(PLAYERS.c.id))).all()
+        return [_player(row) for row in rows]
 
     async def _changed_player(self, player_id: str, **values: Any) -> Player:
         async with self._engine.begin() as connection:
@@ -397,7 +409,17 @@ class SqlPeopleStore:
 
     async def record_game(self, game: FinishedGame) -> bool:
         """Keep a finished game with who sat where; False when this table's game was already kept
-        (two processes may both see it end: the first one keeps it)."""
+        (two processes may both see it end: the first one keeps it). The kept ratings are then
+        updated by this game (a failure there is logged: the next reader folds them again)."""
+        if not await self._insert_game(game):
+            return False
+        try:
+            await self.rated.after_game(game)
+        except Exception:
+            logger.exception("the kept ratings were not updated after game %s", game.id)
+        return True
+
+    async def _insert_game(self, game: FinishedGame) -> bool:
         _check_game(game)
         try:
             async with self._engine.begin() as connection:

@@ -254,14 +254,10 @@ async def save_sheet(group_id: GroupId, body: SheetGame, me: Me, people: People)
 @router.get("/api/ratings", response_model=RatingsOut, responses=people_errors(503))
 async def ratings(people: People, me: Annotated[str | None, Query(include_in_schema=False)] = None) -> RatingsOut:
     """The ratings of everyone whose profile is public, and the bots' fixed references."""
-    rated, names, games = await overall_ratings(people)
-    rows = []
-    for person, rating in rated.items():
-        player = await people.player(person)
-        if player is None or not player.public:
-            continue
-        rows.append(RatingOut(player=person, name=player.name or names.get(person), rating=rating.display,
-                              mu=rating.mu, sigma=rating.sigma, games=rating.games, bot=False, you=person == me))
+    rated, games = await overall_ratings(people)
+    rows = [RatingOut(player=player.id, name=player.name, rating=rating.display, mu=rating.mu, sigma=rating.sigma,
+                      games=rating.games, bot=False, you=player.id == me)
+            for player in await people.public_players() if (rating := rated.get(player.id)) is not None]
     for bot, rating in bot_references().items():
         rows.append(RatingOut(player=bot, name=bot.split(":", 1)[1], rating=rating.display, mu=rating.mu,
                               sigma=rating.sigma, games=0, bot=True, you=False))
