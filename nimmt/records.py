@@ -37,6 +37,7 @@ from .core import (
     Step,
     apply,
     new_game,
+    take_back,
 )
 from .core.cards import (
     HAND_SIZE,
@@ -328,6 +329,12 @@ class Recorder:
             cards.clear()
             rows.clear()
         return step
+
+    def take_back(self, player: int) -> None:
+        """``player``'s face-down card goes back to their hand (the core's error if there is none): the
+        record never holds it, since only a turn's revealed cards are recorded."""
+        self.state = take_back(self.state, player)
+        self._cards.pop(player, None)
 
     def fork(self) -> Recorder:
         """A copy that can take actions without touching this one (the record and state are

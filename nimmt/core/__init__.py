@@ -55,6 +55,7 @@ from .game import (
     deal_cards,
     legal_actions,
     new_game,
+    take_back,
     target_row,
 )
 from .view import View, view
@@ -68,5 +69,5 @@ __all__ = [
     "RoundEnded", "RoundStarted", "RowChoiceNeeded", "RowOutOfRange", "RowTaken", "Rules",
     "RulesError", "Step", "TurnEnded", "UnknownCard", "UnknownPlayer", "UnsupportedEdition", "View",
     "apply", "apply_all", "bullheads", "deal_cards", "ending", "legal_actions", "new_game",
-    "row_bullheads", "target_row", "view",
+    "row_bullheads", "take_back", "target_row", "view",
 ]

@@ -361,6 +361,22 @@ def apply_all(state: GameState, actions: Iterable[Action]) -> GameState:
     return state
 
 
+def take_back(state: GameState, player: int) -> GameState:
+    """The game with ``player``'s face-down card back in their hand, before the turn is revealed:
+    nobody has seen it, so the player may choose again. :class:`NotWaitingForThat` if that player
+    has no face-down card (none chosen yet, or the turn is revealed).
+
+    >>> state = replace(new_game(2), phase=Phase.CHOOSE_CARDS, chosen=(None, 21))
+    >>> take_back(state, 1).chosen
+    (None, None)
+    """
+    _check_player(state, player)
+    if state.phase is not Phase.CHOOSE_CARDS or state.chosen[player] is None:
+        raise NotWaitingForThat(f"player {player} has no face-down card to take back: the turn is revealed, "
+                                "or no card is chosen")
+    return replace(state, chosen=_replaced(state.chosen, player, None))
+
+
 def legal_actions(state: GameState, player: int) -> tuple[PlayCard | ChooseRow, ...]:
     """What ``player`` may do now; empty when the game waits for somebody else or for a deal."""
     _check_player(state, player)

@@ -52,7 +52,32 @@ class Joined:
 
 @dataclass(frozen=True, slots=True)
 class Started:
-    """The first game starts (the host pressed start)."""
+    """The first game starts (the host pressed start); with ``fill``, a bot of that name takes each
+    seat still free."""
+
+    fill: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BotSeated:
+    """In the lobby, the host seats a bot in a free seat."""
+
+    seat: int
+    bot: str
+
+
+@dataclass(frozen=True, slots=True)
+class BotUnseated:
+    """In the lobby, the host takes a bot off its seat: the seat is free again."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RematchAsked:
+    """After a game, a person asks for a rematch (the host starts it): everyone sees who asked."""
+
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +120,14 @@ class Played:
 
 
 @dataclass(frozen=True, slots=True)
+class TakenBack:
+    """A person takes their face-down card back into their hand before the turn is revealed, to choose
+    again (the game's record never holds it: only revealed cards are recorded)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class RowChosen:
     seat: int
     row: int
@@ -110,12 +143,14 @@ class Reviewed:
     review: Mapping[str, Any]
 
 
-Entry = Created | Joined | Started | Rematched | SeatToBot | SeatBack | Dealt | Played | RowChosen | Reviewed
+Entry = (Created | Joined | Started | Rematched | SeatToBot | SeatBack | Dealt | Played | RowChosen | Reviewed
+         | TakenBack | BotSeated | BotUnseated | RematchAsked)
 GameEntry = Dealt | Played | RowChosen  # the entries that are the core's actions
 
 _KINDS: dict[type, str] = {Created: "create", Joined: "join", Started: "start", Rematched: "rematch",
                            SeatToBot: "seat_to_bot", SeatBack: "seat_back", Dealt: "deal", Played: "play",
-                           RowChosen: "row", Reviewed: "review"}
+                           RowChosen: "row", Reviewed: "review", TakenBack: "take_back", BotSeated: "bot_seat",
+                           BotUnseated: "bot_unseat", RematchAsked: "rematch_ask"}
 
 
 def now() -> float:
@@ -147,6 +182,12 @@ def entry_to_json(entry: Entry) -> dict[str, Any]:
             data.update(seat=entry.seat, row=entry.row)
         case Reviewed():
             data.update(game=entry.game, review=dict(entry.review))
+        case TakenBack() | BotUnseated() | RematchAsked():
+            data.update(seat=entry.seat)
+        case BotSeated():
+            data.update(seat=entry.seat, bot=entry.bot)
+        case Started() if entry.fill is not None:  # written only when there is one: older entries unchanged
+            data.update(fill=entry.fill)
     if isinstance(entry, Created | Joined | SeatBack | Dealt | Played | RowChosen) and entry.at is not None:
         data["at"] = entry.at
     # Written only when there is one: the entries of tables without people are as they were.
@@ -180,7 +221,7 @@ def entry_from_json(data: object) -> Entry:
                 return Joined(_int(data, "seat"), _str(data, "name"), _str(data, "token_hash"), _at(data),
                               _maybe_str(data, "player"))
             case "start":
-                return Started()
+                return Started(_maybe_str(data, "fill"))
             case "rematch":
                 return Rematched()
             case "seat_to_bot":
@@ -196,6 +237,14 @@ def entry_from_json(data: object) -> Entry:
                 return RowChosen(_int(data, "seat"), _int(data, "row"), _at(data))
             case "review":
                 return Reviewed(_int(data, "game"), _object(data, "review"))
+            case "take_back":
+                return TakenBack(_int(data, "seat"))
+            case "bot_seat":
+                return BotSeated(_int(data, "seat"), _str(data, "bot"))
+            case "bot_unseat":
+                return BotUnseated(_int(data, "seat"))
+            case "rematch_ask":
+                return RematchAsked(_int(data, "seat"))
     except KeyError as missing:
         raise JournalError(f"a {kind!r} entry has no {missing.args[0]!r}") from None
     raise JournalError(f"unknown journal entry kind {kind!r}")

@@ -184,6 +184,8 @@ class TableInfo(BaseModel):
     away_grace: float = Field(description="seconds a person must be away before anyone may hand their seat to a bot")
     absent_grace: float = Field(default=0.0, description="seconds the absent rule 'bot' waits before it hands "
                                 "an away person's seat to a bot (the grace, at least 5)")
+    rematch_asked: list[int] = Field(default_factory=list, description="the seats that asked for a rematch after "
+                                     "this game, in order (the host starts it)")
 
 
 class ApiErrorBody(BaseModel):
@@ -255,6 +257,37 @@ class ChooseRowMessage(_Strict):
 
 class Start(_Strict):
     type: Literal["start"]
+    fill: BotName | None = None  # a bot of this name takes each seat still free
+    ref: Ref | None = None
+
+
+class AddBot(_Strict):
+    """The host, in the lobby: a bot takes the first free seat."""
+
+    type: Literal["add_bot"]
+    bot: BotName
+    ref: Ref | None = None
+
+
+class RemoveBot(_Strict):
+    """The host, in the lobby: the bot in this seat leaves it."""
+
+    type: Literal["remove_bot"]
+    seat: Whole
+    ref: Ref | None = None
+
+
+class TakeBack(_Strict):
+    """This seat's face-down card back into its hand, before the turn is revealed."""
+
+    type: Literal["take_back"]
+    ref: Ref | None = None
+
+
+class AskRematch(_Strict):
+    """After the game: this seat asks for a rematch (everyone sees it; the host starts it)."""
+
+    type: Literal["ask_rematch"]
     ref: Ref | None = None
 
 
@@ -290,6 +323,7 @@ class React(_Strict):
     ref: Ref | None = None
 
 
-AnyClientMessage = Hello | Play | ChooseRowMessage | Start | Rematch | SeatToBot | AskAdvice | Ping | React
+AnyClientMessage = (Hello | Play | ChooseRowMessage | Start | Rematch | SeatToBot | AskAdvice | Ping | React | AddBot
+                    | RemoveBot | TakeBack | AskRematch)
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)

@@ -65,6 +65,7 @@ def public_info(table: Table) -> dict[str, Any]:
         "host": table.host,
         "away_grace": float(table.away_grace),  # as pydantic gave it: 30.0, not 30
         "absent_grace": float(table.absent_grace),  # the absent rule "bot" waits this long
+        "rematch_asked": list(table.rematch_asked),
     }
 
 

@@ -57,12 +57,13 @@ async def home(request: Request) -> HTMLResponse:
 @router.get("/t/{table_id}", response_class=HTMLResponse)
 async def table_page(table_id: str, request: Request, service: Service) -> HTMLResponse:
     table = await the_table(service, table_id)
-    return page("table", request, {"table": table.id, "spectator": False, "bots": sorted(BOTS)}, ("learn",))
+    return page("table", request, {"table": table.id, "spectator": False, "bots": sorted(BOTS)}, ("learn", "table"))
 
 
 @router.get("/watch/{table_id}", response_class=HTMLResponse)
 async def watch_page(table_id: str, request: Request, service: Service) -> HTMLResponse:
-    return page("table", request, {"table": (await the_table(service, table_id)).id, "spectator": True})
+    return page("table", request, {"table": (await the_table(service, table_id)).id, "spectator": True},
+                ("table",))
 
 
 @router.get("/rules", response_class=HTMLResponse)

@@ -30,17 +30,21 @@ from .. import journal
 from ..botpool import BotPool
 from ..hub import Hub, LocalHub, Update
 from ..journal import (
+    BotSeated,
+    BotUnseated,
     Created,
     Dealt,
     Entry,
     Joined,
     JournalError,
     Played,
+    RematchAsked,
     Rematched,
     RowChosen,
     SeatBack,
     SeatToBot,
     Started,
+    TakenBack,
     entry_from_json,
     entry_to_json,
 )
@@ -277,13 +281,24 @@ class TableService:
         kind = message.type
         if table.seats[seat].bot is not None:
             raise ActionError("seat_is_bot", "a bot plays this seat now")
-        if kind in ("start", "rematch") and seat != table.host:
+        if kind in ("start", "rematch", "add_bot", "remove_bot") and seat != table.host:
             raise ActionError("not_creator", "only the table's host can do this: the creator, or while the "
                               "creator is away, the first person present")
         if kind == "start":
-            return Started()
+            return Started(message.fill)
         if kind == "rematch":
             return Rematched()
+        if kind == "ask_rematch":
+            return RematchAsked(seat)
+        if kind == "take_back":
+            return TakenBack(seat)
+        if kind == "add_bot":
+            free = [i for i, s in enumerate(table.seats) if not s.taken]
+            if not free and table.status == "lobby":
+                raise ActionError("table_full", "every seat is taken")
+            return BotSeated(free[0] if free else -1, message.bot)
+        if kind == "remove_bot":
+            return BotUnseated(message.seat)
         if kind == "seat_to_bot":
             entry = SeatToBot(message.seat, message.bot)
             table.check(entry)

@@ -15,9 +15,12 @@ from typing import Any, Literal, Self
 
 from nimmt.bots import BOTS
 from nimmt.core import ChooseRow, Deal, IllegalAction, Phase, PlayCard, Rules, Step
+from nimmt.i18n import translator
 from nimmt.records import GameRecord, Recorder
 
 from ..journal import (
+    BotSeated,
+    BotUnseated,
     Created,
     Dealt,
     Entry,
@@ -25,12 +28,14 @@ from ..journal import (
     Joined,
     JournalError,
     Played,
+    RematchAsked,
     Rematched,
     Reviewed,
     RowChosen,
     SeatBack,
     SeatToBot,
     Started,
+    TakenBack,
 )
 from ..models import TableOptions
 from ..store import GameRow
@@ -58,10 +63,16 @@ class Seat:
         return self.bot is not None or self.token_hash is not None
 
 
+def bot_name(language: str, seat: int) -> str:
+    """A bot's name at a table, in the table's language ("Robô 3"): its seat's number."""
+    return translator(language, "table")("bot_seat_name", number=seat + 1)
+
+
 @dataclass(frozen=True, slots=True)
 class Prepared:
     recorder: Recorder | None  # the game as it will be (None: the entry does not touch the game)
     step: Step | None  # the core's step for a game action
+    starts: bool = False  # the entry starts a game (its record is stored with it)
 
 
 @dataclass
@@ -84,6 +95,7 @@ class TableState:
     finished_games: list[int] = field(default_factory=list)
     group: str | None = None  # the group whose league its games count toward (docs/people.md)
     reviews: dict[int, dict[str, Any]] = field(default_factory=dict)  # game -> its review (nimmt.review.to_store)
+    rematch_asked: list[int] = field(default_factory=list)  # seats that asked for a rematch, in order
 
     @classmethod
     def created(cls, table_id: str, entry: Entry) -> Self:
@@ -93,7 +105,7 @@ class TableState:
         seats = [Seat() for _ in range(entry.seats)]
         seats[0] = Seat(name=entry.name, token_hash=entry.token_hash, player=entry.player)
         for index, bot in entry.bots.items():
-            seats[index] = Seat(name=f"Bot {index + 1}", bot=bot)
+            seats[index] = Seat(name=bot_name(entry.language, index), bot=bot)
         return cls(id=table_id, seats=seats, options=TableOptions(**entry.options), language=entry.language,
                    group=entry.group)
 
@@ -152,12 +164,37 @@ class TableState:
             case Joined():
                 if self.status != "lobby":
                     raise ActionError("already_started", "the game has started: no seat is free")
-            case Started():
+            case Started(fill=fill):
                 if self.recorder is not None:
                     raise ActionError("already_started", "the game has already started")
                 empty = [i for i, s in enumerate(self.seats) if not s.taken]
-                if empty:
+                if fill is not None:
+                    _check_bot(fill)
+                elif empty:
                     raise ActionError("seats_not_filled", f"{len(empty)} seat(s) are still free", free=len(empty))
+            case BotSeated(seat=seat, bot=bot):
+                self._check_lobby()
+                if not 0 <= seat < len(self.seats) or self.seats[seat].taken:
+                    raise ActionError("seat_taken", f"seat {seat} is not a free seat", seat=seat)
+                _check_bot(bot)
+            case BotUnseated(seat=seat):
+                self._check_lobby()
+                if not 0 <= seat < len(self.seats) or self.seats[seat].bot is None \
+                        or self.seats[seat].token_hash is not None:
+                    raise ActionError("no_such_seat", f"no bot sits in seat {seat}", seat=seat)
+            case RematchAsked(seat=seat):
+                if self.status != "over":
+                    raise ActionError("not_over", "a rematch starts only after the game is over")
+                if seat in self.rematch_asked:
+                    raise ActionError("already_asked", "this seat has asked for a rematch already", seat=seat)
+            case TakenBack(seat=seat):
+                if self.recorder is None:
+                    raise ActionError("not_started", "the game has not started")
+                state = self.recorder.state
+                if state.phase is not Phase.CHOOSE_CARDS or not 0 <= seat < len(state.chosen) \
+                        or state.chosen[seat] is None:
+                    raise ActionError("already_revealed", "no face-down card of this seat to take back: the turn "
+                                      "has been revealed (or no card was chosen)")
             case Rematched():
                 if self.status != "over":
                     raise ActionError("not_over", "a rematch starts only after the game is over")
@@ -168,8 +205,7 @@ class TableState:
                     raise ActionError("already_bot", f"a bot already plays seat {seat}", seat=seat)
                 if self.is_present(seat) and not entry.clock:  # a clock that runs out takes the decision anyway
                     raise ActionError("player_present", "this player is still at the table", seat=seat)
-                if bot not in BOTS:
-                    raise ActionError("unknown_bot", f"unknown bot {bot!r}", bot=bot)
+                _check_bot(bot)
                 if self.status == "lobby":
                     raise ActionError("not_started", "the game has not started")
             case SeatBack(seat=seat):
@@ -191,6 +227,10 @@ class TableState:
             case Created():
                 raise ActionError("bad_message", "a table is created once")
 
+    def _check_lobby(self) -> None:
+        if self.status != "lobby":
+            raise ActionError("already_started", "the game has started: its seats are set")
+
     def prepare(self, entry: Entry) -> Prepared:
         """Check ``entry`` and work out its effect on the game without changing the table.
 
@@ -204,8 +244,18 @@ class TableState:
         made when it was accepted: whoever was present then, say)."""
         match entry:
             case Started() | Rematched():
-                names = tuple(s.name or "" for s in self.seats)
-                return Prepared(Recorder(GameRecord(players=names, rules=self.rules)), None)
+                names = tuple(s.name or (bot_name(self.language, i) if isinstance(entry, Started) and entry.fill
+                                         else "") for i, s in enumerate(self.seats))
+                return Prepared(Recorder(GameRecord(players=names, rules=self.rules)), None, starts=True)
+            case TakenBack(seat=seat):
+                if self.recorder is None:
+                    raise ActionError("not_started", "the game has not started")
+                fork = self.recorder.fork()
+                try:
+                    fork.take_back(seat)
+                except IllegalAction as error:
+                    raise core_error(error) from None
+                return Prepared(fork, None)
             case Dealt() | Played() | RowChosen():
                 if self.recorder is None:
                     raise ActionError("not_started", "the game has not started")
@@ -223,9 +273,9 @@ class TableState:
         if prepared.recorder is None:
             return None
         over = prepared.recorder.state.phase is Phase.OVER
-        if prepared.step is not None and not over:
+        if not prepared.starts and not over:
             return None
-        game = self.game + (1 if prepared.step is None else 0)
+        game = self.game + (1 if prepared.starts else 0)
         return GameRow(self.id, game, prepared.recorder.record.to_json(), over)
 
     def apply(self, entry: Entry, prepared: Prepared | None = None) -> None:
@@ -246,8 +296,21 @@ class TableState:
             self.seats[entry.seat].bot = None
             self.asked_at[entry.seat] = entry.at  # their clock starts again from their return
             self.clock_handed.pop(entry.seat, None)
+        elif isinstance(entry, BotSeated):
+            self.seats[entry.seat] = Seat(name=bot_name(self.language, entry.seat), bot=entry.bot)
+        elif isinstance(entry, BotUnseated):
+            self.seats[entry.seat] = Seat()
+        elif isinstance(entry, RematchAsked):
+            self.rematch_asked.append(entry.seat)
+        elif isinstance(entry, TakenBack):  # the seat chooses again; its clock runs on from its decision's start
+            self.recorder = prepared.recorder
         elif isinstance(entry, Started | Rematched):
+            if isinstance(entry, Started) and entry.fill is not None:
+                for index, seat in enumerate(self.seats):
+                    if not seat.taken:
+                        self.seats[index] = Seat(name=bot_name(self.language, index), bot=entry.fill)
             self.game += 1
+            self.rematch_asked = []
             self.recorder = prepared.recorder
             self.reveal = None
             self.asked_since = {}
@@ -273,6 +336,11 @@ class TableState:
                     self.asked_at[p] = entry.at if isinstance(entry, Dealt | Played | RowChosen) else None
             if state.phase is Phase.OVER and self.game not in self.finished_games:
                 self.finished_games.append(self.game)
+
+
+def _check_bot(bot: str) -> None:
+    if bot not in BOTS:
+        raise ActionError("unknown_bot", f"unknown bot {bot!r}", bot=bot)
 
 
 def _action(entry: GameEntry) -> Deal | PlayCard | ChooseRow:
