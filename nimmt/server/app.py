@@ -14,11 +14,9 @@ import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI
-from fastapi.staticfiles import StaticFiles
 
 from nimmt import __version__
 from nimmt.people.store import SqlPeopleStore
@@ -33,6 +31,7 @@ from .public import Listing, PublicTables
 from .routes import groups, health, lobby, pages, people, people_pages, public, records, review, scoresheet, socket
 from .routes.common import errors, handle_errors
 from .routes.records import MAX_RECORD_UPLOAD
+from .static import static_apps
 from .store import SqlStore, Store
 from .tables import TableService
 
@@ -153,10 +152,10 @@ def create_app(
     app.state.metrics = Metrics()
     app.state.checker = RecordChecker()  # uploaded records, checked in a worker (nimmt/server/checker.py)
     app.state.options = ServiceOptions(bot_delay, seed, away_grace, bot_workers, bot_budget, idle_after)
-    static = resources.files("nimmt.web") / "static"
     # The web app manifest's own type, whatever the system's MIME table holds.
     mimetypes.add_type("application/manifest+json", ".webmanifest")
-    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    for path, files in static_apps():  # compressed, and cached by a versioned URL (nimmt/server/static.py)
+        app.mount(path, files)
     handle_errors(app)
     # Bodies counted while they stream, per-client rates, open connections: nimmt/server/limits.py
     client_limits = app.state.limits = ClientLimits(limits or Limits())

@@ -19,6 +19,8 @@ from markdown_it import MarkdownIt
 
 from nimmt.i18n import LANGUAGE_NAMES, LANGUAGES, UnknownLanguage, catalog, check_language, negotiate, text
 
+from .static import versioned
+
 LANG_COOKIE = "nimmt_lang"
 _MARKER = re.compile(r"\{\{(t|raw):([a-z0-9_.]+)\}\}")
 
@@ -71,8 +73,8 @@ def render(name: str, language: str, path: str, data: dict[str, Any] | None = No
             return _RAW[key](language, path)
         return html.escape(messages[key])
 
-    body = _MARKER.sub(fill, _template(name))
-    layout = _MARKER.sub(fill, _template("layout"))
+    body = versioned(_MARKER.sub(fill, _template(name)))
+    layout = versioned(_MARKER.sub(fill, _template("layout")))
     page_data = json.dumps({"lang": language, "page": name, **(data or {})}).replace("<", "\\u003c")
     i18n = json.dumps(messages, ensure_ascii=False).replace("<", "\\u003c")
     return (

@@ -46,6 +46,7 @@ let alerted = null;
 // pointer pressed down before they took presses.
 const SETTLE_MS = 350;
 let settle = { key: "", since: 0, ready: Infinity };
+let takeBackSince = Infinity;  // when the take-back button last appeared: it takes presses begun after
 let pressedAt = -Infinity;  // when the last pointer went down (event time, as performance.now())
 document.addEventListener("pointerdown", (event) => { pressedAt = event.timeStamp; }, true);
 
@@ -233,6 +234,14 @@ function fitFelt() {
     felt.dataset.above = String(above);
     felt.style.setProperty("--above", `${above}px`);
   }
+  // The rows' width, kept for the standings: on a landscape phone they take the rows' place, so the
+  // status line and the players do not move when the game ends.
+  const rows = document.querySelector(".rows-box");
+  const width = document.body.dataset.screen === "game" && rows ? Math.round(rows.getBoundingClientRect().width) : 0;
+  if (width && felt.dataset.rowsWidth !== String(width)) {
+    felt.dataset.rowsWidth = String(width);
+    felt.style.setProperty("--rows-w", `${width}px`);
+  }
 }
 window.addEventListener("resize", fitFelt);
 
@@ -277,13 +286,28 @@ function draw(message) {
 function renderLobby(table, you) {
   const free = table.seats.filter((s) => !s.taken).length;
   $("lobby-status").textContent = free ? t("lobby_waiting", { count: free }) : t("lobby_full");
-  $("lobby-seats").replaceChildren(...table.seats.map((seat) => el("li", {},
-    seat.taken ? (seat.bot ? t("seat_bot", { name: seat.name, bot: botName(seat.bot) }) : nameOf(seat.seat))
-      : t("seat_free"))));
+  // The host seats bots in free seats and takes them off again; Start can fill what is still free.
+  const host = !!table.creator;
+  const seatsKey = JSON.stringify([table.seats.map((s) => [s.name, s.bot, s.taken]), host]);
+  if ($("lobby-seats").dataset.key !== seatsKey) {
+    $("lobby-seats").dataset.key = seatsKey;
+    $("lobby-seats").replaceChildren(...table.seats.map((seat) => el("li", {},
+      el("span", { class: "seat-name" },
+        seat.taken ? (seat.bot ? t("seat_bot", { name: seat.name, bot: botName(seat.bot) }) : nameOf(seat.seat))
+          : t("seat_free")),
+      host && seat.bot && !seat.replaced ? el("button", {
+        type: "button", class: "remove-bot", "data-seat": seat.seat,
+        "aria-label": t("remove_bot_button", { name: seat.name }),
+        onclick: () => send({ type: "remove_bot", seat: seat.seat }),
+      }, "✕") : null)));
+  }
+  $("lobby-host").hidden = !host || !free;
+  $("start-fill").hidden = !free;
   $("invite").hidden = !you;
   const qr = `/api/tables/${encodeURIComponent(tableId)}/invite.svg?lang=${encodeURIComponent(table.language)}`;
   if (you && $("invite-qr").getAttribute("src") !== qr) $("invite-qr").setAttribute("src", qr);
   $("start-box").hidden = !table.creator;
+  $("start").hidden = free > 0;
   $("start").disabled = free > 0;
 }
 
@@ -820,7 +844,15 @@ function renderHand(message) {
   } else if (view.my_card !== null && view.my_card !== undefined) help = t("hand_chosen", { card: view.my_card });
   else if (resting && legalCards(message).length) help = t("hand_after_reveal");
   else if (legalCards(message).length) help = t("hand_help");
-  fitText($("hand-help"), help === t("hand_help") ? [help, t("hand_help_short")] : [help]);
+  // Until the cards are turned over, a face-down card can go back to the hand (nobody has seen it).
+  const faceDown = !resting && !spectator && !(mine && mine.replaced) && view.phase === "choose_cards"
+    && message.table.status === "playing" && view.my_card !== null && view.my_card !== undefined;
+  if (faceDown && $("take-back").hidden) takeBackSince = performance.now();
+  $("take-back").hidden = !faceDown;
+  const forms = help === t("hand_help") ? [help, t("hand_help_short")]
+    : faceDown ? [t("hand_chosen_take_back", { card: view.my_card }), help,
+      t("hand_chosen_take_back_short", { card: view.my_card })] : [help];
+  fitText($("hand-help"), forms);
   $("hand-box").classList.toggle("resting", resting);
   $("hand-box").classList.toggle("settling", !resting && !legal.size && legalCards(message).length > 0 && !pending);
   // Redraw the cards only when they change: an update about others (a bot's card, someone
@@ -1167,12 +1199,29 @@ function renderOver(message) {
     t("standing_line", { name: nameOf(seat), total: headsLabel(view.totals[seat]) }),
     scores.countdown ? ` (${t("col_left")}: ${scores.shown[seat]})` : "")));
   renderChart(message);
-  $("rematch").hidden = !message.table.creator;
+  renderRematch(message.table);
   const game = message.table.game;
   $("download").href = `/api/tables/${tableId}/games/${game}/record`;
   $("download").setAttribute("download", `nimmt-${tableId}-${game}.json`);
   $("replay-link").href = `/replay/${tableId}/${game}`;
   $("my-games").hidden = !playerKey.get(); // the game is kept among this player's games
+}
+
+// Who asked for the rematch, for everyone to see; the host starts it, the others can join the ask.
+function renderRematch(table) {
+  const asked = table.rematch_asked || [];
+  const you = table.you;
+  $("rematch").hidden = !table.creator;
+  $("ask-rematch").hidden = table.creator || you === null || you === undefined || asked.includes(you);
+  $("ask-rematch").textContent = asked.length ? t("rematch_join_button") : t("rematch_ask_button");
+  let note = "";
+  if (asked.length) {
+    const who = t("rematch_asked_note", { names: listFormat(asked.map(nameOf)) });
+    const host = table.host === null || table.host === undefined ? t("rematch_no_host_note")
+      : table.creator ? t("rematch_you_host_note") : t("rematch_host_note", { name: nameOf(table.host) });
+    note = `${who} ${host}`;
+  }
+  if ($("rematch-note").textContent !== note) $("rematch-note").textContent = note;
 }
 
 // Each player's total after each round, as lines; the threshold as a dashed line. Names and
@@ -1229,9 +1278,18 @@ function renderChart(message) {
     const at = Math.max(end.y + 4, last + 11);
     last = at;
     svg.append(svgEl("text", { class: "name", x: W - right + 22, y: at, fill: end.colour },
-      `${plainName(end.i).slice(0, 9)} ${totals[totals.length - 1][end.i]}`));
+      `${plainName(end.i)} ${totals[totals.length - 1][end.i]}`));
   });
   chart.replaceChildren(svg);
+  // The names at the lines' ends are written whole: the drawing widens to hold the longest.
+  const widest = Math.max(W, ...[...svg.querySelectorAll("text.name")].map((node) => {
+    try {
+      return W - right + 22 + node.getComputedTextLength() + 4;
+    } catch {
+      return W;
+    }
+  }));
+  if (widest > W) svg.setAttribute("viewBox", `0 0 ${Math.ceil(widest)} ${H}`);
 }
 
 // -- actions -------------------------------------------------------------------------------------
@@ -1256,6 +1314,8 @@ $("join-form").addEventListener("submit", async (event) => {
 });
 $("join-name").value = localStorage.getItem("nimmt:name") || "";
 $("host-bot").replaceChildren(...(page.bots || []).map((name) => el("option", { value: name }, botName(name))));
+$("lobby-bot").replaceChildren(...(page.bots || []).map((name) => el("option", { value: name }, botName(name))));
+$("lobby-bot").value = (page.bots || []).includes("heuristic") ? "heuristic" : $("lobby-bot").value;
 $("start").addEventListener("click", () => send({ type: "start" }));
 $("advice-cards").addEventListener("click", askAdvice);
 $("advice-close").addEventListener("click", () => {
@@ -1265,6 +1325,14 @@ $("advice-close").addEventListener("click", () => {
 });
 $("advice-rows").addEventListener("click", askAdvice);
 $("rematch").addEventListener("click", () => send({ type: "rematch" }));
+$("ask-rematch").addEventListener("click", () => send({ type: "ask_rematch" }));
+$("take-back").addEventListener("click", (event) => {
+  if ((event.detail !== 0 && pressedAt < takeBackSince) || $("take-back").hidden) return;
+  $("take-back").hidden = true;  // one press: the next state shows the hand open again
+  send({ type: "take_back" });
+});
+$("add-bot").addEventListener("click", () => send({ type: "add_bot", bot: $("lobby-bot").value }));
+$("start-fill").addEventListener("click", () => send({ type: "start", fill: $("lobby-bot").value }));
 $("copy-invite").addEventListener("click", async () => {
   $("invite-link").select();
   try {
