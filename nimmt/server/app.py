@@ -34,6 +34,7 @@ from .routes.records import MAX_RECORD_UPLOAD
 from .static import static_apps
 from .store import SqlStore, Store
 from .tables import TableService
+from .uploads import MAX_REVIEW_UPLOAD, UploadReviews
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -68,6 +69,11 @@ class ServiceOptions:
     idle_after: float | None = 600.0
 
 
+def body_limit(path: str) -> int:
+    """The most bytes a request to ``path`` may send (uploaded records get more)."""
+    return {"/api/replay": MAX_RECORD_UPLOAD, "/api/replay/review": MAX_REVIEW_UPLOAD}.get(path, MAX_BODY_BYTES)
+
+
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Start the store and the hub, make the service; on the way out, stop them in the other order."""
@@ -84,6 +90,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         bot_workers=options.bot_workers, bot_budget=options.bot_budget, idle_after=options.idle_after,
         observe_bot=metrics.bot_decision, observe_conflict=metrics.conflicts.inc)
     metrics.count_tables(lambda: len(service.tables))
+    state.uploads = UploadReviews(service.pool)  # reviews of uploaded records (nimmt/server/uploads.py)
     service.pool.prepared()  # on a first run, the bots' kernels start compiling now, in the background
     if hasattr(store, "on_refused_write"):
         store.on_refused_write = metrics.refused_writes.inc
@@ -160,7 +167,7 @@ def create_app(
     # Bodies counted while they stream, per-client rates, open connections: nimmt/server/limits.py
     client_limits = app.state.limits = ClientLimits(limits or Limits())
     app.add_middleware(LimitsMiddleware, limits=client_limits,
-                       body_limit=lambda path: MAX_RECORD_UPLOAD if path == "/api/replay" else MAX_BODY_BYTES)
+                       body_limit=body_limit)
     for router in ROUTERS:
         app.include_router(router)
     return app

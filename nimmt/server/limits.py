@@ -189,7 +189,7 @@ class LimitsMiddleware:
             return None
         if path.rstrip("/") in ("/api/tables", "/api/lobby/quick"):  # quick match may open a table
             return self.limits.tables
-        if path.rstrip("/") == "/api/replay":
+        if path.rstrip("/") in ("/api/replay", "/api/replay/review"):  # each costs seconds of a worker
             return self.limits.replays
         return self.limits.joins if _JOIN.match(path) else None
 

@@ -17,10 +17,12 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from websockets.sync.client import connect
 
+from nimmt.i18n import catalog
 from tests.server.helpers import legal_cards, legal_rows
 from tests.server.live import LiveServer
 
 WAIT = 240.0
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "records" / "golden"
 
 
 def _until(socket: Any, kind: str) -> dict[str, Any]:
@@ -150,5 +152,29 @@ def test_the_last_screen_shows_each_accuracy_and_the_costliest_decision(
         items.first.locator("a").click()
         page.wait_for_url(f"**/replay/{table_id}/1#decision-{worst}")
         expect(page.locator(f"#decision-{worst}")).to_have_attribute("open", "")
+    finally:
+        context.close()
+
+
+def test_an_uploaded_record_gets_its_review_on_a_phone(browser: Browser, server: LiveServer) -> None:
+    """/replay: a record that breaks the rules is refused in words; a good one is replayed, then reviewed."""
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(f"{server.url}/replay?lang=pt-BR")
+        record = json.loads((GOLDEN / "hand_one_round.json").read_text(encoding="utf-8"))
+        broken = json.loads(json.dumps(record))
+        broken["rounds"][0]["turns"][0]["cards"] = [5, 5]
+        for sent in (broken, record):
+            page.locator("#replay-file").set_input_files(files=[{
+                "name": "game.json", "mimeType": "application/json", "buffer": json.dumps(sent).encode()}])
+            page.locator("#replay-upload button[type=submit]").click()
+            if sent is broken:
+                expect(page.locator("#replay-error")).to_have_text(catalog("pt-BR", "web")["error_bad_record"])
+        expect(page.locator("#replay-cards li")).to_have_count(2)
+        expect(page.locator("#review-table li")).to_have_count(2)  # Ana and Bruno, each with an accuracy
+        assert page.locator("#review-chart polyline").count() == 2
+        expect(page.locator("#review-status")).to_have_text("")
+        _no_sideways_scroll(page)
     finally:
         context.close()

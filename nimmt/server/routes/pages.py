@@ -78,7 +78,7 @@ async def score_page(request: Request) -> HTMLResponse:
 
 @router.get("/replay", response_class=HTMLResponse)
 async def replay_page(request: Request) -> HTMLResponse:
-    return page("replay", request, {"source": None})
+    return page("replay", request, {"source": None}, ("learn",))  # an upload's review: its texts
 
 
 @router.get("/replay/{table_id}/{game}", response_class=HTMLResponse)

@@ -11,6 +11,7 @@ from fastapi.responses import Response
 
 from ..checker import CheckRefused, RecordChecker
 from ..tables import TableService
+from ..uploads import MAX_REVIEW_UPLOAD, MOST_DECISIONS, UploadReviews
 from .common import ApiError, Service, error_response, errors, the_table
 
 MAX_RECORD_UPLOAD = 2 * 1024 * 1024
@@ -47,15 +48,36 @@ async def replay_upload(request: Request) -> Response:
     return await _turns(request, body)
 
 
+@router.post("/api/replay/review", responses=errors(413, 422, 503), openapi_extra={"requestBody": {
+    "required": True,
+    "description": f"a nimmt/1 record, at most {MAX_REVIEW_UPLOAD} bytes and {MOST_DECISIONS} decisions",
+    "content": {"application/json": {"schema": {"type": "object"}}}}})
+async def replay_review(request: Request) -> Response:
+    """The review of any ``nimmt/1`` record (the body), as ``GET /api/tables/{id}/games/{n}/review`` answers
+    for a table's game: made in the bot pool's workers within a time budget, kept nowhere
+    (``nimmt/server/uploads.py``, docs/review.md)."""
+    uploads: UploadReviews = request.app.state.uploads
+    try:
+        review = await uploads.review(await request.body())
+    except CheckRefused as refused:
+        return _refused(refused)
+    # Escaped JSON: a name the record holds is sent whatever characters it has.
+    return Response(json.dumps({"status": "ready", "review": review}), media_type="application/json")
+
+
+def _refused(refused: CheckRefused) -> Response:
+    response = error_response(refused.status, refused.code, str(refused), **refused.params)
+    if "retry_after" in refused.params:
+        response.headers["Retry-After"] = str(refused.params["retry_after"])
+    return response
+
+
 async def _turns(request: Request, record: bytes) -> Response:
     checker: RecordChecker = request.app.state.checker
     try:
         turns = await checker.turns(record)
     except CheckRefused as refused:
-        response = error_response(refused.status, refused.code, str(refused), **refused.params)
-        if "retry_after" in refused.params:
-            response.headers["Retry-After"] = str(refused.params["retry_after"])
-        return response
+        return _refused(refused)
     return Response(turns, media_type="application/json")
 
 

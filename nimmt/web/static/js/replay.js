@@ -87,6 +87,27 @@ function loadReview() {
   }).then(showReview, () => showReview(null));
 }
 
+// An uploaded record's review, made by the server while the person waits (POST /api/replay/review);
+// a newer upload's review replaces it, never the other way round.
+let uploads = 0;
+async function reviewUpload(text) {
+  const mine = ++uploads;
+  review = null;
+  chart = null;
+  $("review").hidden = false;
+  $("review-table").replaceChildren();
+  $("review-chart-box").hidden = true;
+  $("review-status").textContent = t("review_upload_working");
+  let answer = null;
+  try {
+    answer = await api("POST", "/api/replay/review", text);
+  } catch (error) {
+    if (mine === uploads) $("review-status").textContent = errorText(error);
+    return;
+  }
+  if (mine === uploads && game) showReview(answer.review);
+}
+
 function load(data) {
   game = data;
   bullheads = data.bullheads || {};
@@ -116,12 +137,15 @@ $("replay-upload").addEventListener("submit", async (event) => {
     $("replay-error").textContent = t("replay_no_file");
     return;
   }
+  const text = await file.text();
   try {
-    load(await api("POST", "/api/replay", await file.text()));
+    load(await api("POST", "/api/replay", text));
     $("replay-error").textContent = "";
   } catch (error) {
     $("replay-error").textContent = errorText(error);
+    return;
   }
+  if (game && game.turns.length) reviewUpload(text);
 });
 
 if (page.source) {
