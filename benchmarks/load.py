@@ -1,6 +1,6 @@
 """A load test of ``nimmt serve``: simulated people at tables of four, over real WebSockets.
 
-    .venv/bin/python benchmarks/load.py --players 400 --seconds 60 [--think 2] [--ramp S] [--url URL]
+    .venv/bin/python benchmarks/load.py --players 400 --seconds 60 [--think 2] [--ramp S] [--url URL] [--lobby N]
 
 It starts a real ``nimmt serve`` on 127.0.0.1 (port 0, a fresh SQLite file in a temporary folder,
 no bots, **every per-client limit off**: the whole load comes from one address, which the limits of
@@ -30,6 +30,9 @@ sockets in a temporary folder, ``fsync`` off) behind Debian's nginx running
 ``tests/server/cluster.py``'s harness and stopped at the end (a watcher stops them should this
 process be killed). Every person then goes through nginx; the figures add the CPU of nginx,
 PostgreSQL and Redis per action beside the processes'.
+
+``--lobby N`` adds N people who browse the lobby's list and quick-match into public tables
+(``benchmarks/load_lobby.py``): the list's and quick match's latencies are reported beside.
 
 ``--soak`` runs the cluster while things go wrong (processes killed, Redis restarted, hostile
 clients) and reports acknowledged actions lost: ``benchmarks/soak.py``.
@@ -499,6 +502,11 @@ class Run:
         self.stopping = False
         self.figures: dict[str, Any] = {}
         self.lags: list[float] = []  # seconds: how late the generator's own timer fired, in the window
+        self.lobby: Any = None  # --lobby: the people who browse the lobby and quick-match (load_lobby.py)
+        if getattr(args, "lobby", 0):
+            from load_lobby import LobbyGoers  # beside this script
+
+            self.lobby = LobbyGoers(self, args.lobby, args.look_every)
 
     def spawn(self, coroutine: Any) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coroutine)
@@ -593,6 +601,8 @@ class Run:
         limits = httpx.Limits(max_connections=16, max_keepalive_connections=16, keepalive_expiry=2.0)
         async with httpx.AsyncClient(timeout=self.timeout, limits=limits, trust_env=False) as http:
             setups: list[asyncio.Task[Any]] = []
+            if self.lobby is not None:
+                setups.append(self.spawn(self._guarded(self.lobby.main(http))))
             for index in range(tables):
                 delay = began + index * self.ramp / tables - time.perf_counter()
                 if delay > 0:
@@ -631,7 +641,8 @@ class Run:
         server_cpu = used.pop("nimmt", None) if cpu_after.get("nimmt") else None
         own_cpu = (own_after.ru_utime + own_after.ru_stime) - (own_before.ru_utime + own_before.ru_stime)
         self.figures = {
-            "players": tables * SEATS, "tables": tables, "tables_started": self.stats.tables_started,
+            "players": tables * SEATS + (self.lobby.count if self.lobby is not None else 0), "tables": tables,
+            "tables_started": self.stats.tables_started,
             "players_held": held, "peak_connected": self.stats.peak, "window_seconds": round(window, 2),
             "actions": actions, "actions_per_second": round(actions / window, 1) if window > 0 else 0.0,
             "other_actions": {k: v for k, v in self.stats.kinds.items() if k not in MEASURED},
@@ -662,6 +673,8 @@ class Run:
             "server_tracebacks": None if log is None else log[1],
             "setup_p50_ms": round(percentile(sorted(x * 1000 for x in self.stats.setup_latencies), 0.5), 1),
         }
+        if self.lobby is not None:
+            self.figures["lobby"] = self.lobby.figures()
 
     async def scrape(self, http: httpx.AsyncClient) -> Scraped:
         """What the servers' ``/metrics`` say so far, summed over the processes."""
@@ -789,6 +802,10 @@ def report(figures: dict[str, Any], think: float, stall: float) -> str:
         f"{figures['generator_lag_ms']['p99']:.1f} ms, max {figures['generator_lag_ms']['max']:.1f} ms",
         "load average:      " + " ".join(f"{x:.2f}" for x in figures["load_average"]) + " at the end",
     ]
+    if "lobby" in figures:
+        from load_lobby import report as lobby_report  # beside this script
+
+        lines[3:3] = lobby_report(figures)
     return "\n".join(lines)
 
 
@@ -817,6 +834,10 @@ def main(argv: list[str] | None = None) -> None:
                         "nobody is asked to act counts as stalled and its people reload (default 10; 0: never)")
     parser.add_argument("--no-patches", action="store_true",
                         help="ask for whole states only (the web page asks for patches; so does this by default)")
+    parser.add_argument("--lobby", type=int, default=0, help="more people, who browse the lobby and quick-match "
+                        "(benchmarks/load_lobby.py), arriving over the ramp")
+    parser.add_argument("--look-every", type=float, default=3.0, help="with --lobby: seconds between two looks "
+                        "at the lobby's list (±50 %%; the page polls every 3)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="end with the figures as one JSON line")
     parser.add_argument("--soak", action="store_true", help="the cluster for --seconds while processes are "
@@ -825,9 +846,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     args.players -= args.players % SEATS
     if not SEATS <= args.players <= MAX_PLAYERS or not 1 <= args.seconds <= MAX_SECONDS \
-            or not 0.01 <= args.think <= 60 or not 0.5 <= args.timeout <= 120:
+            or not 0.01 <= args.think <= 60 or not 0.5 <= args.timeout <= 120 or not 0 <= args.lobby <= MAX_PLAYERS\
+            or not 0.05 <= args.look_every <= 60:
         parser.error(f"keep it bounded: {SEATS} to {MAX_PLAYERS} players, 1 to {MAX_SECONDS:g} s, "
-                     "think 0.01 to 60 s, timeout 0.5 to 120 s")
+                     f"think 0.01 to 60 s, timeout 0.5 to 120 s, --lobby 0 to {MAX_PLAYERS}")
     if args.cluster and (args.url or args.db):
         parser.error("--cluster starts its own PostgreSQL and processes: no --url or --db with it")
     if not 1 <= args.processes <= MAX_PROCESSES:
@@ -836,14 +858,15 @@ def main(argv: list[str] | None = None) -> None:
         args.ramp = min(20.0, args.seconds / 4)
     if not 0 <= args.ramp < args.seconds:
         parser.error("--ramp must be shorter than --seconds")
-    _raise_open_files(args.players)
+    _raise_open_files(args.players + args.lobby)
     if args.soak:
         from soak import run_soak  # benchmarks/soak.py, beside this script
 
         run_soak(args)
         return
-    print(f"nimmt load test: {args.players} players ({args.players // SEATS} tables of {SEATS} people), "
-          f"think {args.think:g} s ±50 %, ramp {args.ramp:g} s, {args.seconds:g} s in all "
+    print(f"nimmt load test: {args.players} players ({args.players // SEATS} tables of {SEATS} people)"
+          + (f" and {args.lobby} in the lobby (browsing, quick-matching)" if args.lobby else "")
+          + f", think {args.think:g} s ±50 %, ramp {args.ramp:g} s, {args.seconds:g} s in all "
           f"(figures over the last {args.seconds - args.ramp:g} s); {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.2f} before", flush=True)
     server: Server | Processes | None = None

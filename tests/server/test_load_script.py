@@ -1,5 +1,6 @@
-"""benchmarks/load.py, for real: 8 simulated people at two tables against a real ``nimmt serve`` for
-a few seconds; they act, every action is answered, and nothing fails."""
+"""benchmarks/load.py, for real: 8 simulated people at two tables (and 4 who browse the lobby and
+quick-match) against a real ``nimmt serve`` for a few seconds; they act, every action is answered,
+and nothing fails."""
 
 from __future__ import annotations
 
@@ -22,14 +23,17 @@ def test_the_load_script_plays_and_reports(tmp_path: Path) -> None:
         done = subprocess.run(
             [sys.executable, str(ROOT / "benchmarks" / "load.py"), "--url", server.url,
              "--server-pid", str(server.process.pid), "--players", "8", "--seconds", "5", "--ramp", "1",
-             "--think", "0.2", "--timeout", "20", "--json"],
+             "--think", "0.2", "--timeout", "20", "--lobby", "4", "--look-every", "0.2", "--json"],
             capture_output=True, text=True, timeout=120, cwd=ROOT,
         )
         log = "".join(server.output)
     assert done.returncode == 0, done.stdout + done.stderr
     figures = json.loads(done.stdout.strip().splitlines()[-1])
-    assert figures["players"] == 8 and figures["tables_started"] == 2
-    assert figures["players_held"] == 8
+    assert figures["players"] == 8 + 4 and figures["tables_started"] == 2
+    assert figures["players_held"] == 8 + 4  # the lobby's four sit at the tables quick match gave them
+    lobby = figures["lobby"]
+    assert lobby["joined"] + lobby["opened"] == 4 and lobby["opened"] >= 1, lobby
+    assert "lobby:" in done.stdout and "quick matches" in done.stdout
     assert figures["actions"] >= 8, figures  # four people a table, each asked every turn, a turn within ~0.5 s
     assert figures["actions_per_second"] > 0
     assert 0 < figures["latency_ms"]["p50"] <= figures["latency_ms"]["p99"] <= figures["latency_ms"]["max"]
