@@ -1,7 +1,7 @@
 // The puzzle of the day on the home page (nimmt/puzzles.py, one a UTC day): a position from a real
 // game, the person's choice, then the review's numbers for every option. The server sends the
 // puzzle and its answer; this page only shows them.
-import { cardFace, cardLabel, el, headsLabel, page, renderRows, rowName, t } from "./common.js";
+import { cardElement, cardFace, cardLabel, el, headsLabel, page, renderRows, rowName, t } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const puzzle = page.puzzle;
@@ -33,6 +33,9 @@ function show() {
   $("daily-setup").textContent = t("daily_setup", { players: puzzle.players, round: puzzle.round, turn: puzzle.turn });
   renderRows($("daily-rows"), puzzle.rows, heads);
   $("daily-public").textContent = puzzle.public.length ? t("daily_public", { cards: puzzle.public.join(", ") }) : "";
+  // A row to choose: the hand is not the question, but the cards still to play weigh on the answer.
+  $("daily-hand").hidden = puzzle.kind !== "row";
+  $("daily-hand-cards").replaceChildren(...puzzle.hand.map((card) => el("li", {}, cardElement(card, heads(card), "small"))));
   $("daily-ask").textContent = puzzle.kind === "row" ? t("daily_ask_row", { card: puzzle.card }) : t("daily_ask_card");
   const options = puzzle.options.map(([option]) => option).sort((a, b) => a - b);
   $("daily-options").classList.toggle("for-rows", puzzle.kind === "row");
