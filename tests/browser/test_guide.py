@@ -61,7 +61,11 @@ def _puzzle(page: Page, language: str) -> None:
     page.locator(f'#daily-options button[data-option="{worst}"]').click()
     expect(page.locator("#daily-answer")).to_be_visible()
     assert puzzle.best != worst
-    expect(page.locator("#daily-verdict")).to_contain_text(str(puzzle.best))
+    row_name = catalog(language, "web")["row_name"]
+    best = row_name.format(row=puzzle.best + 1) if puzzle.kind == "row" else str(puzzle.best)
+    expect(page.locator("#daily-verdict")).to_contain_text(best)
+    # Under a row question, the hand (the cards still to play); under a card question, the hand is the choice.
+    expect(page.locator("#daily-hand")).to_be_visible(visible=puzzle.kind == "row")
     rows = page.locator("#daily-table tbody tr")
     by_cost = [str(o) for o, _, _ in sorted(puzzle.options, key=lambda o: o[1])]
     assert rows.evaluate_all("(rs) => rs.map((r) => r.dataset.option)") == by_cost
