@@ -155,7 +155,10 @@ def test_a_guided_round_from_start_to_end_in_two_languages(browser: Browser, ser
     }).json()
     joined = httpx.post(f"{server.url}/api/tables/{created['table_id']}/join", json={"name": "Léa"}, timeout=30).json()
     people = [(created, "pt-BR", PHONE), (joined, "fr", TALL_PHONE)]
-    contexts = [browser.new_context(**device, locale=language) for _, language, device in people]
+    # Reduced motion (a person's setting the table honours): the turns come without their animation,
+    # which takes the game from some 40 s to 10 here; the tips wait for a reveal either way.
+    contexts = [browser.new_context(**device, locale=language, reduced_motion="reduce")
+                for _, language, device in people]
     try:
         pages = [context.new_page() for context in contexts]
         for page, (seat, language, _) in zip(pages, people, strict=True):
