@@ -28,6 +28,7 @@ from .limits import ClientLimits, Limits, LimitsMiddleware
 from .metrics import Metrics
 from .people_games import keeper
 from .public import Listing, PublicTables
+from .quickstart import QuickStart
 from .routes import groups, health, lobby, pages, people, people_pages, public, records, review, scoresheet, socket
 from .routes.common import errors, handle_errors
 from .routes.records import MAX_RECORD_UPLOAD
@@ -100,6 +101,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     public = PublicTables(url) if isinstance(url, str) else None
     clocked = ClockedTables(public) if public is not None else None
     service.listing = Listing(public, clocked)
+    service.listing.starter = starter = QuickStart(service, public)
     scan = ClockScan(service, clocked) if clocked is not None else None
     if scan is not None:
         scan.start()  # timed tables whose clock runs are loaded now, not when somebody opens them
@@ -114,6 +116,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await state.checker.close()
         if scan is not None:
             await scan.close()
+        await starter.close()
         await service.close()
         if known is not None:
             await known.close()

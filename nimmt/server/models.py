@@ -123,8 +123,11 @@ class TableOptions(_Strict):
                                           "'bot' hands it to absent_bot at once, 'ask' lets anyone at the table")
     absent_bot: BotName = Field(default="heuristic", description="the bot that plays an absent person's seat "
                                 "when absent is 'bot'")
+    start_after: int | None = Field(default=None, ge=CLOCK_MIN, le=3600, description="seconds after the table was "
+                                    "opened at which it starts by itself, bots in the free seats, if somebody is at "
+                                    "it (quick match's tables; null: only its creator starts it)")
 
-    _whole = field_validator("end_above", "rounds", "clock", mode="before")(_whole)
+    _whole = field_validator("end_above", "rounds", "clock", "start_after", mode="before")(_whole)
 
 
 class CreateTable(_Body):

@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 if TYPE_CHECKING:
     from .clocked import ClockedTables
+    from .quickstart import QuickStart
     from .tables import Table as GameTable
 
 Clock = Callable[[], datetime]
@@ -110,6 +111,13 @@ class PublicTables:
         async with self._engine.begin() as connection:
             await connection.execute(insert.on_conflict_do_update(index_elements=["table_id"], set_=changed))
 
+    async def opened_at(self, table_id: str) -> datetime | None:
+        """When the table's row was first written (the table was opened), or None: no row yet."""
+        query = select(PUBLIC_TABLES.c.opened_at).where(PUBLIC_TABLES.c.table_id == table_id)
+        async with self._engine.connect() as connection:
+            when = (await connection.execute(query)).scalar()
+        return None if when is None else _utc(when)
+
     async def open_tables(self, language: str | None = None, limit: int = LISTED) -> list[OpenTable]:
         """The open public tables, oldest first (the one waiting longest fills first); in one
         language, or in every language."""
@@ -137,6 +145,7 @@ class Listing:
     def __init__(self, tables: PublicTables | None = None, clocked: ClockedTables | None = None) -> None:
         self.tables = tables
         self.clocked = clocked
+        self.starter: QuickStart | None = None  # quick match's tables that start by themselves
         self.closed: set[str] = set()  # tables this process wrote as started: no more to write for them
         self.clock_rows: dict[str, bool] = {}  # whether each timed table's clock was last written running
         self.writes: dict[str, asyncio.Task[None]] = {}  # each table's latest write
@@ -144,6 +153,8 @@ class Listing:
     def note(self, table: GameTable) -> None:
         """Write the table's rows as the table is now (soon, after its earlier writes)."""
         self._note_clock(table)
+        if self.starter is not None:
+            self.starter.arm(table)
         if self.tables is None or not table.options.public or table.id in self.closed:
             return
         taken = sum(seat.taken for seat in table.seats)

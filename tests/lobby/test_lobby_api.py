@@ -88,10 +88,24 @@ def test_quick_match_puts_two_strangers_at_one_table_and_a_third_language_at_ano
         assert (bruno["table_id"], bruno["seat"]) == (ana["table_id"], 1)
         info = client.get(f"/api/tables/{ana['table_id']}").json()
         assert info["options"]["public"] is True and info["options"]["clock"] == 60 and len(info["seats"]) == 4
+        assert info["options"]["start_after"] == 60  # then it starts by itself, bots in the free seats
         assert [s["name"] for s in info["seats"]] == ["Ana", "Bruno", None, None]
         cleo = quick(client, "Cleo", "fr")  # nobody waits in French: a table of her own
         assert cleo["table_id"] != ana["table_id"] and cleo["seat"] == 0
         assert client.get(f"/api/tables/{cleo['table_id']}").json()["language"] == "fr"
+
+
+def test_a_table_with_start_after_starts_by_itself_with_bots_in_the_free_seats(client: TestClient) -> None:
+    table = create_table(client, seats=3, public=True, clock=60, start_after=5)
+    bruno = join(client, table["table_id"], "Bruno")
+    with client.websocket_connect(f"/ws/{table['table_id']}") as socket:
+        ana = Person(socket, table["token"])
+        assert ana.state["table"]["status"] == "lobby"
+        started = ana.state_where(lambda m: m["table"]["status"] == "playing", limit=10_000)
+        seats = started["table"]["seats"]
+        assert [(s["name"], s["bot"]) for s in seats[:2]] == [("Ana", None), ("Bruno", None)]
+        assert seats[2]["bot"] == "heuristic" and bruno["seat"] == 1
+    assert listed(client) == []  # started: off the lobby's list
 
 
 def test_quick_match_never_joins_a_table_by_invitation(client: TestClient) -> None:

@@ -17,7 +17,7 @@ def test_create_and_join_fill_seats_in_order(client: TestClient) -> None:
     info = client.get(f"/api/tables/{table['table_id']}").json()
     assert info["status"] == "lobby"
     assert info["options"] == {"end_above": 50, "rounds": None, "countdown": True, "coach": True, "public": False,
-                               "clock": None, "absent": "ask", "absent_bot": "heuristic"}
+                               "clock": None, "absent": "ask", "absent_bot": "heuristic", "start_after": None}
     assert [s["taken"] for s in info["seats"]] == [True, False, False, True]
     assert info["seats"][3]["bot"] == "random"
     assert "token" not in str(info) and "hash" not in str(info)

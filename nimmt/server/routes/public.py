@@ -27,6 +27,7 @@ logger = logging.getLogger("nimmt.server")
 
 QUICK_SEATS = 4  # the table quick match opens when none is open: four seats, for people only
 QUICK_CLOCK = 60  # seconds a decision at that table
+QUICK_START = 60  # seconds after which that table starts by itself, bots in the free seats (nimmt/server/quickstart.py)
 QUICK_TRIES = 5  # open tables tried before opening one (each may fill meanwhile)
 QUICK_SETTLE = 2.0  # seconds quick match waits at most for this process's rows under way
 
@@ -77,7 +78,9 @@ async def open_tables(request: Request, language: Annotated[str | None, Query(
 @router.post("/api/lobby/quick", response_model=SeatToken, status_code=201, responses=errors(503))
 async def quick_match(body: QuickMatch, request: Request, service: Service) -> SeatToken:
     """Take a seat at the open public table in this language that has waited longest; when there is
-    none, open one (public, four seats, a minute a decision) for the next people to join."""
+    none, open one (public, four seats, a minute a decision) for the next people to join. That table
+    starts by itself a minute after it was opened, bots in the seats still free (its creator may
+    start it sooner)."""
     # This process's rows are written in the background: the ones under way go first, so a stranger
     # who sat down here a moment ago is found (another process's are as fresh as its writes).
     await service.listing.settled(timeout=QUICK_SETTLE)
@@ -93,7 +96,7 @@ async def quick_match(body: QuickMatch, request: Request, service: Service) -> S
         if seat is not None:
             joined, number, token = seat
             return SeatToken(table_id=joined.id, seat=number, token=token, **links(request, joined))
-    options = TableOptions(public=True, clock=QUICK_CLOCK)
+    options = TableOptions(public=True, clock=QUICK_CLOCK, start_after=QUICK_START)
     table, token = await service.create(CreateTable(name=body.name, seats=QUICK_SEATS, options=options,
                                                     language=body.language))
     return SeatToken(table_id=table.id, seat=0, token=token, **links(request, table))

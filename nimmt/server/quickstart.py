@@ -1,0 +1,94 @@
+"""Quick-match tables start by themselves: after ``options.start_after`` seconds of waiting, with bots
+in the free seats.
+
+Quick match opens a public table of four for strangers (:mod:`nimmt.server.routes.public`). As on
+the lobbies people know (Board Game Arena's "start when ready"), nobody should wait there for long:
+a table with ``start_after`` starts that many seconds after it was opened (the lobby's row keeps
+when: ``public_tables.opened_at``, so any process rebuilds the moment), when at least one person is
+at it, and :data:`FILL_BOT` takes every seat still free. Its creator may start it sooner, bots in
+the free seats too (the lobby's Start with ``fill``). A table nobody is at does not start; it starts
+as soon as someone comes back after its time. When several processes hold the table, the store lets
+one ``start`` in; the others find the table started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from .journal import Started
+
+if TYPE_CHECKING:
+    from .public import PublicTables
+    from .tables import Table, TableService
+
+logger = logging.getLogger("nimmt.server")
+FILL_BOT = "heuristic"  # quick to answer, and a fair opponent for strangers
+RETRY = 5.0  # seconds before a start that could not be stored is tried again
+
+
+class QuickStart:
+    """One timer per waiting table with ``start_after`` in this process."""
+
+    def __init__(self, service: TableService, public: PublicTables | None) -> None:
+        self.service = service
+        self.public = public
+        self.opened: dict[str, float] = {}  # table -> when it was opened (wall clock), as the store says
+        self.timers: dict[str, asyncio.Task[None]] = {}
+
+    def arm(self, table: Table) -> None:
+        """After any change of a table: (re)arm its start, or forget it once it has started."""
+        after = table.options.start_after
+        if not after or self.service.closed:
+            return
+        if table.status != "lobby":
+            self.forget(table.id)
+            return
+        timer = self.timers.get(table.id)
+        if timer is None or timer.done():
+            self.timers[table.id] = asyncio.create_task(self._wait(table, float(after)))
+
+    def forget(self, table_id: str) -> None:
+        self.opened.pop(table_id, None)
+        timer = self.timers.pop(table_id, None)
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+
+    async def _opened_at(self, table_id: str) -> float:
+        if table_id not in self.opened:
+            when = await self.public.opened_at(table_id) if self.public is not None else None
+            self.opened[table_id] = time.time() if when is None else when.timestamp()  # none yet: made just now
+        return self.opened[table_id]
+
+    async def _wait(self, table: Table, after: float) -> None:
+        service = self.service
+        try:
+            due = await self._opened_at(table.id) + after
+            while not service.closed:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(service.stopping.wait(), max(0.0, due - time.time()))
+                if service.closed or service.tables.get(table.id) is not table or table.status != "lobby":
+                    return
+                if not table.present:
+                    return  # nobody here: the next arrival arms it again, and it starts then
+                try:
+                    async with table.lock:
+                        await service.write(table, lambda: Started(fill=FILL_BOT) if table.status == "lobby"
+                                            else None)
+                    return
+                except Exception:  # the store is away: try again shortly
+                    logger.exception("the quick start of table %s failed", table.id)
+                    due = time.time() + RETRY
+        finally:
+            if self.timers.get(table.id) is asyncio.current_task():
+                del self.timers[table.id]
+
+    async def close(self) -> None:
+        timers = [timer for timer in self.timers.values() if not timer.done()]
+        for timer in timers:
+            timer.cancel()
+        if timers:
+            await asyncio.wait(timers)
