@@ -14,7 +14,10 @@ Policies
 * whole tables (``play_hands``, ``play_games``, rollouts): ``"random"``, ``"fewest"`` (random cards,
   fewest-bullheads rows) or ``"heuristic"`` (every seat plays like the heuristic bot);
 * seat by seat (``seat_games``, what ``nimmt simulate`` uses): each seat plays exactly like the bot
-  it is named after, ``"random"``, ``"beginner"`` or ``"heuristic"`` (:data:`SEAT_POLICIES`).
+  it is named after, ``"random"``, ``"beginner"`` or ``"heuristic"`` (:data:`SEAT_POLICIES`);
+* in rollouts, any card and row policy for each seat (:class:`CardPolicy`, :class:`RowPolicy`, put
+  together by :func:`seat_policies`): also the styles the ``expert`` models other players with and
+  the learned network (``CardPolicy.NET``).
 
 Hands and games
 ---------------
@@ -45,6 +48,9 @@ players (each gets as many as it holds), and the current round is played to its 
   bullheads}`` when the viewer's low card takes that row (the row's own bullheads included).
   Needs ``view.must_choose_row``. ``rollout_row_penalties`` gives the (4, samples) array.
 
+``policy`` is a table policy by name or per-seat :class:`Policies`; the ``*_penalties`` functions
+also give, in ``rest``, what the other players take together.
+
 Lower is better. ``rng`` is a :class:`numpy.random.Generator`, a :class:`random.Random` (one draw
 from it seeds a generator), a seed, or None; the same seed gives the same numbers on the same
 engine. A bad view, card, policy or sample count raises :class:`BatchError` with a clear message.
@@ -53,7 +59,7 @@ engine. A bad view, card, policy or sample count raises :class:`BatchError` with
 bot workers call it when they start, so that no player waits for the first compile.
 """
 
-from ._kernels import HAVE_NUMBA
+from ._kernels import HAVE_NUMBA, MC_CARD, MC_COST, CardPolicy, Policies, RowPolicy
 from .engine import (
     CARD_POLICIES,
     DEFAULT_CHUNK,
@@ -75,6 +81,7 @@ from .engine import (
     play_hands,
     seat_games,
     seat_hands,
+    seat_policies,
 )
 from .rollout import (
     rollout_card_penalties,
@@ -91,12 +98,17 @@ __all__ = [
     "HAVE_NUMBA",
     "HEURISTIC_LATER",
     "HEURISTIC_TIE",
+    "MC_CARD",
+    "MC_COST",
     "POLICIES",
     "ROW_POLICIES",
     "SEAT_POLICIES",
     "BatchError",
+    "CardPolicy",
     "GameStats",
     "HandStats",
+    "Policies",
+    "RowPolicy",
     "SeatGames",
     "check_deals",
     "deal",
@@ -110,5 +122,6 @@ __all__ = [
     "rollout_row_values",
     "seat_games",
     "seat_hands",
+    "seat_policies",
     "warm_up",
 ]

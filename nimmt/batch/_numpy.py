@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 from nimmt.core import BULLHEADS
 
-from . import _kernels as K
+from ._kernels import RowPolicy
 
 Ints = npt.NDArray[np.int64]
 BULL = np.array(BULLHEADS, dtype=np.int64)
@@ -41,8 +41,8 @@ def play(
 ) -> Ints:
     """Play ``orders`` (B, players, turns) from the row state (each (B, 4), changed in place).
 
-    Returns the bullheads each player takes, (B, players). ``row_policy`` is ROW_GIVEN (the k-th
-    low card of hand b takes row ``choices[b, k]``), ROW_RANDOM or ROW_FEWEST.
+    Returns the bullheads each player takes, (B, players). ``row_policy`` is RowPolicy.GIVEN (the k-th
+    low card of hand b takes row ``choices[b, k]``), RANDOM or FEWEST.
     """
     count, players, turns = orders.shape
     penalties = np.zeros((count, players), dtype=np.int64)
@@ -59,10 +59,10 @@ def play(
             row = np.where(below, ends, 0).argmax(axis=1)
             low = active & ~below.any(axis=1)
             if low.any():
-                if row_policy == K.ROW_GIVEN:
+                if row_policy == RowPolicy.GIVEN:
                     assert choices is not None
                     chosen = choices[every, np.minimum(event, choices.shape[1] - 1)]
-                elif row_policy == K.ROW_RANDOM:
+                elif row_policy == RowPolicy.RANDOM:
                     chosen = rng.integers(0, 4, size=count)
                 else:
                     chosen = heads.argmin(axis=1)  # the first row on a tie

@@ -14,30 +14,31 @@ from nimmt.core import MAX_PLAYERS, MIN_PLAYERS, NimmtError, Rules
 
 from . import _kernels as K
 from . import _numpy as N
+from ._kernels import CardPolicy, Policies, RowPolicy
 
 Ints = npt.NDArray[np.int64]
 EngineName = Literal["auto", "numba", "numpy"]
 Policy = Literal["random", "fewest", "heuristic"]
-RowPolicy = Literal["given", "random", "fewest", "heuristic"]
-CardPolicy = Literal["order", "heuristic"]
+RowPolicyName = Literal["given", "random", "fewest", "heuristic"]
+CardPolicyName = Literal["order", "heuristic"]
 
-ROW_POLICIES: dict[str, int] = {
-    "given": K.ROW_GIVEN, "random": K.ROW_RANDOM, "fewest": K.ROW_FEWEST, "heuristic": K.ROW_HEURISTIC,
+ROW_POLICIES: dict[str, RowPolicy] = {
+    "given": RowPolicy.GIVEN, "random": RowPolicy.RANDOM, "fewest": RowPolicy.FEWEST, "heuristic": RowPolicy.HEURISTIC,
 }
-CARD_POLICIES: dict[str, int] = {"order": K.CARD_ORDER, "heuristic": K.CARD_HEURISTIC}
+CARD_POLICIES: dict[str, CardPolicy] = {"order": CardPolicy.ORDER, "heuristic": CardPolicy.HEURISTIC}
 # A policy for whole tables: how every seat plays its cards and chooses its rows.
-POLICIES: dict[str, tuple[int, int]] = {
-    "random": (K.CARD_ORDER, K.ROW_RANDOM),
-    "fewest": (K.CARD_ORDER, K.ROW_FEWEST),
-    "heuristic": (K.CARD_HEURISTIC, K.ROW_HEURISTIC),
+POLICIES: dict[str, tuple[CardPolicy, RowPolicy]] = {
+    "random": (CardPolicy.ORDER, RowPolicy.RANDOM),
+    "fewest": (CardPolicy.ORDER, RowPolicy.FEWEST),
+    "heuristic": (CardPolicy.HEURISTIC, RowPolicy.HEURISTIC),
 }
 # How each seat plays in :func:`seat_games`, by the name of the bot it plays exactly like: its card
 # policy and its row policy (``random``: RandomBot, ``beginner``: BeginnerBot, ``heuristic``:
 # HeuristicBot; the tests compare each with the bot playing through the step engine).
-SEAT_POLICIES: dict[str, tuple[int, int]] = {
-    "random": (K.CARD_ORDER, K.ROW_RANDOM),
-    "beginner": (K.CARD_BEGINNER, K.ROW_FEWEST),
-    "heuristic": (K.CARD_HEURISTIC, K.ROW_HEURISTIC),
+SEAT_POLICIES: dict[str, tuple[CardPolicy, RowPolicy]] = {
+    "random": (CardPolicy.ORDER, RowPolicy.RANDOM),
+    "beginner": (CardPolicy.BEGINNER, RowPolicy.FEWEST),
+    "heuristic": (CardPolicy.HEURISTIC, RowPolicy.HEURISTIC),
 }
 DEFAULT_CHUNK = 16_384  # hands per chunk: the NumPy path holds a few (chunk, 104) arrays at once
 ENGINE_VARIABLE = "NIMMT_BATCH_ENGINE"  # "numpy" forces the NumPy path
@@ -72,6 +73,13 @@ HEURISTIC_TIE = 0.05
 HEURISTIC_LATER = 1.0
 
 
+def seat_policies(cards: npt.ArrayLike, rows: npt.ArrayLike, net: npt.ArrayLike | None = None) -> Policies:
+    """Each seat's card policy (:class:`CardPolicy`) and row policy (:class:`RowPolicy`), as the kernels
+    take them, with the heuristic bot's weights; ``net``: the learned network's weights
+    (:attr:`nimmt.bots.learned.Net.flat`) for seats on ``CardPolicy.NET``."""
+    return K.policies(cards, rows, HEURISTIC_TIE, HEURISTIC_LATER, net)
+
+
 def run_kernel(kernel: Callable[..., Any], *args: Any) -> Any:
     """Call a kernel; without Numba it runs as Python, where the random source's 64-bit arithmetic
     wraps around on purpose."""
@@ -90,7 +98,7 @@ def _check_players(players: int) -> None:
         raise BatchError(f"a table has 2 to 10 players, not {players!r}")
 
 
-def _policy(policy: str) -> tuple[int, int]:
+def _policy(policy: str) -> tuple[CardPolicy, RowPolicy]:
     try:
         return POLICIES[policy]
     except KeyError:
@@ -153,8 +161,8 @@ def play(
     rows: npt.ArrayLike,
     orders: npt.ArrayLike,
     *,
-    row_policy: RowPolicy | str = "fewest",
-    card_policy: CardPolicy | str = "order",
+    row_policy: RowPolicyName | str = "fewest",
+    card_policy: CardPolicyName | str = "order",
     choices: npt.ArrayLike | None = None,
     rng: np.random.Generator | None = None,
     engine: EngineName | str = "auto",
@@ -178,7 +186,7 @@ def play(
             f"unknown policy: rows {row_policy!r} (choose {', '.join(ROW_POLICIES)}), "
             f"cards {card_policy!r} (choose {', '.join(CARD_POLICIES)})"
         ) from None
-    if rp == K.ROW_GIVEN:
+    if rp == RowPolicy.GIVEN:
         if choices is None:
             raise BatchError('row_policy="given" needs choices: the row (0-3) of each low card, in order')
         ch = np.asarray(choices)
@@ -189,18 +197,16 @@ def play(
         ch = ch.astype(np.int64)
     else:
         ch = np.zeros((count, 1), np.int64)
-    if cp == K.CARD_HEURISTIC and turns != 10:
+    if cp == CardPolicy.HEURISTIC and turns != 10:
         raise BatchError("the heuristic card policy plays whole hands of 10 turns")
     rng = rng if rng is not None else np.random.default_rng()
     penalties = np.zeros((count, players), np.int64)
-    heuristic = cp == K.CARD_HEURISTIC or rp == K.ROW_HEURISTIC
-    if heuristic:
-        tie, later = HEURISTIC_TIE, HEURISTIC_LATER
-        run_kernel(K.policy_many, r, o, ch, np.full(players, rp, np.int64), np.full(players, cp, np.int64), tie,
-                   later, _seed(rng), penalties)
+    if cp == CardPolicy.HEURISTIC or rp == RowPolicy.HEURISTIC:
+        seats = seat_policies(np.full(players, cp), np.full(players, rp))
+        run_kernel(K.policy_many, r, o, ch, seats, _seed(rng), penalties)
         return penalties
     if engine_name(engine) == "numba":
-        K.plain_many(r, o, ch, rp, _seed(rng), penalties)
+        K.plain_many(r, o, ch, int(rp), _seed(rng), penalties)
         return penalties
     return N.play_rows(r, o, rp, ch, rng)
 
@@ -245,20 +251,20 @@ def play_hands(
     cp, rp = _policy(policy)
     stats = HandStats(players)
     name = engine_name(engine)
-    tie, later = (HEURISTIC_TIE, HEURISTIC_LATER) if cp == K.CARD_HEURISTIC else (0.0, 0.0)
+    seats = seat_policies(np.full(players, cp), np.full(players, rp))
     for size in chunks(hands, chunk):
-        if name == "numba" and cp == K.CARD_ORDER:
-            K.plain_hands(players, size, rp, _seed(rng), stats.totals, stats.spread)
-        elif cp == K.CARD_ORDER:
+        if name == "numba" and cp == CardPolicy.ORDER:
+            K.plain_hands(players, size, int(rp), _seed(rng), stats.totals, stats.spread)
+        elif cp == CardPolicy.ORDER:
             rows, orders = N.deal(players, size, rng)
             penalties = N.play_rows(rows, orders, rp, None, rng)
             stats.totals += penalties.sum(axis=0)
             for p in range(players):
                 stats.spread[p] += np.bincount(penalties[:, p], minlength=172)
         else:
-            totals = np.zeros((size, players), np.int64)
-            run_kernel(K.policy_games, players, size, 0, 1, rp, cp, tie, later, _seed(rng), totals,
-                       np.zeros(size, np.int64))
+            games = K.tally(size, players)
+            run_kernel(K.policy_games, players, size, 0, 1, seats, _seed(rng), games)
+            totals = games.totals
             stats.totals += totals.sum(axis=0)
             for p in range(players):
                 stats.spread[p] += np.bincount(totals[:, p], minlength=172)
@@ -309,18 +315,16 @@ def play_games(
     rounds = rules.rounds or 0
     stats = GameStats(players)
     name = engine_name(engine)
-    tie, later = (HEURISTIC_TIE, HEURISTIC_LATER) if cp == K.CARD_HEURISTIC else (0.0, 0.0)
+    seats = seat_policies(np.full(players, cp), np.full(players, rp))
     for size in chunks(games, chunk):
-        totals = np.zeros((size, players), np.int64)
-        played = np.zeros(size, np.int64)
-        if name == "numba" and cp == K.CARD_ORDER:
-            K.plain_games(players, size, rules.end_above, rounds, rp, _seed(rng), totals, played)
-        elif cp == K.CARD_ORDER:
-            _numpy_games(players, rules.end_above, rounds, rp, rng, totals, played)
+        tally = K.tally(size, players)
+        if name == "numba" and cp == CardPolicy.ORDER:
+            K.plain_games(players, size, rules.end_above, rounds, int(rp), _seed(rng), tally)
+        elif cp == CardPolicy.ORDER:
+            _numpy_games(players, rules.end_above, rounds, rp, rng, tally.totals, tally.played)
         else:
-            run_kernel(K.policy_games, players, size, rules.end_above, rounds, rp, cp, tie, later, _seed(rng),
-                       totals, played)
-        stats.add(totals, played)
+            run_kernel(K.policy_games, players, size, rules.end_above, rounds, seats, _seed(rng), tally)
+        stats.add(tally.totals, tally.played)
     return stats
 
 
@@ -369,11 +373,10 @@ def seat_hands(
     if len(seats) != players:
         raise BatchError(f"{len(seats)} seats named for deals of {players} players")
     cards, row_pols = _seat_policies(seats)
-    if turns != 10 and (cards != K.CARD_ORDER).any():
+    if turns != 10 and (cards != CardPolicy.ORDER).any():
         raise BatchError("the beginner and heuristic seats play whole hands of 10 turns")
     penalties = np.zeros((count, players), np.int64)
-    tie, later = HEURISTIC_TIE, HEURISTIC_LATER
-    run_kernel(K.policy_many, r, o, np.zeros((count, 1), np.int64), row_pols, cards, tie, later,
+    run_kernel(K.policy_many, r, o, np.zeros((count, 1), np.int64), seat_policies(cards, row_pols),
                np.uint64(seed % 2**64), penalties)
     return penalties
 
@@ -396,15 +399,12 @@ def seat_games(
         raise BatchError("per-seat policies need the numba engine: pip install 'nimmt[sim]'")
     rules = rules or Rules()
     players = len(seats)
-    totals = np.zeros((games, players), np.int64)
-    played = np.zeros(games, np.int64)
-    squares = np.zeros((games, players), np.int64)
-    tie, later = HEURISTIC_TIE, HEURISTIC_LATER
-    plain = bool((cards == K.CARD_ORDER).all() and (rows_ == rows_[0]).all() and rows_[0] != K.ROW_HEURISTIC)
+    tally = K.tally(games, players)
+    plain = bool((cards == CardPolicy.ORDER).all() and (rows_ == rows_[0]).all() and rows_[0] != RowPolicy.HEURISTIC)
     if plain:  # random cards everywhere: the hot loop of random play
-        K.plain_seat_games(players, games, rules.end_above, rules.rounds or 0, int(rows_[0]),
-                           np.uint64(seed % 2**64), totals, played, squares)
+        K.plain_games(players, games, rules.end_above, rules.rounds or 0, int(rows_[0]), np.uint64(seed % 2**64),
+                      tally)
     else:
-        K.seat_games(players, games, rules.end_above, rules.rounds or 0, cards, rows_, tie, later,
-                     np.uint64(seed % 2**64), totals, played, squares)
-    return SeatGames(totals, played, squares)
+        K.policy_games(players, games, rules.end_above, rules.rounds or 0, seat_policies(cards, rows_),
+                       np.uint64(seed % 2**64), tally)
+    return SeatGames(tally.totals, tally.played, tally.squares)

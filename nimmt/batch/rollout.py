@@ -20,17 +20,8 @@ from nimmt.core import BULLHEADS, View
 
 from . import _kernels as K
 from . import _numpy as N
-from .engine import (
-    HEURISTIC_LATER,
-    HEURISTIC_TIE,
-    POLICIES,
-    BatchError,
-    EngineName,
-    Policy,
-    _seed,
-    engine_name,
-    run_kernel,
-)
+from ._kernels import CardPolicy, Policies
+from .engine import POLICIES, BatchError, EngineName, Policy, _seed, engine_name, run_kernel, seat_policies
 
 Ints = npt.NDArray[np.int64]
 
@@ -71,11 +62,16 @@ def _public(view: View) -> npt.NDArray[np.bool_]:
     return public
 
 
-def _policy(policy: str) -> tuple[int, int]:
+def _seats(policy: str | Policies, players: int) -> Policies:
+    if isinstance(policy, Policies):
+        if policy.cards.shape != (players,) or policy.rows.shape != (players,):
+            raise BatchError(f"per-seat policies need one card and one row policy for each of {players} seats")
+        return policy
     try:
-        return POLICIES[policy]
+        cp, rp = POLICIES[policy]
     except KeyError:
         raise BatchError(f"unknown policy {policy!r}: choose {', '.join(POLICIES)}") from None
+    return seat_policies(np.full(players, cp), np.full(players, rp))
 
 
 def _run(
@@ -85,31 +81,34 @@ def _run(
     heads0: Ints,
     first: Ints,
     fixed: npt.NDArray[np.bool_],
-    mine: Ints,
     n_samples: int,
     rng: np.random.Generator,
-    policy: str,
+    policy: str | Policies,
     engine: str,
+    rest: Ints | None,
 ) -> Ints:
     """(candidates, n_samples) bullheads the viewer takes from the given starting points."""
     assert view.player is not None
     me = view.player
-    cp, rp = _policy(policy)
+    seats = _seats(policy, view.players)
     if isinstance(n_samples, bool) or not isinstance(n_samples, int | np.integer) or n_samples < 1:
         raise BatchError(f"n_samples must be a whole number from 1 up, not {n_samples!r}")
     pool = np.array(view.unseen_cards(), np.int64)
     sizes = np.array([0 if p == me else size for p, size in enumerate(view.hand_sizes)], np.int64)
     if sizes.sum() > pool.size:
         raise BatchError(f"this view is impossible: {sizes.sum()} unseen cards are needed, {pool.size} exist")
-    public = _public(view)
+    mine = np.array(view.hand, np.int64)
     candidates = first.shape[0]
     out = np.zeros((candidates, n_samples), np.int64)
-    if engine == "numba" or cp == K.CARD_HEURISTIC:
-        tie, later = HEURISTIC_TIE, HEURISTIC_LATER
-        run_kernel(K.rollouts, ends0, counts0, heads0, public, first, fixed, mine, pool, sizes, me, n_samples,
-                   rp, cp, tie, later, _seed(rng), out, np.zeros((0, 0), np.int64))
+    if rest is not None and rest.shape != out.shape:
+        raise BatchError(f"rest must have the shape of the result, {out.shape}, not {rest.shape}")
+    if engine == "numba" or isinstance(policy, Policies) or rest is not None or (seats.cards != CardPolicy.ORDER).any():
+        start = K.Start(ends0, counts0, heads0, _public(view), first, fixed, mine, pool, sizes, me)
+        run_kernel(K.rollouts, start, seats, n_samples, _seed(rng), out,
+                   np.zeros((0, 0), np.int64) if rest is None else rest)
         return out
-    return _numpy_rollouts(ends0, counts0, heads0, first, fixed, mine, pool, sizes, me, n_samples, rp, rng)
+    return _numpy_rollouts(ends0, counts0, heads0, first, fixed, mine, pool, sizes, me, n_samples,
+                           int(seats.rows[0]), rng)
 
 
 def _numpy_rollouts(
@@ -168,11 +167,16 @@ def rollout_card_penalties(
     cards: Sequence[int] | None = None,
     n_samples: int = 256,
     rng: Source = None,
-    policy: Policy | str = "random",
+    policy: Policy | str | Policies = "random",
     engine: EngineName | str = "auto",
+    rest: Ints | None = None,
 ) -> Ints:
     """(len(cards), n_samples): the bullheads the viewer takes from now to the end of the round
-    when it plays each of ``cards`` now (default: its whole hand), one column per sampled deal."""
+    when it plays each of ``cards`` now (default: its whole hand), one column per sampled deal.
+
+    ``policy``: how everybody plays on, a table policy by name, or each seat its own
+    (:func:`seat_policies`; the viewer's seat too, for its later cards). ``rest``, when given (an
+    int64 array of the result's shape), receives what the other players take together."""
     if view.player is None or not view.must_play_card:
         raise BatchError("rollouts of a card need the view of a player who must play a card now")
     me = view.player
@@ -187,8 +191,8 @@ def rollout_card_penalties(
     first[:, me] = chosen
     fixed = np.zeros(view.players, np.bool_)
     fixed[me] = True
-    return _run(view, _rows_for(ends, k), _rows_for(counts, k), _rows_for(heads, k), first, fixed,
-                np.array(hand, np.int64), n_samples, generator(rng), policy, engine_name(engine))
+    return _run(view, _rows_for(ends, k), _rows_for(counts, k), _rows_for(heads, k), first, fixed, n_samples,
+                generator(rng), policy, engine_name(engine), rest)
 
 
 def rollout_card_values(
@@ -196,7 +200,7 @@ def rollout_card_values(
     cards: Sequence[int] | None = None,
     n_samples: int = 256,
     rng: Source = None,
-    policy: Policy | str = "random",
+    policy: Policy | str | Policies = "random",
     engine: EngineName | str = "auto",
 ) -> dict[int, float]:
     """card -> mean bullheads the viewer takes from now to the end of the round if it plays that
@@ -210,11 +214,13 @@ def rollout_row_penalties(
     view: View,
     n_samples: int = 256,
     rng: Source = None,
-    policy: Policy | str = "random",
+    policy: Policy | str | Policies = "random",
     engine: EngineName | str = "auto",
+    rest: Ints | None = None,
 ) -> Ints:
     """(4, n_samples): the bullheads the viewer takes from now to the end of the round, the taken
-    row's included, when its low card takes row 0, 1, 2 or 3."""
+    row's included, when its low card takes row 0, 1, 2 or 3. ``policy`` and ``rest`` as in
+    :func:`rollout_card_penalties` (the taken row counts for the viewer only)."""
     if view.player is None or not view.must_choose_row or view.row_choice_card is None:
         raise BatchError("rollouts of a row need the view of a player who must choose a row now")
     card = view.row_choice_card
@@ -231,8 +237,8 @@ def rollout_row_penalties(
     for c, p in view.revealed[view.resolved + 1 :]:
         first[:, p] = c
     fixed = np.ones(view.players, np.bool_)  # every card of this turn is face up (or already placed)
-    later = _run(view, ends0, counts0, heads0, first, fixed, np.array(view.hand, np.int64), n_samples,
-                 generator(rng), policy, engine_name(engine))
+    later = _run(view, ends0, counts0, heads0, first, fixed, n_samples, generator(rng), policy,
+                 engine_name(engine), rest)
     return later + now[:, None]
 
 
@@ -240,7 +246,7 @@ def rollout_row_values(
     view: View,
     n_samples: int = 256,
     rng: Source = None,
-    policy: Policy | str = "random",
+    policy: Policy | str | Policies = "random",
     engine: EngineName | str = "auto",
 ) -> dict[int, float]:
     """row -> mean bullheads the viewer takes from now to the end of the round (the row's own

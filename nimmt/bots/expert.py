@@ -20,7 +20,7 @@ rollouts (``others=1``): the search plays for a lead over the table, not only fo
 
 In the rollouts it plays its own later cards like ``heuristic`` (``own="heuristic"``, the default),
 or like the learned network of :mod:`nimmt.bots.learned` (``own="learned"``: its features and
-layers compiled into the rollouts, :data:`nimmt.batch._kernels.CARD_NET`; each rollout costs some
+layers compiled into the rollouts, :attr:`nimmt.batch.CardPolicy.NET`; each rollout costs some
 four times as much). Measured side by side in ``docs/ladder.md``.
 
 Its row choice is searched the same way: when its card is below every row, each of the four rows

@@ -30,11 +30,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from nimmt.core import BULLHEADS, View
+from nimmt.core import View
 
 from .heuristic import TIE, card_cost, choose, fit
 
 if TYPE_CHECKING:
+    from nimmt.batch import Policies
+
     from .learned import Net
 
 STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "random")
@@ -47,15 +49,15 @@ Seats = tuple[tuple[int, ...], tuple[int, ...]]  # card policy and row policy of
 
 
 def _policies() -> dict[str, tuple[int, int]]:
-    from nimmt.batch import _kernels as K
+    from nimmt.batch import CardPolicy, RowPolicy
 
     return {
-        "heuristic": (K.CARD_HEURISTIC, K.ROW_HEURISTIC),
-        "snug": (K.CARD_SNUG, K.ROW_FEWEST),
-        "mc": (K.CARD_MC, K.ROW_FEWEST),
-        "random": (K.CARD_ORDER, K.ROW_FEWEST),
+        "heuristic": (CardPolicy.HEURISTIC, RowPolicy.HEURISTIC),
+        "snug": (CardPolicy.SNUG, RowPolicy.FEWEST),
+        "mc": (CardPolicy.MC, RowPolicy.FEWEST),
+        "random": (CardPolicy.ORDER, RowPolicy.FEWEST),
         # Not a style the model weighs (not in STYLES): how the expert may roll out its own cards.
-        "learned": (K.CARD_NET, K.ROW_HEURISTIC),
+        "learned": (CardPolicy.NET, RowPolicy.HEURISTIC),
     }
 
 
@@ -72,12 +74,12 @@ def snug_choice(rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequ
 
 def mc_chances(rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int) -> list[float]:
     """The chance of each card of ``hand`` (in its order) in the ``mc`` style, as the compiled
-    rollouts draw it (:data:`nimmt.batch._kernels.CARD_MC`).
+    rollouts draw it (:attr:`nimmt.batch.CardPolicy.MC`).
 
     >>> [round(p, 3) for p in mc_chances(((10,), (20,), (30,), (40, 41, 42, 43, 44)), (45, 21), (), 4)]
     [0.003, 0.997]
     """
-    from nimmt.batch._kernels import MC_CARD, MC_COST
+    from nimmt.batch import MC_CARD, MC_COST
 
     scores = [MC_COST * card_cost(rows, c, unseen, players - 1) + MC_CARD * c / 104.0 for c in hand]
     top = max(scores)
@@ -114,72 +116,38 @@ def seats_of(styles: Sequence[str]) -> Seats:
     return tuple(policies[s][0] for s in styles), tuple(policies[s][1] for s in styles)
 
 
-def _run(
-    view: View, ends0: Ints, counts0: Ints, heads0: Ints, first: Ints, fixed: npt.NDArray[np.bool_],
-    samples: int, rng: np.random.Generator, seats: Seats, rest: Ints | None = None, net: Net | None = None,
-) -> Ints:
-    """(candidates, samples): the bullheads the viewer takes from the given starting points (and in
-    ``rest``, of that shape, what the other players take together). Seats in the ``learned`` style
-    play the network ``net`` (default: the one shipped)."""
-    from nimmt.batch import _kernels as K
-    from nimmt.batch.engine import HEURISTIC_LATER, HEURISTIC_TIE, _seed, run_kernel
-    from nimmt.batch.rollout import _public
+def _policies_of(seats: Seats, net: Net | None) -> Policies:
+    """The compiled rollouts' policies for ``seats``; seats in the ``learned`` style play the network
+    ``net`` (default: the one shipped)."""
+    from nimmt.batch import CardPolicy, seat_policies
 
     from .learned import load
 
-    me = view.player
-    assert me is not None
-    pool = np.array(view.unseen_cards(), np.int64)
-    sizes = np.array([0 if p == me else size for p, size in enumerate(view.hand_sizes)], np.int64)
-    out = np.zeros((first.shape[0], samples), np.int64)
-    card_pols = np.array(seats[0], np.int64)
-    row_pols = np.array(seats[1], np.int64)
-    run_kernel(K.rollouts_seats, ends0, counts0, heads0, _public(view), first, fixed, np.array(view.hand, np.int64),
-               pool, sizes, me, samples, row_pols, card_pols, HEURISTIC_TIE, HEURISTIC_LATER, _seed(rng), out,
-               np.zeros((0, 0), np.int64) if rest is None else rest,
-               (load() if net is None else net).flat if K.CARD_NET in seats[0] else np.zeros(2, np.float32))
-    return out
-
-
-def _rows(view: View, candidates: int) -> tuple[Ints, Ints, Ints]:
-    ends = np.array([[row[-1] for row in view.rows]] * candidates, np.int64)
-    counts = np.array([[len(row) for row in view.rows]] * candidates, np.int64)
-    heads = np.array([[sum(BULLHEADS[c] for c in row) for row in view.rows]] * candidates, np.int64)
-    return ends, counts, heads
+    weights = None
+    if CardPolicy.NET in seats[0]:
+        weights = (load() if net is None else net).flat
+    return seat_policies(seats[0], seats[1], weights)
 
 
 def seat_card_penalties(
     view: View, cards: Sequence[int], samples: int, rng: np.random.Generator, seats: Seats, rest: Ints | None = None,
     net: Net | None = None,
 ) -> Ints:
-    """(len(cards), samples): like :func:`nimmt.batch.rollout_card_penalties`, each seat in its style;
+    """(len(cards), samples): :func:`nimmt.batch.rollout_card_penalties`, each seat in its style;
     ``rest`` (the same shape), when given, gets what the other players take together; ``net``: the
     network of ``learned`` seats (default: the one shipped)."""
-    me = view.player
-    assert me is not None and view.must_play_card
-    ends, counts, heads = _rows(view, len(cards))
-    first = np.zeros((len(cards), view.players), np.int64)
-    first[:, me] = cards
-    fixed = np.zeros(view.players, np.bool_)
-    fixed[me] = True
-    return _run(view, ends, counts, heads, first, fixed, samples, rng, seats, rest, net)
+    from nimmt.batch import rollout_card_penalties
+
+    assert view.player is not None and view.must_play_card
+    return rollout_card_penalties(view, cards, samples, rng, _policies_of(seats, net), rest=rest)
 
 
 def seat_row_penalties(
     view: View, samples: int, rng: np.random.Generator, seats: Seats, rest: Ints | None = None
 ) -> Ints:
-    """(4, samples): like :func:`nimmt.batch.rollout_row_penalties`, each seat in its style; ``rest``
-    as in :func:`seat_card_penalties` (the taken row counts for the viewer only)."""
-    card = view.row_choice_card
-    assert card is not None and view.must_choose_row
-    ends, counts, heads = _rows(view, 4)
-    now: Ints = heads[0].copy()
-    for row in range(4):
-        ends[row, row] = card
-        counts[row, row] = 1
-        heads[row, row] = BULLHEADS[card]
-    first = np.zeros((4, view.players), np.int64)
-    for c, p in view.revealed[view.resolved + 1 :]:
-        first[:, p] = c
-    fixed = np.ones(view.players, np.bool_)  # every card of this turn is face up (or already placed)
-    return _run(view, ends, counts, heads, first, fixed, samples, rng, seats, rest) + now[:, None]
+    """(4, samples): :func:`nimmt.batch.rollout_row_penalties`, each seat in its style; ``rest`` as in
+    :func:`seat_card_penalties` (the taken row counts for the viewer only)."""
+    from nimmt.batch import rollout_row_penalties
+
+    assert view.must_choose_row
+    return rollout_row_penalties(view, samples, rng, _policies_of(seats, None), rest=rest)

@@ -2,9 +2,9 @@
 
 It applies the same rules as :mod:`nimmt.core.game` (``tests/conformance`` plays both side by side
 and compares every penalty) but keeps only what scoring needs: the last card, the length and the
-bullheads of each row. :func:`target` and :func:`lay` are that placement (the rollouts of
-:mod:`nimmt.bots.rollout` call them); :func:`play_turns`, which whole rounds play, is its measured
-speed variant.
+bullheads of each row. :func:`target` and :func:`lay` are that placement, the one copy the
+faster engines share: the rollouts of :mod:`nimmt.bots.rollout` call them, and the batch engine's
+kernels compile them. :func:`play_turns`, which whole rounds play, is its measured speed variant.
 
 Each player's cards are given in the order they will be played, one per turn. A player who plays
 a uniformly random card from their hand each turn plays a uniformly random ordering of it, so a
@@ -33,7 +33,9 @@ def target(ends: Sequence[int], card: int) -> int:
     """The row ``card`` goes to on rows ending with ``ends``: the highest last card below it; -1 when
     it is below every row (:func:`nimmt.core.target_row` on the rows themselves).
 
-    Written, like :func:`lay`, in the subset of Python that Numba compiles.
+    Written, like :func:`lay`, in the subset of Python that Numba compiles: the batch engine's
+    kernels (:mod:`nimmt.batch`) compile these two functions, so that they place cards with the
+    same code.
 
     >>> target([10, 20, 30, 40], 27), target([10, 20, 30, 40], 5)
     (1, -1)
@@ -56,7 +58,7 @@ def lay(
     place): the rule of :func:`nimmt.core.game.apply` on that summary. ``row`` is the card's
     :func:`target`, or when ``low`` (below every row) the row its player chose; a low card, or a
     sixth card, takes the row. Returns the bullheads taken (0 when none: every card has at least
-    one). ``bullheads``: :data:`nimmt.core.BULLHEADS` (compiled code would pass it as an array).
+    one). ``bullheads``: :data:`nimmt.core.BULLHEADS` (compiled code passes it as an array).
 
     >>> ends, counts, heads = [10, 20, 30, 40], [1, 1, 5, 1], [3, 3, 7, 3]
     >>> lay(ends, counts, heads, 2, 35, False, BULLHEADS), ends, counts, heads

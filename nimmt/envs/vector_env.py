@@ -48,8 +48,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from nimmt.batch import HEURISTIC_LATER, HEURISTIC_TIE, SEAT_POLICIES
-from nimmt.batch import _tables as T
+from nimmt.batch import SEAT_POLICIES, seat_policies
+from nimmt.batch import tables as T
 from nimmt.core import MAX_PLAYERS, MIN_PLAYERS, IllegalAction, Rules, deal_cards
 
 from .observation import ACTIONS, OBSERVATION_SIZE, EnvError
@@ -109,27 +109,10 @@ class NimmtVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[A
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         seats = [*names[:seat], "random", *names[seat:]]  # the learning seat's entry is never used
-        self._card_pols = np.array([SEAT_POLICIES[name][0] for name in seats], np.int64)
-        self._row_pols = np.array([SEAT_POLICIES[name][1] for name in seats], np.int64)
+        self._seats = seat_policies([SEAT_POLICIES[s][0] for s in seats], [SEAT_POLICIES[s][1] for s in seats])
         n, p = num_envs, players
-        self._row_cards = np.zeros((n, 4, 5), np.int64)
-        self._row_len = np.zeros((n, 4), np.int64)
-        self._row_end = np.zeros((n, 4), np.int64)
-        self._row_heads = np.zeros((n, 4), np.int64)
-        self._hands = np.zeros((n, p, 10), np.int64)
-        self._gone = np.zeros((n, 105), np.bool_)
-        self._public = np.zeros((n, 105), np.bool_)
-        self._penalties = np.zeros((n, p), np.int64)
-        self._totals = np.zeros((n, p), np.int64)
-        self._played = np.zeros(n, np.int64)
-        self._turn = np.zeros(n, np.int64)
-        self._phase = np.full(n, T.OVER, np.int64)
-        self._keys = np.zeros((n, p), np.int64)
-        self._resolved = np.zeros(n, np.int64)
-        self._states = np.zeros(n, np.uint64)
-        self._rewards = np.zeros(n, np.float64)
-        self._illegal = np.zeros(n, np.bool_)
-        self._terminated = np.zeros(n, np.bool_)
+        self._tables = T.new_tables(n, p)
+        self._steps = T.Steps(np.zeros(n, np.float64), np.zeros(n, np.bool_), np.zeros(n, np.bool_))
         self._observation = np.zeros((n, OBSERVATION_SIZE), np.float32)
         self._mask = np.zeros((n, ACTIONS), np.int8)
         self._deals: list[random.Random] = [random.Random() for _ in range(n)]
@@ -143,7 +126,7 @@ class NimmtVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[A
         base = seed if seed is not None else secrets.randbelow(2**31)
         super().reset(seed=base)  # self.np_random, as Gymnasium sets it
         self._deals = [random.Random(base + i) for i in range(self.num_envs)]
-        self._states[:] = np.random.SeedSequence(abs(base)).generate_state(self.num_envs, np.uint64)
+        self._tables.states[:] = np.random.SeedSequence(abs(base)).generate_state(self.num_envs, np.uint64)
         self.single_action_space.seed(base)
         self.action_space.seed(base)
         for i in range(self.num_envs):
@@ -152,15 +135,14 @@ class NimmtVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[A
         return self._observe(), {}
 
     def _new_game(self, i: int) -> None:
-        self._totals[i] = 0
-        self._played[i] = 0
+        self._tables.totals[i] = 0
+        self._tables.played[i] = 0
         self._deal(i)
 
     def _deal(self, i: int) -> None:
         deal = deal_cards(self.players, self._deals[i])
         T.start_round(i, np.array(deal.rows, np.int64), np.array([sorted(h) for h in deal.hands], np.int64),
-                      self._row_cards, self._row_len, self._row_end, self._row_heads, self._hands, self._gone,
-                      self._public, self._penalties, self._turn, self._phase, self._resolved)
+                      self._tables)
 
     def step(
         self, actions: npt.ArrayLike
@@ -176,21 +158,18 @@ class NimmtVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[A
             bad = np.flatnonzero(live & ~(legal & (chosen >= 0) & (chosen < ACTIONS)))
             if bad.size:
                 raise IllegalAction(f"table {int(bad[0])}: action {int(chosen[bad[0]])} is not allowed now")
-        T.step_tables(chosen, self.seat, self.players, self._card_pols, self._row_pols, HEURISTIC_TIE,
-                      HEURISTIC_LATER, self.rules.end_above, self.rules.rounds or 0, self._row_cards, self._row_len,
-                      self._row_end, self._row_heads, self._hands, self._gone, self._public, self._penalties,
-                      self._totals, self._played, self._turn, self._phase, self._keys, self._resolved,
-                      self._states, self._rewards, self._illegal, self._terminated)
-        for i in np.flatnonzero(self._phase == T.DEAL):
+        T.step_tables(chosen, self.seat, self._seats, self.rules.end_above, self.rules.rounds or 0, self._tables,
+                      self._steps)
+        for i in np.flatnonzero(self._tables.phase == T.DEAL):
             self._deal(int(i))
         for i in restart:
             self._new_game(int(i))
-        rewards = self._rewards - self.illegal_penalty * self._illegal
-        terminated = self._terminated.copy()
+        rewards = self._steps.rewards - self.illegal_penalty * self._steps.illegal
+        terminated = self._steps.terminated.copy()
         info: dict[str, Any] = {}
-        if self._illegal.any():
-            info["illegal_action"] = self._illegal.copy()
-            info["_illegal_action"] = self._illegal.copy()
+        if self._steps.illegal.any():
+            info["illegal_action"] = self._steps.illegal.copy()
+            info["_illegal_action"] = self._steps.illegal.copy()
         if not self._same_step:
             self._restart[:] = terminated
             return self._observe(), rewards, terminated, np.zeros(self.num_envs, np.bool_), info
@@ -201,15 +180,13 @@ class NimmtVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[A
             for i in ended:
                 final[i] = {key: value[i].copy() for key, value in last.items()}
             info["final_obs"], info["_final_obs"] = final, terminated.copy()
-            info["final_totals"], info["_final_totals"] = self._totals.copy(), terminated.copy()
+            info["final_totals"], info["_final_totals"] = self._tables.totals.copy(), terminated.copy()
             for i in ended:
                 self._new_game(int(i))
         return self._observe(), rewards, terminated, np.zeros(self.num_envs, np.bool_), info
 
     def _observe(self) -> Observation:
-        T.encode(self.seat, self.players, self._row_cards, self._row_len, self._row_end, self._row_heads,
-                 self._hands, self._gone, self._penalties, self._totals, self._turn, self._phase, self._keys,
-                 self._resolved, self._observation, self._mask)
+        T.encode(self.seat, self._tables, self._observation, self._mask)
         if self.copy:
             return {"observation": self._observation.copy(), "action_mask": self._mask.copy()}
         return {"observation": self._observation, "action_mask": self._mask}
@@ -221,12 +198,12 @@ class NimmtVectorEnv(VectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[A
     @property
     def rounds(self) -> npt.NDArray[np.int64]:
         """Each table's rounds played in its game so far (all of them once its game is over)."""
-        return self._played.copy()
+        return self._tables.played.copy()
 
     @property
     def totals(self) -> npt.NDArray[np.int64]:
         """Each table's totals before the round in play (the final totals once its game is over)."""
-        return self._totals.copy()
+        return self._tables.totals.copy()
 
     def close_extras(self, **kwargs: Any) -> None:
         pass

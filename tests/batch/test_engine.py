@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -57,15 +58,15 @@ def test_chunks_do_not_change_the_count(engine: str) -> None:
 @pytest.mark.parametrize("engine", ENGINES)
 def test_games_end_only_above_the_threshold(engine: str) -> None:
     if engine == "numba":
-        totals = np.zeros((3000, 4), np.int64)
-        played = np.zeros(3000, np.int64)
-        K.plain_games(4, 3000, 66, 0, K.ROW_RANDOM, np.uint64(5), totals, played)
+        tally = K.tally(3000, 4)
+        K.plain_games(4, 3000, 66, 0, int(K.RowPolicy.RANDOM), np.uint64(5), tally)
+        totals, played = tally.totals, tally.played
     else:
         from nimmt.batch.engine import _numpy_games
 
         totals = np.zeros((3000, 4), np.int64)
         played = np.zeros(3000, np.int64)
-        _numpy_games(4, 66, 0, K.ROW_RANDOM, np.random.default_rng(5), totals, played)
+        _numpy_games(4, 66, 0, K.RowPolicy.RANDOM, np.random.default_rng(5), totals, played)
     assert (totals.max(axis=1) > 66).all()
     assert (played >= 1).all()
     # A total of exactly 66 never ends a game: some games must have gone on past one.
@@ -140,13 +141,31 @@ def test_the_fused_loops_play_the_deals_that_deal_many_deals() -> None:
         expected = play(rows, orders, row_policy="fewest")
         totals = np.zeros(players, np.int64)
         spread = np.zeros((players, 172), np.int64)
-        K.plain_hands(players, 500, K.ROW_FEWEST, np.uint64(99), totals, spread)
+        K.plain_hands(players, 500, int(K.RowPolicy.FEWEST), np.uint64(99), totals, spread)
         np.testing.assert_array_equal(totals, expected.sum(axis=0))
-        games = np.zeros((500, players), np.int64)
-        K.plain_games(players, 500, 0, 1, K.ROW_FEWEST, np.uint64(99), games, np.zeros(500, np.int64))
-        np.testing.assert_array_equal(games, expected)
+        games = K.tally(500, players)
+        K.plain_games(players, 500, 0, 1, int(K.RowPolicy.FEWEST), np.uint64(99), games)
+        np.testing.assert_array_equal(games.totals, expected)
+        np.testing.assert_array_equal(games.squares, expected**2)
         heuristic = play(rows[:50], orders[:50], row_policy="heuristic", card_policy="heuristic")
-        games = np.zeros((50, players), np.int64)
-        K.policy_games(players, 50, 0, 1, K.ROW_HEURISTIC, K.CARD_HEURISTIC, HeuristicBot.TIE, HeuristicBot.LATER,
-                       np.uint64(99), games, np.zeros(50, np.int64))
-        np.testing.assert_array_equal(games, heuristic)
+        games = K.tally(50, players)
+        seats = K.policies(np.full(players, K.CardPolicy.HEURISTIC), np.full(players, K.RowPolicy.HEURISTIC),
+                           HeuristicBot.TIE, HeuristicBot.LATER)
+        K.policy_games(players, 50, 0, 1, seats, np.uint64(99), games)
+        np.testing.assert_array_equal(games.totals, heuristic)
+
+
+def test_a_cached_kernel_holds_only_for_the_kernel_sources_as_they_are(tmp_path: Path) -> None:
+    """The kernels inline code from several files (nimmt.core.fast's placement among them): their
+    cached machine code is keyed on all of those files, not only on each kernel's own."""
+    from nimmt.batch import _base
+
+    if not HAVE_NUMBA:
+        pytest.skip("the cache is Numba's")  # pragma: no cover
+    for kernel in (K.play_hand, K.play_plain, K.rollouts, K.target):
+        locator = kernel._cache._impl.locator
+        assert locator.get_source_stamp() == _base.kernels_digest()
+    assert str(Path(_base.fast.__file__).resolve()) in _base.KERNEL_SOURCES
+    elsewhere = tmp_path / "other.py"
+    elsewhere.write_text("def f():\n    return 1\n", encoding="utf-8")
+    assert type(K.play_hand._cache._impl.locator).from_function(lambda: 1, str(elsewhere)) is None

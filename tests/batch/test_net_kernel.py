@@ -131,13 +131,13 @@ class NetCardsHeuristicRows(Bot):
 def test_a_net_seat_of_the_rollouts_plays_whole_hands_like_the_learned_bot(players: int) -> None:
     """Whole hands in the kernel that plays rollouts (seat 0 on the network, the others heuristic)
     against the step engine, each bot deciding from its own view: the same bullheads."""
-    from nimmt.batch import HEURISTIC_LATER, deal
+    from nimmt.batch import CardPolicy, RowPolicy, deal, seat_policies
     from nimmt.core import Deal, Phase, apply, new_game, view
 
     rows, orders = deal(players, 12, np.random.default_rng(100 + players))
     flat = load().flat
-    card_pols = np.array([K.CARD_NET] + [K.CARD_HEURISTIC] * (players - 1), np.int64)
-    row_pols = np.full(players, K.ROW_HEURISTIC, np.int64)
+    policies = seat_policies([CardPolicy.NET] + [CardPolicy.HEURISTIC] * (players - 1),
+                             [RowPolicy.HEURISTIC] * players, flat)
     seats: list[Bot] = [NetCardsHeuristicRows()] + [make_bot("heuristic", random.Random(p)) for p in range(1, players)]
     for b in range(rows.shape[0]):
         hands = tuple(tuple(int(c) for c in orders[b, p]) for p in range(players))
@@ -151,9 +151,8 @@ def test_a_net_seat_of_the_rollouts_plays_whole_hands_like_the_learned_bot(playe
         public = np.zeros(105, np.bool_)
         public[ends] = True
         penalties = np.zeros(players, np.int64)
-        K.play_hand(ends, counts, heads, orders[b].astype(np.int64).copy(), np.zeros(players, np.bool_), public,
-                    np.zeros(1, np.int64), row_pols, card_pols, HEURISTIC_TIE, HEURISTIC_LATER, penalties,
-                    np.empty(212 + 2 * players, np.int64), np.uint64(1), flat)
+        K.play_hand(ends, counts, heads, public, orders[b].astype(np.int64).copy(), np.zeros(players, np.bool_),
+                    np.zeros(1, np.int64), policies, penalties, K.room(players, 10, flat), np.uint64(1))
         assert penalties.tolist() == list(state.history[-1]), f"deal {b}"
 
 

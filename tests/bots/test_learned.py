@@ -169,7 +169,7 @@ def test_the_expert_searches_only_the_cards_its_prior_leaves() -> None:
 
 
 def test_the_expert_can_roll_out_its_own_cards_with_the_network() -> None:
-    from nimmt.batch import _kernels as K
+    from nimmt.batch import CardPolicy, RowPolicy
     from nimmt.bots.base import BotError
     from nimmt.bots.expert import ExpertBot
 
@@ -178,10 +178,10 @@ def test_the_expert_can_roll_out_its_own_cards_with_the_network() -> None:
     cards = list(range(1, 105))
     random.Random(9).shuffle(cards)
     seen = view(apply(new_game(4), deal_of(4, cards)).state, 2)
-    for own, policy in (("heuristic", K.CARD_HEURISTIC), ("learned", K.CARD_NET)):
+    for own, policy in (("heuristic", CardPolicy.HEURISTIC), ("learned", CardPolicy.NET)):
         card_pols, row_pols = ExpertBot(random.Random(0), own=own)._seats(seen)()
-        assert card_pols[2] == policy and row_pols[2] == K.ROW_HEURISTIC
-        assert K.CARD_NET not in card_pols[:2] + card_pols[3:]  # the others keep the styles of its model
+        assert card_pols[2] == policy and row_pols[2] == RowPolicy.HEURISTIC
+        assert CardPolicy.NET not in card_pols[:2] + card_pols[3:]  # the others keep the styles of its model
     # A whole round with it, rows included (the game refuses any illegal move).
     expert = Counting(ExpertBot(random.Random(1), samples=8, own="learned"))
     bots: list[Bot] = [expert, make_bot("field:lowest", random.Random(1)), make_bot("heuristic", random.Random(2))]

@@ -1,18 +1,20 @@
-"""One suite for card placement, run against the engines that place cards.
+"""One suite for card placement, run against every engine that places cards.
 
 The rules core (:func:`nimmt.core.apply`) is the reference: Hypothesis draws reachable turns played
 by it (``kit.turns``: any deal, any moment of a round, low cards taking random rows or the fewest
 bullheads), and each engine plays the same turn from the same rows and must leave the same rows and
-the same penalties: the core's compact placement (``nimmt.core.fast``: ``play_turns``, and
-``target``/``lay`` through the rollouts of ``nimmt.bots.rollout``), the batch engine's NumPy path,
-the heuristic's play-out, and whole hands through the batch engine (NumPy, and the compiled hot
-loop ``play_plain``). The kernels' ``play_hand`` and the heuristic's row choice are held to the
-core in ``tests/batch/test_placement_copies.py``.
+the same penalties. Every engine goes through the one compact placement of
+:mod:`nimmt.core.fast` (``target`` and ``lay``), compiled by the batch kernels or as plain Python,
+except the core itself, the NumPy path (arrays of hands) and ``play_plain`` (random play's
+bit-packed hot loop, kept for its speed: ``docs/speed.md``); all are here, and the kernels once
+more with Numba hidden, all of them plain Python.
 """
 
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -23,6 +25,7 @@ from hypothesis import strategies as st
 from nimmt.batch import HAVE_NUMBA, deal, play
 from nimmt.batch import _kernels as K
 from nimmt.batch import _numpy as N
+from nimmt.batch.engine import run_kernel
 from nimmt.bots.heuristic import play_out
 from nimmt.bots.rollout import place, table_of
 from nimmt.core import DECK, HAND_SIZE, Deal, apply, new_game
@@ -56,11 +59,29 @@ def bots_place(turn: Turn, low: Sequence[int] | None) -> tuple[Summary, list[int
     return (table[0], table[1], table[2]), penalties
 
 
+def kernel(compiled: bool) -> Engine:
+    """``play_hand`` from any moment of a round: compiled by Numba, or its Python source as it is."""
+    play_hand = K.play_hand if compiled else getattr(K.play_hand, "py_func", K.play_hand)
+
+    def run(turn: Turn, low: Sequence[int] | None) -> tuple[Summary, list[int]]:
+        ends, counts, heads = (np.array(x, np.int64) for x in summary(turn.rows))
+        players = turn.players
+        row_policy = K.RowPolicy.FEWEST if low is None else K.RowPolicy.GIVEN
+        seats = K.policies(np.zeros(players), np.full(players, row_policy))  # cards in the order given
+        penalties = np.zeros(players, np.int64)
+        run_kernel(play_hand, ends, counts, heads, np.zeros(105, np.bool_), np.array([[c] for c in turn.cards]),
+                   np.zeros(players, np.bool_), np.array([*(low or ()), 0], np.int64), seats, penalties,
+                   K.room(players, 1, seats.net), np.uint64(1))
+        return (ends.tolist(), counts.tolist(), heads.tolist()), penalties.tolist()
+
+    return run
+
+
 def numpy_path(turn: Turn, low: Sequence[int] | None) -> tuple[Summary, list[int]]:
     ends, counts, heads = (np.array([x], np.int64) for x in summary(turn.rows))
     orders = np.array([[[c] for c in turn.cards]], np.int64)
     choices = np.array([[*(low or ()), 0]], np.int64)
-    policy = K.ROW_FEWEST if low is None else K.ROW_GIVEN
+    policy = K.RowPolicy.FEWEST if low is None else K.RowPolicy.GIVEN
     penalties = N.play(ends, counts, heads, orders, policy, choices, np.random.default_rng(0))
     return (ends[0].tolist(), counts[0].tolist(), heads[0].tolist()), penalties[0].tolist()
 
@@ -68,7 +89,9 @@ def numpy_path(turn: Turn, low: Sequence[int] | None) -> tuple[Summary, list[int
 ENGINES: dict[str, Engine] = {
     "core.fast": core_fast,
     "bots.rollout": bots_place,
+    "kernels as Python": kernel(compiled=False),
     "numpy": numpy_path,
+    **({"kernels compiled": kernel(compiled=True)} if HAVE_NUMBA else {}),
 }
 
 
@@ -98,6 +121,19 @@ def test_the_heuristics_play_out_places_like_the_core(turn: Turn) -> None:
     """The heuristic bot's play-out keeps whole rows (its estimates read them): on the core's
     ``target_row``, a low card taking the cheapest row."""
     assert play_out(turn.rows, sorted(turn.cards)) == turn.rows_after
+
+
+@settings(max_examples=200, deadline=None)
+@given(turn=fewest_turns)
+def test_the_kernels_place_fewest_places_like_the_core(turn: Turn) -> None:
+    """``place_fewest``, the kernels' play-out of a turn for the heuristic (compiled and as Python)."""
+    for fn in {K.place_fewest, getattr(K.place_fewest, "py_func", K.place_fewest)}:
+        ends, counts, heads = (np.array(x, np.int64) for x in summary(turn.rows))
+        taken = [0] * turn.players
+        for card, player in sorted((c, p) for p, c in enumerate(turn.cards)):
+            taken[player] += int(run_kernel(fn, ends, counts, heads, card))
+        assert [ends.tolist(), counts.tolist(), heads.tolist()] == list(summary(turn.rows_after))
+        assert taken == turn.taken
 
 
 WHOLE_HANDS = ["numpy", *(["numba"] if HAVE_NUMBA else [])]
@@ -134,3 +170,17 @@ def test_fast_random_rounds_plays_like_the_core(seed: int, players: int, rounds:
             state = play_turn(state, [hand[t] for hand in hands], lambda *_: int(rng.random() * 4))
         expected = [e + p for e, p in zip(expected, state.penalties, strict=True)]
     assert totals == expected
+
+
+def test_the_suite_holds_with_the_kernels_as_plain_python() -> None:
+    """With Numba installed, ``py_func`` runs only a kernel's own body as Python (what it calls is
+    compiled): the suite again in an interpreter where ``import numba`` fails, every kernel Python."""
+    script = (
+        "import sys; sys.modules['numba'] = None\n"
+        "import pytest\n"
+        "sys.exit(pytest.main(['-q', '-x', '-p', 'no:cacheprovider', '-W', 'ignore::RuntimeWarning', "
+        f"{__file__!r}, '-k', 'not plain_python']))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert " passed" in done.stdout and "failed" not in done.stdout

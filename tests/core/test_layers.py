@@ -89,18 +89,8 @@ def test_no_layer_imports_from_a_layer_below_it() -> None:
 
 
 # Names with a leading underscore are their package's own business: another package of nimmt neither
-# imports them nor reaches them through what it imported (its doors are the public names). The
-# entries left are the known ones, each to go when its package takes a public door.
-PRIVATE_ALLOWED = {
-    ("nimmt.envs.vector_env", "nimmt.batch._tables"),  # and what is in it
-    ("nimmt.bots.styles", "nimmt.batch._kernels"),
-    ("nimmt.bots.styles", "nimmt.batch.engine._seed"),
-    ("nimmt.bots.styles", "nimmt.batch.rollout._public"),
-}
-
-
-def allowed(module: str, name: str) -> bool:
-    return any(module == who and (name == what or name.startswith(what + ".")) for who, what in PRIVATE_ALLOWED)
+# imports them nor reaches them through what it imported (its doors are the public names).
+PRIVATE_ALLOWED: set[tuple[str, str]] = set()
 
 
 def package(module: str) -> str:
@@ -147,7 +137,7 @@ def test_no_package_uses_another_packages_private_names() -> None:
         if parts[-1] == "__init__":
             parts.pop()
         module = ".".join(parts)
-        uses = [name for name in private_uses(path, module) if not allowed(module, name)]
+        uses = [name for name in private_uses(path, module) if (module, name) not in PRIVATE_ALLOWED]
         wrong += [f"{module} uses {name}" for name in uses]
     assert not wrong, "\n".join(wrong)
 

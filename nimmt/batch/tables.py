@@ -1,5 +1,5 @@
 """Kernels of many tables played turn by turn, one seat waiting for outside actions: the engine under
-:class:`nimmt.envs.NimmtVectorEnv`.
+:class:`nimmt.envs.NimmtVectorEnv` (public: the environments build on it).
 
 Each table ``i`` keeps its state in rows of arrays (made by :class:`nimmt.envs.NimmtVectorEnv`):
 the rows (``row_cards`` (4, 5), ``row_len``, ``row_end``, ``row_heads``), the hands (``hands`` (players,
@@ -8,14 +8,18 @@ player has seen this round: the rows' first cards and every revealed card), ``pe
 ``totals`` before the round, rounds played, the turn, the phase and this turn's revealed cards
 (``keys``: card * 16 + player, lowest first, and how many are ``resolved``). The seat ``seat``
 acts from outside; every other seat plays by its card and row policies, exactly as in
-:func:`nimmt.batch._kernels.play_hand`.
+:func:`nimmt.batch._kernels.play_hand`, and every card is placed by :func:`nimmt.core.fast.lay`.
 """
 
 from __future__ import annotations
 
-import numpy as np
+from typing import NamedTuple
 
-from ._kernels import BULL, _jit, beginner_card, below, fewest, heuristic_card, heuristic_row, target, unseen_prefix
+import numpy as np
+import numpy.typing as npt
+
+from ._base import BULL, HEURISTIC_ROOM, CardPolicy, RowPolicy, _jit, below, fewest, lay, target, unseen_prefix
+from ._choices import beginner_card, heuristic_card, heuristic_row
 
 CARDS = 0  # the seat must play a card
 ROW = 1  # the seat must choose a row for its card
@@ -26,26 +30,76 @@ ROW_ACTION = 104  # actions 0-103 play cards 1-104; 104-107 take rows 0-3
 DECK_BULLHEADS = 171
 MAX_PLAYERS = 10
 
+Ints = npt.NDArray[np.int64]
+Flags = npt.NDArray[np.bool_]
+
+
+class Tables(NamedTuple):
+    """The state of many tables, one entry (row) of each array per table: see the module's docstring."""
+
+    row_cards: Ints  # (tables, 4, 5)
+    row_len: Ints  # (tables, 4)
+    row_end: Ints  # (tables, 4)
+    row_heads: Ints  # (tables, 4)
+    hands: Ints  # (tables, players, 10)
+    gone: Flags  # (tables, 105)
+    public: Flags  # (tables, 105)
+    penalties: Ints  # (tables, players): this round
+    totals: Ints  # (tables, players): before this round
+    played: Ints  # (tables,): rounds
+    turn: Ints  # (tables,)
+    phase: Ints  # (tables,): CARDS, ROW, OVER or DEAL
+    keys: Ints  # (tables, players): this turn's cards, card * 16 + player, lowest first
+    resolved: Ints  # (tables,)
+    states: npt.NDArray[np.uint64]  # (tables,): each table's random source
+
+
+def new_tables(count: int, players: int) -> Tables:
+    """``count`` tables of ``players``, every game over (deal each with :func:`start_round`)."""
+    n, p = count, players
+    return Tables(
+        np.zeros((n, 4, 5), np.int64), np.zeros((n, 4), np.int64), np.zeros((n, 4), np.int64),
+        np.zeros((n, 4), np.int64), np.zeros((n, p, 10), np.int64), np.zeros((n, 105), np.bool_),
+        np.zeros((n, 105), np.bool_), np.zeros((n, p), np.int64), np.zeros((n, p), np.int64), np.zeros(n, np.int64),
+        np.zeros(n, np.int64), np.full(n, OVER, np.int64), np.zeros((n, p), np.int64), np.zeros(n, np.int64),
+        np.zeros(n, np.uint64),
+    )
+
+
+class Steps(NamedTuple):
+    """What a step gives at each table: the seat's reward, whether its action was refused, whether
+    the game ended."""
+
+    rewards: npt.NDArray[np.float64]
+    illegal: Flags
+    terminated: Flags
+
 
 @_jit
-def _take(i, p, r, card, row_cards, row_len, row_end, row_heads, gone, penalties):  # type: ignore[no-untyped-def]
-    """Player ``p`` takes row ``r`` of table ``i``; ``card`` starts it again. Returns the bullheads."""
-    heads = row_heads[i, r]
-    for k in range(row_len[i, r]):
-        gone[i, row_cards[i, r, k]] = True
-    penalties[i, p] += heads
-    row_cards[i, r, 0] = card
-    row_len[i, r] = 1
-    row_end[i, r] = card
-    row_heads[i, r] = BULL[card]
+def _lay(i, p, r, card, low, t):  # type: ignore[no-untyped-def]
+    """:func:`nimmt.core.fast.lay` on table i (``card`` goes on row ``r``; ``low``: its player chose
+    it), keeping the rows' cards (the observation shows them) and the cards gone. Returns the
+    bullheads player ``p`` took."""
+    row_cards, gone = t.row_cards, t.gone
+    length = t.row_len[i, r]
+    heads = lay(t.row_end[i], t.row_len[i], t.row_heads[i], r, card, low, BULL)
+    if heads:  # the row was taken (every card has at least one bullhead)
+        for k in range(length):
+            gone[i, row_cards[i, r, k]] = True
+        t.penalties[i, p] += heads
+        row_cards[i, r, 0] = card
+    else:
+        row_cards[i, r, length] = card
     return heads
 
 
 @_jit
-def _resolve(i, seat, players, row_pols, later_weight, row_cards, row_len, row_end, row_heads, hands, gone,  # type: ignore[no-untyped-def]
-             public, penalties, keys, resolved, phase, states, cnt, hb, work):
+def _resolve(i, seat, seats, t, cnt, hb, work):  # type: ignore[no-untyped-def]
     """Place table i's revealed cards from ``resolved[i]`` until the seat must choose a row or the turn
     ends; returns the bullheads the seat took."""
+    row_len, row_end, row_heads, hands, public = t.row_len, t.row_end, t.row_heads, t.hands, t.public
+    keys, resolved, phase, states = t.keys, t.resolved, t.phase, t.states
+    players = keys.shape[1]
     taken = 0
     fresh = False
     for index in range(resolved[i], players):
@@ -54,25 +108,19 @@ def _resolve(i, seat, players, row_pols, later_weight, row_cards, row_len, row_e
         p = key & 15
         r = target(row_end[i], card)
         if r >= 0:
-            if row_len[i, r] == 5:
-                heads = _take(i, p, r, card, row_cards, row_len, row_end, row_heads, gone, penalties)
-                if p == seat:
-                    taken += heads
-            else:
-                row_cards[i, r, row_len[i, r]] = card
-                row_len[i, r] += 1
-                row_end[i, r] = card
-                row_heads[i, r] += BULL[card]
+            heads = _lay(i, p, r, card, False, t)
+            if p == seat:
+                taken += heads
             continue
         if p == seat:
             resolved[i] = index
             phase[i] = ROW
             return taken
-        rp = row_pols[p]
-        if rp == 1:
+        rp = seats.rows[p]
+        if rp == RowPolicy.RANDOM:
             state, r = below(states[i], 4)
             states[i] = state
-        elif rp == 2:
+        elif rp == RowPolicy.FEWEST:
             r = fewest(row_heads[i])
         else:
             if not fresh:
@@ -82,33 +130,38 @@ def _resolve(i, seat, players, row_pols, later_weight, row_cards, row_len, row_e
             for j in range(index + 1, players):
                 still[j - index - 1] = keys[i, j] >> 4
             r = heuristic_row(row_end[i], row_len[i], row_heads[i], card, still, hands[i, p], cnt, hb, players - 1,
-                              later_weight, work)
-        _take(i, p, r, card, row_cards, row_len, row_end, row_heads, gone, penalties)
+                              seats.later, work)
+        _lay(i, p, r, card, True, t)
     resolved[i] = players
     phase[i] = CARDS
     return taken
 
 
 @_jit
-def step_tables(actions, seat, players, card_pols, row_pols, tie, later_weight, end_above, rounds,  # type: ignore[no-untyped-def]
-                row_cards, row_len, row_end, row_heads, hands, gone, public, penalties, totals, played,
-                turn, phase, keys, resolved, states, rewards, illegal, terminated):
-    """One action of the seat at every table whose phase is CARDS or ROW (the others are left alone).
+def step_tables(actions, seat, seats, end_above, rounds, t, out):  # type: ignore[no-untyped-def]
+    """One action of the seat at every table of ``t`` (:class:`Tables`) whose phase is CARDS or ROW
+    (the others are left alone); every other seat plays by its policies in ``seats``
+    (:class:`nimmt.batch.Policies`). What each table gives goes to ``out`` (:class:`Steps`).
 
     An action the seat may not take is replaced by a random legal one and flagged in ``illegal``.
     ``rewards[i]``: minus the bullheads the seat took until it must act again (or the game ends).
     A table whose round ends gets phase DEAL (the caller deals it, then :func:`start_round`); a
     table whose game ends gets phase OVER and ``terminated``.
     """
+    hands, public, penalties, totals, played = t.hands, t.public, t.penalties, t.totals, t.played
+    turn, phase, keys, resolved, states = t.turn, t.phase, t.keys, t.resolved, t.states
+    rewards, illegal, terminated = out.rewards, out.illegal, out.terminated
+    row_len, row_end, row_heads = t.row_len, t.row_end, t.row_heads
+    players = keys.shape[1]
     count = actions.shape[0]
     cnt = np.empty(106, np.int64)
     hb = np.empty(106, np.int64)
-    work = np.empty(39, np.int64)
+    work = np.empty(2 * 10 + HEURISTIC_ROOM, np.int64)
     costs = np.empty(10)
     picks = np.empty(players, np.int64)
     card_heuristic = False
     for p in range(players):
-        if p != seat and card_pols[p] == 1:
+        if p != seat and seats.cards[p] == CardPolicy.HEURISTIC:
             card_heuristic = True
     for i in range(count):
         rewards[i] = 0.0
@@ -143,11 +196,11 @@ def step_tables(actions, seat, players, card_pols, row_pols, tie, later_weight, 
                 if p == seat:
                     picks[p] = mine
                     continue
-                cp = card_pols[p]
-                if cp == 1:
+                cp = seats.cards[p]
+                if cp == CardPolicy.HEURISTIC:
                     picks[p] = heuristic_card(row_end[i], row_len[i], row_heads[i], hands[i, p], cnt, hb,
-                                              players - 1, tie, work, costs)
-                elif cp == 2:
+                                              players - 1, seats.tie, work, costs)
+                elif cp == CardPolicy.BEGINNER:
                     picks[p] = beginner_card(row_end[i], row_len[i], hands[i, p])
                 else:
                     held = 0
@@ -181,10 +234,9 @@ def step_tables(actions, seat, players, card_pols, row_pols, tie, later_weight, 
                 state, r = below(states[i], 4)
                 states[i] = state
             card = keys[i, resolved[i]] >> 4
-            taken += _take(i, seat, r, card, row_cards, row_len, row_end, row_heads, gone, penalties)
+            taken += _lay(i, seat, r, card, True, t)
             resolved[i] += 1
-        taken += _resolve(i, seat, players, row_pols, later_weight, row_cards, row_len, row_end, row_heads, hands,
-                          gone, public, penalties, keys, resolved, phase, states, cnt, hb, work)
+        taken += _resolve(i, seat, seats, t, cnt, hb, work)
         rewards[i] = -float(taken)
         if phase[i] == CARDS:
             turn[i] += 1
@@ -203,9 +255,11 @@ def step_tables(actions, seat, players, card_pols, row_pols, tie, later_weight, 
 
 
 @_jit
-def start_round(i, rows, hands_dealt, row_cards, row_len, row_end, row_heads, hands, gone, public, penalties,  # type: ignore[no-untyped-def]
-                turn, phase, resolved):
-    """Deal table i a new round: ``rows`` (4) and ``hands_dealt`` (players, 10, sorted)."""
+def start_round(i, rows, hands_dealt, t):  # type: ignore[no-untyped-def]
+    """Deal table i of ``t`` a new round: ``rows`` (4) and ``hands_dealt`` (players, 10, sorted)."""
+    row_cards, row_len, row_end, row_heads = t.row_cards, t.row_len, t.row_end, t.row_heads
+    hands, gone = t.hands, t.gone
+    public, penalties, turn, phase, resolved = t.public, t.penalties, t.turn, t.phase, t.resolved
     gone[i, :] = False
     public[i, :] = False
     penalties[i, :] = 0
@@ -223,10 +277,13 @@ def start_round(i, rows, hands_dealt, row_cards, row_len, row_end, row_heads, ha
 
 
 @_jit
-def encode(seat, players, row_cards, row_len, row_end, row_heads, hands, gone, penalties, totals, turn, phase,  # type: ignore[no-untyped-def]
-           keys, resolved, observation, mask):
+def encode(seat, t, observation, mask):  # type: ignore[no-untyped-def]
     """Write each table's observation of ``seat`` (as :func:`nimmt.envs.encode_view` builds it from the
     seat's view) and its action mask."""
+    row_cards, row_len, row_end, row_heads = t.row_cards, t.row_len, t.row_end, t.row_heads
+    hands, gone = t.hands, t.gone
+    penalties, totals, turn, phase, keys, resolved = t.penalties, t.totals, t.turn, t.phase, t.keys, t.resolved
+    players = keys.shape[1]
     count = observation.shape[0]
     for i in range(count):
         obs = observation[i]

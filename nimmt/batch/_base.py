@@ -1,0 +1,293 @@
+"""What every kernel of the batch engine shares: Numba or not, the policies, the random source,
+card placement and small helpers, written in the subset of Python that Numba compiles.
+
+With Numba installed every kernel is compiled once (``cache=True``: the machine code is kept in
+``__pycache__``) and the batch loops run at native speed. Without Numba (or with
+``NUMBA_DISABLE_JIT=1``) they stay plain Python: the NumPy path then uses them only for the policies
+whose choices depend on each hand.
+
+The rows of a hand are three small arrays indexed by row 0-3: ``ends`` (last card), ``counts``
+(cards in the row) and ``heads`` (bullheads in the row), which is all that scoring and the
+heuristic look at. Cards are placed on them by :func:`nimmt.core.fast.target` and
+:func:`nimmt.core.fast.lay`, compiled here: the core's own compact placement.
+
+Random numbers come from SplitMix64 with Lemire's exact bounded draw; the state is one ``uint64``
+passed in and returned.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import hashlib
+import math
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from nimmt.core import BULLHEADS, fast
+
+try:  # Numba is an optional extra (``nimmt[sim]``); everything works without it.
+    import numba  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    from numba.cpython.unsafe.numbers import (  # type: ignore[import-untyped,import-not-found,unused-ignore]
+        trailing_zeros as _intrinsic_trailing_zeros,
+    )
+except ImportError:  # pragma: no cover - exercised by the test that hides numba
+    numba = None  # type: ignore[assignment,unused-ignore]
+
+
+def _python_trailing_zeros(bits: Any) -> int:
+    return (int(bits) & -int(bits)).bit_length() - 1
+
+
+# The intrinsic only compiles: as plain Python (no Numba, or NUMBA_DISABLE_JIT=1) the kernels count in Python.
+trailing_zeros: Callable[..., Any] = (
+    _python_trailing_zeros if numba is None or getattr(numba.config, "DISABLE_JIT", False)
+    else _intrinsic_trailing_zeros
+)
+
+HAVE_NUMBA = numba is not None
+
+# The kernels' own files and the core's placement they compile: a kernel inlines code from all of them.
+KERNEL_SOURCES = tuple(
+    str(Path(path).resolve())
+    for path in (*(Path(__file__).with_name(name) for name in ("_base.py", "_choices.py", "_plain.py", "_kernels.py",
+                                                              "tables.py")), Path(fast.__file__))
+)
+
+
+@functools.cache
+def _sources_digest(stamps: tuple[tuple[float, int], ...]) -> bytes:
+    digest = hashlib.sha256()
+    for path in KERNEL_SOURCES:
+        digest.update(Path(path).read_bytes())
+    return digest.digest()
+
+
+def kernels_digest() -> bytes:
+    """A digest of every kernel source (re-read when one of them changes on disk)."""
+    stamps = tuple((os.stat(path).st_mtime, os.stat(path).st_size) for path in KERNEL_SOURCES)
+    return _sources_digest(stamps)
+
+
+if numba is not None:
+    from numba.core import caching  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+    class _KernelsLocator(caching.InTreeCacheLocator):  # type: ignore[misc,unused-ignore]
+        """Numba keys a cached kernel on its own file; ours inline code from the other kernel files and
+        from nimmt.core.fast, so a cached kernel holds only while all of them are unchanged (else an edit
+        of a shared routine would leave stale machine code in the kernels that inline it)."""
+
+        def get_source_stamp(self) -> bytes:
+            return kernels_digest()
+
+        @classmethod
+        def from_function(cls, py_func: Any, py_file: str) -> Any:
+            if str(Path(py_file).resolve()) not in KERNEL_SOURCES:
+                return None
+            return super().from_function(py_func, py_file)  # type: ignore[no-untyped-call,unused-ignore]
+
+    if not any(c.__name__ == "_KernelsLocator" for c in caching.CacheImpl._locator_classes):
+        caching.CacheImpl._locator_classes.insert(0, _KernelsLocator)
+
+
+def _jit(fn: Callable[..., Any]) -> Callable[..., Any]:
+    if numba is None:
+        return fn
+    compiled: Callable[..., Any] = numba.njit(cache=True, nogil=True)(fn)
+    return compiled
+
+
+def _jit_inline(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """:func:`_jit`, and inlined into its callers by Numba itself: the small helpers of the heuristic
+    take array views, and a call that is not inlined pays an atomic reference count per view."""
+    if numba is None:
+        return fn
+    compiled: Callable[..., Any] = numba.njit(cache=True, nogil=True, inline="always")(fn)
+    return compiled
+
+
+class RowPolicy(enum.IntEnum):
+    """What a player does with its card when it is below every row (the kernels compare with the
+    members: Numba compiles them as constants)."""
+
+    GIVEN = 0  # the k-th low card of a hand takes row choices[k]
+    RANDOM = 1  # a uniformly random row
+    FEWEST = 2  # the row with the fewest bullheads, the first one on a tie
+    HEURISTIC = 3  # what nimmt.bots.heuristic.HeuristicBot.choose_row picks
+
+
+class CardPolicy(enum.IntEnum):
+    """How a player picks the card it plays from its remaining cards."""
+
+    ORDER = 0  # each player plays orders[p, t] in turn t (random play: a random order)
+    HEURISTIC = 1  # what HeuristicBot.choose_card picks
+    BEGINNER = 2  # what BeginnerBot.choose_card picks
+    # A style of the field, for the expert's model of other players (nimmt.bots.styles): the heuristic's
+    # expected cost, near ties to the snuggest fit, no look ahead (like field:risk).
+    SNUG = 3
+    # A noisy chooser, like a Monte-Carlo player with few completions (field:mc10, field:mc50): card c of
+    # the hand with chance proportional to exp(MC_COST * cost(c) + MC_CARD * c / 104), cost(c) as SNUG's.
+    MC = 4
+    # The learned network's card (nimmt.bots.learned, policy mode): the card its policy head likes best,
+    # from the same features as nimmt.bots.learned.card_features, computed here (the tests hold them equal).
+    NET = 5
+
+
+MC_COST = -0.56  # fitted to field:mc50's choices at 4 players (docs/ladder.md, "A model of Monte-Carlo players")
+MC_CARD = 1.08
+# HeuristicBot.LOOK and HeuristicBot.FEW (tests/batch/test_exact.py holds them equal): at tables of at
+# most HEURISTIC_FEW players the heuristic weighs what a card leaves for the rest of its hand.
+HEURISTIC_LOOK = 0.5
+HEURISTIC_FEW = 3
+
+BULL = np.array(BULLHEADS, dtype=np.int64)
+# comb(n, k) as floats, exactly the numbers math.comb gives (n, k <= 10).
+COMB = np.array([[math.comb(n, k) for k in range(11)] for n in range(11)], dtype=np.float64)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
+_S27 = np.uint64(27)
+_S30 = np.uint64(30)
+_S31 = np.uint64(31)
+_S32 = np.uint64(32)
+
+
+@_jit
+def below(state, n):  # type: ignore[no-untyped-def]
+    """(new state, a uniform integer in [0, n)) for 1 <= n < 2**32: SplitMix64, Lemire's method
+    (the rejection that makes it exact is needed with chance below n / 2**32)."""
+    bound = np.uint64(n)
+    threshold = np.uint64(0)
+    first = True
+    while True:
+        state = state + _GOLDEN
+        z = state
+        z = (z ^ (z >> _S30)) * _MIX1
+        z = (z ^ (z >> _S27)) * _MIX2
+        z = z ^ (z >> _S31)
+        m = (z >> _S32) * bound
+        low = m & _LOW32
+        if low >= bound:
+            return state, np.int64(m >> _S32)
+        if first:
+            threshold = (_TWO32 - bound) % bound
+            first = False
+        if low >= threshold:
+            return state, np.int64(m >> _S32)
+
+
+@_jit
+def deal_hand(deck, dealt, state):  # type: ignore[no-untyped-def]
+    """Put a uniformly random ordered sample of ``dealt`` cards at the front of ``deck``.
+
+    ``deck`` is any permutation of the 104 cards; a partial Fisher-Yates shuffle keeps it one.
+    The first 4 cards start the rows; then player ``p``'s cards, in playing order, are
+    ``deck[4 + 10 p : 14 + 10 p]``.
+    """
+    size = deck.shape[0]
+    for i in range(dealt):
+        state, j = below(state, size - i)
+        j += i
+        card = deck[i]
+        deck[i] = deck[j]
+        deck[j] = card
+    return state
+
+
+# Card placement: the core's own compact copy (nimmt.core.fast), compiled. ``lay`` takes the
+# bullheads of the cards as an argument: the kernels pass BULL (an array indexes fast, a tuple not).
+target: Callable[..., Any] = _jit_inline(fast.target)
+lay: Callable[..., Any] = _jit_inline(fast.lay)
+
+
+@_jit_inline
+def fewest(heads):  # type: ignore[no-untyped-def]
+    best = 0
+    for r in range(1, 4):
+        if heads[r] < heads[best]:
+            best = r
+    return best
+
+
+@_jit_inline
+def place_fewest(ends, counts, heads, card):  # type: ignore[no-untyped-def]
+    """Place ``card`` as the rules do, a low card taking the row with the fewest bullheads (what the
+    heuristic assumes of an opponent); returns the bullheads taken."""
+    row = target(ends, card)
+    low = row < 0
+    if low:
+        row = fewest(heads)
+    return lay(ends, counts, heads, row, card, low, BULL)
+
+
+@_jit_inline
+def unseen_prefix(public, cnt, hb):  # type: ignore[no-untyped-def]
+    """cnt[c] / hb[c]: how many cards below c are not public, and their bullheads (c = 0..105)."""
+    cnt[0] = 0
+    hb[0] = 0
+    cnt[1] = 0
+    hb[1] = 0
+    count = 0  # running sums kept in registers: no store-to-load chain through the arrays
+    heads = 0
+    for c in range(1, 105):
+        if not public[c]:
+            count += 1
+            heads += BULL[c]
+        cnt[c + 1] = count
+        hb[c + 1] = heads
+
+
+@_jit_inline
+def power(x, k):  # type: ignore[no-untyped-def]
+    """x ** k as Python computes it (C pow), skipping the call where the result is exact anyway."""
+    if k == 0:
+        return 1.0
+    if k == 1:
+        return x
+    return math.pow(x, float(k))
+
+
+# The room the heuristic works in (``work``, int64): for a hand of ``size`` places, the running
+# bullheads of the sorted cards (size + 1 numbers), the per-row counts of own cards below each row's
+# end and their bullheads (4 + 4), then the sorted cards (size): 2 * size + HEURISTIC_ROOM numbers.
+# Offsets into one array rather than slices of it: every array view costs an atomic reference count.
+HEURISTIC_ROOM = 9
+
+
+
+class Tally(NamedTuple):
+    """What whole games give, one entry per game: final ``totals`` (games, players), ``played`` rounds
+    (games), and ``squares`` (games, players): the sum over a game's rounds of the square of each
+    player's penalty in the round (for confidence intervals)."""
+
+    totals: npt.NDArray[np.int64]
+    played: npt.NDArray[np.int64]
+    squares: npt.NDArray[np.int64]
+
+
+def tally(games: int, players: int) -> Tally:
+    return Tally(np.zeros((games, players), np.int64), np.zeros(games, np.int64), np.zeros((games, players), np.int64))
+
+
+@_jit_inline
+def _add_round(tally, g, penalties, done, end_above, rounds):  # type: ignore[no-untyped-def]
+    """Count a round of game g; is the game over after these ``done`` rounds (``rounds`` played when
+    rounds > 0, else a total above ``end_above``)?"""
+    totals = tally.totals[g]
+    squares = tally.squares[g]
+    top = 0
+    for p in range(penalties.shape[0]):
+        totals[p] += penalties[p]
+        squares[p] += penalties[p] * penalties[p]
+        top = max(top, totals[p])
+    if rounds > 0:
+        return done >= rounds
+    return top > end_above
