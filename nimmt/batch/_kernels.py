@@ -29,7 +29,6 @@ from ._base import (
     Tally,
     _add_round,
     _jit,
-    _jit_inline,
     below,
     deal_hand,
     fewest,
@@ -120,27 +119,6 @@ def room(players, turns, net):  # type: ignore[no-untyped-def]
     )
 
 
-@_jit_inline
-def _pick(p, t, ends, counts, heads, orders, seats, room, opponents, state):  # type: ignore[no-untyped-def]
-    """(new state, index in ``orders[p, t:]`` of the card player ``p`` plays by its card policy)."""
-    hand = orders[p, t:]
-    policy = seats.cards[p]
-    r = room
-    if policy == CardPolicy.HEURISTIC:
-        return state, heuristic_card(ends, counts, heads, hand, r.cnt, r.hb, opponents, seats.tie, r.work, r.costs)
-    if policy == CardPolicy.BEGINNER:
-        return state, beginner_card(ends, counts, hand)
-    if policy == CardPolicy.SNUG:
-        return state, heuristic_pick(ends, counts, heads, hand, r.cnt, r.hb, opponents, seats.tie, r.work, r.costs,
-                                     False, True)
-    if policy == CardPolicy.MC:
-        return mc_card(ends, counts, heads, hand, r.cnt, r.hb, opponents, r.work, r.costs, state)
-    if policy == CardPolicy.NET:
-        return state, net_card(ends, counts, heads, hand, r.cnt, r.hb, opponents, seats.tie, r.work, r.costs,
-                               r.targets, seats.net, r.feats, r.x, r.h1, r.h2)
-    return state, -1  # CardPolicy.ORDER: the card of turn t
-
-
 @_jit
 def play_hand(ends, counts, heads, public, orders, fixed, choices, seats, penalties, room, state):  # type: ignore[no-untyped-def]
     """Play ``orders`` (players, turns) from the rows ``ends``/``counts``/``heads`` (changed in place)
@@ -156,6 +134,10 @@ def play_hand(ends, counts, heads, public, orders, fixed, choices, seats, penalt
     turns = orders.shape[1]
     keys = room.keys
     picks = room.picks
+    cnt = room.cnt
+    hb = room.hb
+    work = room.work
+    costs = room.costs
     looking = False  # some card policy looks at the table
     choosing = False  # some card policy chooses at all
     for p in range(players):
@@ -173,11 +155,25 @@ def play_hand(ends, counts, heads, public, orders, fixed, choices, seats, penalt
     for t in range(turns):
         if choosing:
             if looking:
-                unseen_prefix(public, room.cnt, room.hb)
+                unseen_prefix(public, cnt, hb)
             for p in range(players):
                 picks[p] = -1
                 if (t > 0 or not fixed[p]) and orders[p, t] > 0:
-                    state, picks[p] = _pick(p, t, ends, counts, heads, orders, seats, room, opponents, state)
+                    cp = seats.cards[p]
+                    if cp == CardPolicy.HEURISTIC:
+                        picks[p] = heuristic_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, seats.tie,
+                                                  work, costs)
+                    elif cp == CardPolicy.BEGINNER:
+                        picks[p] = beginner_card(ends, counts, orders[p, t:])
+                    elif cp == CardPolicy.SNUG:
+                        picks[p] = heuristic_pick(ends, counts, heads, orders[p, t:], cnt, hb, opponents, seats.tie,
+                                                  work, costs, False, True)
+                    elif cp == CardPolicy.MC:
+                        state, picks[p] = mc_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, work,
+                                                  costs, state)
+                    elif cp == CardPolicy.NET:
+                        picks[p] = net_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, seats.tie, work,
+                                            costs, room.targets, seats.net, room.feats, room.x, room.h1, room.h2)
             # Everybody chooses from the same rows, then the chosen cards move to turn t.
             for p in range(players):
                 if picks[p] > 0:
@@ -215,13 +211,13 @@ def play_hand(ends, counts, heads, public, orders, fixed, choices, seats, penalt
                     r = fewest(heads)
                 else:
                     if not fresh:
-                        unseen_prefix(public, room.cnt, room.hb)
+                        unseen_prefix(public, cnt, hb)
                         fresh = True
                     still = np.empty(n - i - 1, np.int64)
                     for j in range(i + 1, n):
                         still[j - i - 1] = keys[j] >> 4
-                    r = heuristic_row(ends, counts, heads, card, still, orders[p, t + 1 :], room.cnt, room.hb,
-                                      opponents, seats.later, room.work)
+                    r = heuristic_row(ends, counts, heads, card, still, orders[p, t + 1 :], cnt, hb, opponents,
+                                      seats.later, work)
                 event += 1
             penalties[p] += lay(ends, counts, heads, r, card, low, BULL)
     return state
