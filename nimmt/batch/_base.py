@@ -77,7 +77,7 @@ def kernels_digest() -> bytes:
 if numba is not None:
     from numba.core import caching  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
-    class _KernelsLocator(caching.InTreeCacheLocator):  # type: ignore[misc,unused-ignore]
+    class _KernelsStamp:
         """Numba keys a cached kernel on its own file; ours inline code from the other kernel files and
         from nimmt.core.fast, so a cached kernel holds only while all of them are unchanged (else an edit
         of a shared routine would leave stale machine code in the kernels that inline it)."""
@@ -89,10 +89,17 @@ if numba is not None:
         def from_function(cls, py_func: Any, py_file: str) -> Any:
             if str(Path(py_file).resolve()) not in KERNEL_SOURCES:
                 return None
-            return super().from_function(py_func, py_file)  # type: ignore[no-untyped-call,unused-ignore]
+            return super().from_function(py_func, py_file)  # type: ignore[misc]
 
-    if not any(c.__name__ == "_KernelsLocator" for c in caching.CacheImpl._locator_classes):
-        caching.CacheImpl._locator_classes.insert(0, _KernelsLocator)
+    # Where Numba would keep them (NUMBA_CACHE_DIR when set, else __pycache__), keyed on every source.
+    class _KernelsInDir(_KernelsStamp, caching.UserProvidedCacheLocator):  # type: ignore[misc,unused-ignore]
+        pass
+
+    class _KernelsInTree(_KernelsStamp, caching.InTreeCacheLocator):  # type: ignore[misc,unused-ignore]
+        pass
+
+    if not any(c.__name__ == "_KernelsInTree" for c in caching.CacheImpl._locator_classes):
+        caching.CacheImpl._locator_classes[:0] = [_KernelsInDir, _KernelsInTree]
 
 
 def _jit(fn: Callable[..., Any]) -> Callable[..., Any]:
