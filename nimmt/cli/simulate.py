@@ -194,7 +194,7 @@ def _summary(bots: Sequence[str], games: int, rounds: int, per_round: Sequence[t
     def tidy(x: float) -> float | None:
         return None if math.isnan(x) else round(x, 6)
 
-    from nimmt.tournament.stats import wilson  # games of independent deals: Wilson's interval fits
+    from nimmt.intervals import wilson  # games of independent deals: Wilson's interval fits
 
     win_bounds = [wilson(w, games) for w in wins]
 

@@ -17,6 +17,7 @@ LAYERS: dict[str, int] = {
     "nimmt.core": 0,
     "nimmt.i18n": 1,
     "nimmt.names": 1,
+    "nimmt.intervals": 1,
     "nimmt.records": 2,
     "nimmt.scoresheet": 2,
     "nimmt.batch": 3,

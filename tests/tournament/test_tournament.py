@@ -9,8 +9,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from nimmt.cli.main import app
+from nimmt.intervals import wilson
 from nimmt.tournament import play_match, run_local, schedule, summarize, tournament
-from nimmt.tournament.stats import interval, share_interval, wilson
+from nimmt.tournament.stats import interval, share_interval
 
 
 def test_every_deal_set_is_played_with_every_rotation() -> None:
