@@ -35,7 +35,7 @@ That makes these two numbers exact under the model. When there are too many sets
 
 *The rest of the round* (``round_bullheads``, ``later``). Monte Carlo: ``samples`` deals of the
 unseen cards consistent with the view, each played to the end of the round by every player
-playing like the ``heuristic`` bot (the compiled rollouts of :mod:`nimmt.batch`; without NumPy,
+playing like the ``heuristic`` bot (the compiled rollouts of :mod:`nimmt.batch`; without Numba,
 the pure-Python greedy rollouts of :mod:`nimmt.bots.rollout`); all options are scored on the same
 deals. The standard error is given with each mean.
 
@@ -168,7 +168,7 @@ def turn_risk(
 
 
 def _sample(view: View, kind: str, rng: random.Random, samples: int, compiled: bool = True) -> list[Estimate]:
-    """Monte Carlo to the end of the round: compiled heuristic rollouts when NumPy is there (and
+    """Monte Carlo to the end of the round: compiled heuristic rollouts when Numba is there (and
     ``compiled``; else the pure-Python ones, which need nothing compiled first)."""
     # The batch engine rolls out from a card still to choose; a player who has already chosen this
     # turn (and asks anyway) is served by the pure-Python rollouts.

@@ -47,8 +47,8 @@ from .styles import DEFAULT_STYLES, STYLES, Seats, seats_of
 
 
 def _warm_up() -> None:
-    """:func:`nimmt.batch.warm_up` when NumPy is there: the compiled rollouts loaded once per process,
-    so that the first decision is not the one paying; without NumPy nothing (the fallback is Python)."""
+    """:func:`nimmt.batch.warm_up` when Numba is there: the compiled rollouts loaded once per process,
+    so that the first decision is not the one paying; without Numba nothing (the fallback is Python)."""
     if batch_available():
         from nimmt.batch import warm_up
 

@@ -15,6 +15,7 @@ the close calls.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import random
 import time
@@ -156,12 +157,16 @@ def evaluate(
 
 
 def batch_available() -> bool:
-    """Whether the compiled batch engine (:mod:`nimmt.batch`, needs NumPy) can run rollouts here."""
+    """Whether the compiled batch engine (:mod:`nimmt.batch` with Numba) can run rollouts here. Without
+    Numba the batch kernels run as plain Python, slower than :func:`evaluate`'s own rollouts, so a base
+    install (NumPy, no Numba) searches with those."""
+    if importlib.util.find_spec("numba") is None:
+        return False
     try:
-        import nimmt.batch  # noqa: F401
+        from nimmt.batch import HAVE_NUMBA
     except ImportError:
         return False
-    return True
+    return HAVE_NUMBA
 
 
 def evaluate_batch(

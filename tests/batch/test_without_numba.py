@@ -14,6 +14,7 @@ from nimmt import batch
 from tests.batch.oracle import core_penalties, core_heuristic_penalties
 from nimmt.core import apply, deal_cards, new_game, view
 import random
+from nimmt.bots.search import batch_available
 
 assert not batch.HAVE_NUMBA and batch.engine_name() == "numpy"
 rng = np.random.default_rng(4)
@@ -31,6 +32,7 @@ print(json.dumps({
     "games": batch.play_games(4, 200, rng).games,
     "cards": sorted(values) == list(view(state, 0).hand) and len(heuristic_values) == 10,
     "kernels_are_python": not hasattr(batch._kernels.play_plain, "py_func"),
+    "search_batch": batch_available(),
 }))
 """
 
@@ -40,4 +42,5 @@ def test_everything_works_with_numpy_alone() -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.strip().splitlines()[-1]) == {
         "given": True, "heuristic": True, "hands": 3000, "games": 200, "cards": True, "kernels_are_python": True,
+        "search_batch": False,  # the search bots roll out in Python: the kernels would run uncompiled
     }

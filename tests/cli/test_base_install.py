@@ -51,6 +51,10 @@ def test_the_base_install_has_no_extra(base: Path) -> None:
         assert done.returncode != 0 and "ModuleNotFoundError" in done.stderr, extra
     done = _run([str(base / "nimmt"), "prepare"], base)
     assert done.returncode == 0 and "Nothing to prepare" in done.stdout
+    # NumPy alone is no compiled engine: the search bots and the coach roll out in Python.
+    done = _run([str(base / "python"), "-c", "from nimmt.bots.search import batch_available; print(batch_available())"],
+                base)
+    assert done.returncode == 0 and done.stdout.strip() == "False", done.stderr
 
 
 def test_a_round_against_every_bot_with_the_coach(base: Path, tmp_path: Path) -> None:
