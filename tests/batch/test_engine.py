@@ -169,3 +169,20 @@ def test_a_cached_kernel_holds_only_for_the_kernel_sources_as_they_are(tmp_path:
     elsewhere = tmp_path / "other.py"
     elsewhere.write_text("def f():\n    return 1\n", encoding="utf-8")
     assert type(K.play_hand._cache._impl.locator).from_function(lambda: 1, str(elsewhere)) is None
+
+
+def test_the_kernels_cache_goes_where_numba_cache_dir_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``NUMBA_CACHE_DIR`` (what the server's first-run tests start from) still picks the folder, with
+    the stamp over every kernel source."""
+    if not HAVE_NUMBA:
+        pytest.skip("the cache is Numba's")  # pragma: no cover
+    from numba.core import caching, config
+
+    from nimmt.batch import _base
+
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
+    kernel = K.play_hand.py_func
+    found = [c.from_function(kernel, kernel.__code__.co_filename) for c in caching.CacheImpl._locator_classes]
+    locator = next(one for one in found if one is not None)
+    assert locator.get_cache_path().startswith(str(tmp_path))
+    assert locator.get_source_stamp() == _base.kernels_digest()
