@@ -53,7 +53,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from math import comb
 
-from nimmt.core import BULLHEADS, ROW_COUNT, ROW_LIMIT, View, target_row
+from nimmt.core import BULLHEADS, ROW_COUNT, ROW_LIMIT, View, fast, row_bullheads, target_row
 
 from .base import Bot
 
@@ -123,17 +123,24 @@ def play_out(
     rows: Sequence[Sequence[int]], cards: Sequence[int]
 ) -> tuple[tuple[int, ...], ...]:
     """The rows after ``cards`` (lowest first) are placed; a card below every row takes the
-    cheapest row (what an opponent is assumed to do)."""
+    cheapest row (what an opponent is assumed to do). Placed by the core's compact placement
+    (:func:`nimmt.core.fast.target` and :func:`~nimmt.core.fast.lay`, what every engine places
+    with); the rows' cards follow what it did.
+
+    >>> play_out(((10,), (20, 21, 22, 23, 24), (30,), (40,)), (5, 25))
+    ((5,), (25,), (30,), (40,))
+    """
     table = [tuple(r) for r in rows]
+    ends = [r[-1] for r in table]
+    counts = [len(r) for r in table]
+    heads = [row_bullheads(r) for r in table]
     for card in cards:
-        row = target_row(table, card)
-        if row is None:
-            row = min(range(ROW_COUNT), key=lambda r: sum(BULLHEADS[c] for c in table[r]))
-            table[row] = (card,)
-        elif len(table[row]) >= ROW_LIMIT:
-            table[row] = (card,)
-        else:
-            table[row] = (*table[row], card)
+        row = fast.target(ends, card)
+        low = row < 0
+        if low:
+            row = fast.fewest_bullheads(-1, card, ends, heads)
+        taken = fast.lay(ends, counts, heads, row, card, low, BULLHEADS)
+        table[row] = (card,) if taken else (*table[row], card)
     return tuple(table)
 
 
