@@ -7,10 +7,13 @@ coach, and ``simulate`` plays with the NumPy tables and the step engine.
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -31,8 +34,12 @@ def _run(command: list[str], cwd: Path, timeout: float = 240,
 def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A virtual environment with nimmt installed without extras; its ``bin`` folder."""
     where = tmp_path_factory.mktemp("base")
-    built = _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(where / "wheels"), str(ROOT)],
-                 where)
+    # setuptools builds in the tree's build/ folder: two test workers building at once break each other's.
+    lock = Path(tempfile.gettempdir()) / f"nimmt-wheel-{hashlib.sha256(str(ROOT).encode()).hexdigest()[:16]}.lock"
+    with lock.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        built = _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(where / "wheels"),
+                      str(ROOT)], where)
     assert built.returncode == 0, built.stderr
     (wheel,) = (where / "wheels").glob("nimmt-*.whl")
     made = _run([sys.executable, "-m", "venv", "--without-pip", str(where / "venv")], where)
