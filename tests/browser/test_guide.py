@@ -100,7 +100,7 @@ def _check_hints(page: Page, seat: int, replay: dict[str, Any], rows_taken: list
     assert mine == rows_taken  # every row this person took, they chose themself
     hints = set((page.locator("#guide").get_attribute("data-seen") or "").split())
     happened = {"start": True, "end": True, "placed": any(p["player"] == seat and not p["took"] for p in placements),
-                "sixth": sixth, "low": low_other, "row": bool(mine)}
+                "sixth": sixth, "low": low_other, "row": bool(mine), "heads": any(p["took"] for p in placements)}
     assert hints == {kind for kind, it in happened.items() if it}, (language, hints, placements)
     end = page.locator('#guide-text p[data-kind="end"]')
     expected = [texts["guide_end"]] + [texts["guide_missed_sixth"]] * (not sixth) \

@@ -97,6 +97,7 @@ function followReveal(reveal, bullheads) {
     } else if (mine && !placed.took.length) {
       say("placed", t("guide_placed", { card: placed.card, row: placed.row + 1 }));
     }
+    if (placed.took.length) say("heads", t("guide_heads")); // the first cards anyone takes
   }
 }
 
@@ -124,6 +125,10 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(tableId)}`);
   socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "hello", token: null })));
+  // A lost connection comes back (the hints already told are not told again); one closed here stays so.
+  socket.addEventListener("close", (event) => {
+    if (event.code !== 4404 && stored(SEAT_KEY) !== null) setTimeout(connect, 3000);
+  });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type !== "state") return;
