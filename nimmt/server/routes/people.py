@@ -173,7 +173,7 @@ class DeviceOut(BaseModel):
 
 
 class PasskeyOut(BaseModel):
-    id: str = Field(description="a short id of the passkey (DELETE /api/me/passkeys/{id} removes it)")
+    id: str = Field(description="a short id of the passkey (DELETE /api/me/passkey/{id} removes it)")
     created_at: datetime
     last_used_at: datetime | None
 
@@ -395,7 +395,7 @@ async def passkey_add(body: PasskeyAnswer, request: Request, me: Me, people: Peo
     return Response(status_code=201)
 
 
-@router.delete("/api/me/passkeys/{passkey_id}", status_code=204, response_class=Response,
+@router.delete("/api/me/passkey/{passkey_id}", status_code=204, response_class=Response,
                responses=people_errors(401, 404, 503))
 async def passkey_remove(passkey_id: Annotated[str, StringConstraints(max_length=40)], me: Me,
                          people: People) -> Response:

@@ -81,7 +81,7 @@ function render() {
   $("passkeys-list").replaceChildren(...me.passkey_list.map((passkey) => el("li", {},
     `${t("passkey_item", { when: when(passkey.created_at) })} `,
     el("button", { type: "button", class: "small", onclick: guarded(async () => {
-      await api("DELETE", `/api/me/passkeys/${encodeURIComponent(passkey.id)}`);
+      await api("DELETE", `/api/me/passkey/${encodeURIComponent(passkey.id)}`);
       await load();
       status(t("passkey_removed"));
     }) }, t("passkey_remove")))));
