@@ -291,15 +291,16 @@ function renderLobby(table, you) {
   const seatsKey = JSON.stringify([table.seats.map((s) => [s.name, s.bot, s.taken]), host]);
   if ($("lobby-seats").dataset.key !== seatsKey) {
     $("lobby-seats").dataset.key = seatsKey;
+    // The remove button comes first: it floats at the line's end, the name wrapping beside it.
     $("lobby-seats").replaceChildren(...table.seats.map((seat) => el("li", {},
-      el("span", { class: "seat-name" },
-        seat.taken ? (seat.bot ? t("seat_bot", { name: seat.name, bot: botName(seat.bot) }) : nameOf(seat.seat))
-          : t("seat_free")),
       host && seat.bot && !seat.replaced ? el("button", {
         type: "button", class: "remove-bot", "data-seat": seat.seat,
         "aria-label": t("remove_bot_button", { name: seat.name }),
         onclick: () => send({ type: "remove_bot", seat: seat.seat }),
-      }, "✕") : null)));
+      }, "✕") : null,
+      el("span", { class: "seat-name" },
+        seat.taken ? (seat.bot ? t("seat_bot", { name: seat.name, bot: botName(seat.bot) }) : nameOf(seat.seat))
+          : t("seat_free")))));
   }
   $("lobby-host").hidden = !host || !free;
   $("start-fill").hidden = !free;
@@ -849,9 +850,10 @@ function renderHand(message) {
     && message.table.status === "playing" && view.my_card !== null && view.my_card !== undefined;
   if (faceDown && $("take-back").hidden) takeBackSince = performance.now();
   $("take-back").hidden = !faceDown;
+  // The button says what it does; its title says until when.
+  if (faceDown) $("take-back").title = t("hand_chosen_take_back", { card: view.my_card });
   const forms = help === t("hand_help") ? [help, t("hand_help_short")]
-    : faceDown ? [t("hand_chosen_take_back", { card: view.my_card }), help,
-      t("hand_chosen_take_back_short", { card: view.my_card })] : [help];
+    : faceDown ? [help, t("hand_chosen_take_back_short", { card: view.my_card })] : [help];
   fitText($("hand-help"), forms);
   $("hand-box").classList.toggle("resting", resting);
   $("hand-box").classList.toggle("settling", !resting && !legal.size && legalCards(message).length > 0 && !pending);
