@@ -1,18 +1,21 @@
-"""Issue 18 in a real Chromium on a real ``nimmt serve``, on a small phone in Brazilian Portuguese, in one
+"""Issue 18 in a real Chromium on a real ``nimmt serve``. On a small phone in Brazilian Portuguese, in one
 page: the host seats a bot in the lobby and takes it off again, Start fills the free seats with bots of
 the chosen level (named in the table's language), a card taken back before the reveal goes back to the
-hand and another is played, and the take-back is gone once the cards are turned over."""
+hand and another is played, and the take-back is gone once the cards are turned over. In French at
+390×844: the host asks for a rematch at the end, the other person's standings say so and who starts
+it, and they join the ask."""
 
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 import httpx
 from playwright.sync_api import Browser, Page, expect
 from websockets.sync.client import connect
 
-from tests.browser.helpers import WAIT_MS, next_decision, play_card
+from tests.browser.helpers import WAIT_MS, act, next_decision, play_card
 from tests.server.live import LiveServer
 
 SMALL_PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True,
@@ -88,4 +91,72 @@ def test_lobby_bots_start_filling_and_a_card_taken_back(browser: Browser, server
         assert record["version"] > info["version"]
         assert errors == []
     finally:
+        context.close()
+
+
+class _Host(threading.Thread):
+    """Ana on another device: starts the table, plays her lowest card (or the first row) at each of her
+    decisions, and asks for a rematch once the game is over."""
+
+    def __init__(self, server: LiveServer, table_id: str, token: str) -> None:
+        super().__init__(daemon=True)
+        self.socket = connect(server.url.replace("http", "ws", 1) + f"/ws/{table_id}", open_timeout=WAIT_MS / 1000)
+        self.socket.send(json.dumps({"type": "hello", "token": token}))
+        self.failure: str | None = None
+
+    def run(self) -> None:
+        acted, started = 0, False
+        try:
+            while True:
+                message = json.loads(self.socket.recv(timeout=2 * WAIT_MS / 1000))
+                if message["type"] == "error" and message["code"] not in ("already_chosen", "stale"):
+                    self.failure = str(message)
+                if message["type"] != "state":
+                    continue
+                table, legal = message["table"], message.get("legal") or []
+                if table["status"] == "lobby" and all(seat["taken"] for seat in table["seats"]) and not started:
+                    started = True
+                    self.socket.send(json.dumps({"type": "start"}))
+                elif table["status"] == "over":
+                    self.socket.send(json.dumps({"type": "ask_rematch"}))
+                    return
+                elif legal and message["version"] > acted:
+                    acted = message["version"]
+                    answer = min(legal, key=lambda a: a.get("card", a.get("row", 0)))
+                    self.socket.send(json.dumps({**answer, "type": "play" if "card" in answer else "choose_row",
+                                                 "version": message["version"]}))
+        except Exception as error:  # the test reads it: a thread's exception would be lost
+            self.failure = repr(error)
+
+    def close(self) -> None:
+        self.socket.close()
+
+
+def test_the_rematch_asked_for_is_shown_to_the_others_who_can_join_it(browser: Browser, server: LiveServer) -> None:
+    made = httpx.post(f"{server.url}/api/tables", json={"name": "Ana", "seats": 2, "language": "fr",
+                                                        "options": {"rounds": 1}}).json()
+    table_id = made["table_id"]
+    bruno = httpx.post(f"{server.url}/api/tables/{table_id}/join", json={"name": "Bruno"}).json()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    host = _Host(server, table_id, made["token"])
+    try:
+        page.add_init_script("localStorage.setItem('nimmt:speed', 'fast');")
+        page.goto(f"{server.url}/t/{table_id}?lang=fr#seat={bruno['token']}")
+        host.start()
+        while not (seen := next_decision(page))["over"]:
+            act(page, seen)
+        note = page.locator("#rematch-note")
+        expect(note).to_have_text("Ana veut une revanche. Ana peut la lancer.")
+        expect(page.locator("#rematch")).to_be_hidden()  # only the host starts it
+        page.locator("#ask-rematch").click()
+        expect(note).to_have_text("Ana et Bruno (vous) veulent une revanche. Ana peut la lancer.")
+        expect(page.locator("#ask-rematch")).to_be_hidden()
+        _fits(page)
+        assert host.failure is None, host.failure
+        assert errors == []
+    finally:
+        host.close()
         context.close()

@@ -4,6 +4,9 @@ language."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 from starlette.testclient import TestClient
 
@@ -53,12 +56,18 @@ def test_a_card_taken_back_is_a_journal_entry_and_never_reaches_the_record() -> 
     assert refused.value.code == "already_revealed"
 
 
-def test_taking_back_over_the_socket_hides_the_card_and_is_refused_after_the_reveal(client: TestClient) -> None:
-    table = create_table(client, seats=2, rounds=1)
+@contextmanager
+def _ana_and_bruno(client: TestClient, seats: int) -> Iterator[tuple[Person, Person]]:
+    """Ana's table of ``seats`` seats (one round), Bruno joined, both connected."""
+    table = create_table(client, seats=seats, rounds=1)
     bruno_seat = join(client, table["table_id"], "Bruno")
     with client.websocket_connect(f"/ws/{table['table_id']}") as a, \
             client.websocket_connect(f"/ws/{table['table_id']}") as b:
-        ana, bruno = Person(a, table["token"]), Person(b, bruno_seat["token"])
+        yield Person(a, table["token"]), Person(b, bruno_seat["token"])
+
+
+def test_taking_back_over_the_socket_hides_the_card_and_is_refused_after_the_reveal(client: TestClient) -> None:
+    with _ana_and_bruno(client, 2) as (ana, bruno):
         assert ana.send({"type": "take_back"})["code"] == "not_started"
         ana.send({"type": "start"})
         state = ana.state_where(lambda m: bool(legal_cards(m)))
@@ -82,11 +91,7 @@ def test_taking_back_over_the_socket_hides_the_card_and_is_refused_after_the_rev
 
 
 def test_the_host_seats_and_removes_bots_in_the_lobby_and_start_fills_the_rest(client: TestClient) -> None:
-    table = create_table(client, seats=4, rounds=1)
-    tid = table["table_id"]
-    bruno_seat = join(client, tid, "Bruno")
-    with client.websocket_connect(f"/ws/{tid}") as a, client.websocket_connect(f"/ws/{tid}") as b:
-        ana, bruno = Person(a, table["token"]), Person(b, bruno_seat["token"])
+    with _ana_and_bruno(client, 4) as (ana, bruno):
         assert bruno.send({"type": "add_bot", "bot": "expert"})["code"] == "not_creator"
         assert ana.send({"type": "add_bot", "bot": "nobody"})["code"] == "unknown_bot"
         assert ana.send({"type": "add_bot", "bot": "expert"})["type"] == "ack"
@@ -106,11 +111,7 @@ def test_the_host_seats_and_removes_bots_in_the_lobby_and_start_fills_the_rest(c
 
 
 def test_anyone_asks_for_the_rematch_and_everyone_sees_it(client: TestClient) -> None:
-    table = create_table(client, seats=2, rounds=1)
-    tid = table["table_id"]
-    bruno_seat = join(client, tid, "Bruno")
-    with client.websocket_connect(f"/ws/{tid}") as a, client.websocket_connect(f"/ws/{tid}") as b:
-        ana, bruno = Person(a, table["token"]), Person(b, bruno_seat["token"])
+    with _ana_and_bruno(client, 2) as (ana, bruno):
         assert bruno.send({"type": "ask_rematch"})["code"] == "not_over"
         ana.send({"type": "start"})
         while (state := bruno.sync())["table"]["status"] != "over":

@@ -1218,7 +1218,7 @@ function renderRematch(table) {
   $("ask-rematch").textContent = asked.length ? t("rematch_join_button") : t("rematch_ask_button");
   let note = "";
   if (asked.length) {
-    const who = t("rematch_asked_note", { names: listFormat(asked.map(nameOf)) });
+    const who = tp("rematch_asked_note", asked.length, { names: listFormat(asked.map(nameOf)) });
     const host = table.host === null || table.host === undefined ? t("rematch_no_host_note")
       : table.creator ? t("rematch_you_host_note") : t("rematch_host_note", { name: nameOf(table.host) });
     note = `${who} ${host}`;
