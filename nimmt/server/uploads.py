@@ -80,6 +80,9 @@ class UploadReviews:
 
     async def review(self, body: bytes) -> dict[str, Any]:
         """The review of the record ``body`` (``nimmt.review.Review.to_json()``), or :class:`CheckRefused`."""
+        if not self.pool.prepared():  # a first run: the kernels compile (minutes) before any review
+            raise CheckRefused(503, "preparing", "the server is preparing its bots (a first run): try again "
+                               "in a minute", retry_after=60)
         if self._busy > self.waiting:
             raise CheckRefused(503, "busy", "records are being reviewed: try again in a minute", retry_after=30)
         self._busy += 1

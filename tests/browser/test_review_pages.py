@@ -172,7 +172,8 @@ def test_an_uploaded_record_gets_its_review_on_a_phone(browser: Browser, server:
             if sent is broken:
                 expect(page.locator("#replay-error")).to_have_text(catalog("pt-BR", "web")["error_bad_record"])
         expect(page.locator("#replay-cards li")).to_have_count(2)
-        expect(page.locator("#review-table li")).to_have_count(2)  # Ana and Bruno, each with an accuracy
+        # Ana and Bruno, each with an accuracy: some seconds of the workers' time, more on a loaded machine.
+        expect(page.locator("#review-table li")).to_have_count(2, timeout=WAIT * 1000)
         assert page.locator("#review-chart polyline").count() == 2
         expect(page.locator("#review-status")).to_have_text("")
         _no_sideways_scroll(page)
