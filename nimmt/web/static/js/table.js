@@ -1218,7 +1218,9 @@ function renderRematch(table) {
   $("ask-rematch").textContent = asked.length ? t("rematch_join_button") : t("rematch_ask_button");
   let note = "";
   if (asked.length) {
-    const who = tp("rematch_asked_note", asked.length, { names: listFormat(asked.map(nameOf)) });
+    // One name or a list of names: the verb agrees with it (a list, not a count, so no plural rule).
+    const who = t(asked.length === 1 ? "rematch_asked_note_one_name" : "rematch_asked_note_names",
+      { names: listFormat(asked.map(nameOf)) });
     const host = table.host === null || table.host === undefined ? t("rematch_no_host_note")
       : table.creator ? t("rematch_you_host_note") : t("rematch_host_note", { name: nameOf(table.host) });
     note = `${who} ${host}`;
