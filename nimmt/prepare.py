@@ -70,14 +70,18 @@ def _lock_path() -> Path:
 
 
 def _fingerprint() -> str:
-    """What the cache's kernels depend on: Numba's and Python's versions and the engine's source files
-    (Numba checks each kernel's file the same way: its size and time)."""
+    """What the cache's kernels depend on: Numba's and Python's versions and the contents of the
+    sources the kernels compile (the engine's files and the core's placement, ``core/fast.py``), as
+    the kernels' own cache keys them: a checkout that leaves them the same is still prepared."""
     from importlib.metadata import version  # not Numba itself: a server looks here without loading it
 
     folder = _batch_folder()
     files = sorted(folder.glob("*.py")) if folder else []
-    stats = [f"{path.name}:{path.stat().st_size}:{path.stat().st_mtime_ns}" for path in files]
-    return "\n".join([version("numba"), sys.version, *stats]) + "\n"
+    fast = importlib.util.find_spec("nimmt.core.fast")
+    if fast is not None and fast.origin:
+        files.append(Path(fast.origin))
+    digests = [f"{path.name}:{hashlib.sha256(path.read_bytes()).hexdigest()}" for path in files]
+    return "\n".join([version("numba"), sys.version, *digests]) + "\n"
 
 
 @contextlib.contextmanager
