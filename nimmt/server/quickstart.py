@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger("nimmt.server")
 FILL_BOT = "heuristic"  # quick to answer, and a fair opponent for strangers
 RETRY = 5.0  # seconds before a start that could not be stored is tried again
+REMEMBERED = 100_000  # opening times one process keeps at most
 
 
 class QuickStart:
@@ -59,6 +60,8 @@ class QuickStart:
 
     async def _opened_at(self, table_id: str) -> float:
         if table_id not in self.opened:
+            if len(self.opened) > REMEMBERED:
+                self.opened.clear()  # tables left waiting for good: read again from the store when asked
             when = await self.public.opened_at(table_id) if self.public is not None else None
             self.opened[table_id] = time.time() if when is None else when.timestamp()  # none yet: made just now
         return self.opened[table_id]
