@@ -97,26 +97,46 @@ def _on_first_screen(page: Page, what: str) -> dict[str, Any]:
     return seen
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+# The phone sizes are looked at on one page, turned and resized at each decision as a phone is (one
+# game checks the three); the desk has its own page, without touch.
+_KINDS = {"phone": [size for size in SIZES if size.startswith("phone")], "desk": ["desk"]}
+
+_TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+@pytest.mark.parametrize("kind", list(_KINDS))
 @pytest.mark.parametrize("seats", [4, 10])
-def test_a_card_decision_fits_the_first_screen(browser: Browser, server: LiveServer, size: str, seats: int,
+def test_a_card_decision_fits_the_first_screen(browser: Browser, server: LiveServer, kind: str, seats: int,
                                                screenshots: Path) -> None:
     """At each decision of a whole round, until a row holds five cards: the hand, the rows (five cards
     on one line) and every player's total and choice lie on the first screen, with no scrolling."""
-    context = _context(browser, size)
+    sizes = _KINDS[kind]
+    context = _context(browser, sizes[0])
     try:
         page = context.new_page()
         _play_now(server, page, seats)
-        _on_first_screen(page, "the first decision")
+
+        def look(what: str) -> bool:
+            """Checks the decision at every size of this kind; whether a row holds five cards."""
+            full = False
+            for size in sizes:
+                width, height = SIZES[size]
+                page.set_viewport_size({"width": width, "height": height})
+                page.evaluate(_TWO_FRAMES)  # the layout follows the new size (the felt is fitted on resize)
+                boxes = _on_first_screen(page, f"{what} at {size}")
+                full = full or any(len(row["cards"]) == 5 for row in boxes["rows"])
+                if full and seats == 4:
+                    page.screenshot(path=str(screenshots / f"table-{size}.png"))
+            width, height = SIZES[sizes[0]]
+            page.set_viewport_size({"width": width, "height": height})
+            return full
+
+        look("the first decision")
         full_row = False
         while not (seen := next_decision(page))["over"]:
-            if seen["cards"]:
-                boxes = _on_first_screen(page, f"a decision with {len(seen['cards'])} cards in hand")
-                if any(len(row["cards"]) == 5 for row in boxes["rows"]):
-                    full_row = True
-                    if seats == 4:
-                        page.screenshot(path=str(screenshots / f"table-{size}.png"))
-                    break
+            if seen["cards"] and look(f"a decision with {len(seen['cards'])} cards in hand"):
+                full_row = True
+                break
             act(page, seen)
         assert full_row, "no row ever held five cards: the test showed nothing about full rows"
     finally:
