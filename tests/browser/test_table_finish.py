@@ -1,8 +1,8 @@
-"""The finished table at 360×640 in every language, one whole game each: nothing moves under the
-finger (a second tap after a skip plays nothing), the status speaks of the turn the table shows at
-every frame, the last turn and the standings keep the same frame, no page scrolls sideways and no
-text is cut (home with its options open, lobby, table, end, watch), and what happened stays on the
-first screen after a skip and a reload."""
+"""The finished table at 360×640 in every language (two whole games of three languages each):
+nothing moves under the finger (a second tap after a skip plays nothing), the status speaks of the
+turn the table shows at every frame, the last turn and the standings keep the same frame, no page
+scrolls sideways and no text is cut (home with its options open, lobby, table, end, watch), and
+what happened stays on the first screen after a skip and a reload."""
 
 from __future__ import annotations
 
@@ -149,8 +149,30 @@ def _what_happened_on_first_screen(page: Page, players: int) -> None:
         assert box[0] >= 0 and box[1] <= 640
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_a_whole_game_at_360_px(browser: Browser, table_server: LiveServer, language: str) -> None:
+# Two whole games cover the six languages: each is played in three of them in turn (the page is
+# opened again in the next language at turns 4 and 7), and its standings and watch page are then
+# looked at in all three. The first players' languages lead, one game each.
+GAMES = [("pt-BR", "de", "en"), ("fr", "es", "pt-PT")]
+assert sorted(code for game in GAMES for code in game) == sorted(LANGUAGES)
+_SWITCH_AT = {3: 1, 6: 2}  # after Ana's third card, the second language; after her sixth, the third
+
+
+def _check_frames(frames: list[dict[str, Any]], where: str) -> None:
+    """One page's frames, from its load to the next: the status speaks of the turn the table shows at
+    every frame of a reveal; the status line and the players never move, the site's header never
+    comes back, the page never scrolls sideways."""
+    assert frames, where
+    wrong = [f for f in frames if f["stage"] and f["stage"] != f["status"]]
+    assert not wrong, (where, wrong[:3])
+    assert {tuple(f["bar"]) for f in frames} == {tuple(frames[0]["bar"])}, where
+    assert {tuple(f["strip"][:3]) for f in frames} == {tuple(frames[0]["strip"][:3])}, where
+    assert {tuple(f["felt"][:3]) for f in frames} == {tuple(frames[0]["felt"][:3])}, where
+    assert not any(f["header"] for f in frames), where
+    assert not any(f["wide"] for f in frames), where
+
+
+@pytest.mark.parametrize("languages", GAMES, ids=["-".join(game) for game in GAMES])
+def test_a_whole_game_at_360_px(browser: Browser, table_server: LiveServer, languages: tuple[str, ...]) -> None:
     server = table_server
     context = browser.new_context(**PHONE)
     errors: list[str] = []
@@ -159,21 +181,24 @@ def test_a_whole_game_at_360_px(browser: Browser, table_server: LiveServer, lang
     try:
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
-        _home_with_options(page, server.url, language, problems)
-        # Plural forms: the browser picks them as Babel's rules do for this language.
-        forms: list[str] = page.evaluate(
-            f"() => [...Array(201).keys()].map((n) => new Intl.PluralRules('{language}').select(n))")
-        babel = Locale.parse(language.replace("-", "_")).plural_form
-        assert forms == [babel(n) for n in range(201)]
+        for language in languages:
+            _home_with_options(page, server.url, language, problems)
+            # Plural forms: the browser picks them as Babel's rules do for this language.
+            forms: list[str] = page.evaluate(
+                f"() => [...Array(201).keys()].map((n) => new Intl.PluralRules('{language}').select(n))")
+            babel = Locale.parse(language.replace("-", "_")).plural_form
+            assert forms == [babel(n) for n in range(201)], language
 
+        language = languages[0]
         created = httpx.post(f"{server.url}/api/tables", json={
             "name": LONG_NAME, "seats": 4, "bots": ["heuristic", "heuristic"], "options": {"rounds": 1},
             "language": language}).json()
         table_id, token = created["table_id"], created["token"]
         page.add_init_script("localStorage.setItem('nimmt:speed', 'fast');")
-        page.goto(f"{server.url}/t/{table_id}?lang={language}#seat={token}")
-        expect(page.locator("#lobby-seats li")).to_have_count(4)
-        _cut(page, f"lobby ({language})", problems)
+        for shown in (*languages[1:], language):  # the lobby in each, the table's own language last
+            page.goto(f"{server.url}/t/{table_id}?lang={shown}#seat={token}")
+            expect(page.locator("#lobby-seats li")).to_have_count(4)
+            _cut(page, f"lobby ({shown})", problems)
         joined = httpx.post(f"{server.url}/api/tables/{table_id}/join", json={"name": "Bartholomew Jones"}).json()
         watch = context.new_page()
         watch.goto(f"{server.url}/watch/{table_id}?lang={language}")
@@ -185,6 +210,7 @@ def test_a_whole_game_at_360_px(browser: Browser, table_server: LiveServer, lang
         other.start()
         expect(page.locator("#hand button.card:not([disabled])").first).to_be_visible()
         _cut(page, f"the first decision ({language})", problems)
+        segments: list[tuple[str, list[dict[str, Any]]]] = []  # each page load's frames
         turn = 0
         reloaded = False
         while True:
@@ -194,6 +220,7 @@ def test_a_whole_game_at_360_px(browser: Browser, table_server: LiveServer, lang
             if seen["rows"] and not reloaded:
                 # A reload at a row choice: the turn's face-up cards are on the first screen.
                 reloaded = True
+                segments.append((f"before the reload ({language})", page.evaluate("() => window.frames_seen")))
                 page.reload()
                 page.wait_for_function(
                     "() => document.querySelectorAll('#rows button.row-button:not([disabled])').length",
@@ -207,6 +234,11 @@ def test_a_whole_game_at_360_px(browser: Browser, table_server: LiveServer, lang
                     _double_tap_after_a_skip(page)
                     if not decision(page)["rows"]:
                         _what_happened_on_first_screen(page, 4)
+                if turn in _SWITCH_AT:
+                    segments.append((f"turns in {language}", page.evaluate("() => window.frames_seen")))
+                    language = languages[_SWITCH_AT[turn]]
+                    page.goto(f"{server.url}/t/{table_id}?lang={language}#seat={token}")
+                    watch.goto(f"{server.url}/watch/{table_id}?lang={language}")
             _cut(watch, f"the watch page ({language})", problems)
         expect(page.locator("#over")).to_be_visible()
         _cut(page, f"the standings ({language})", problems)
@@ -215,22 +247,22 @@ def test_a_whole_game_at_360_px(browser: Browser, table_server: LiveServer, lang
         page.locator("#strip .chip-face").first.click()
         expect(page.locator("#chip-info")).to_contain_text(LONG_NAME)
         frames: list[dict[str, Any]] = page.evaluate("() => window.frames_seen")
-        assert not errors, errors
-        assert frames
-        problems.extend(sorted({cut for f in frames for cut in f["cut"]}))
-        assert not problems, "\n".join(problems)
-        # The status speaks of the turn the table shows, at every frame of a reveal.
-        wrong = [f for f in frames if f["stage"] and f["stage"] != f["status"]]
-        assert not wrong, wrong[:3]
+        segments.append((f"the last turns in {language}", frames))
         assert any(f["stage"] == "1/10" for f in frames), "the last turn's reveal was not seen"
-        # One frame from the first card to the standings: the status line and the players never
-        # move, the site's header never comes back, the page never scrolls sideways, nothing is cut.
-        assert {tuple(f["bar"]) for f in frames} == {tuple(frames[0]["bar"])}
-        assert {tuple(f["strip"][:3]) for f in frames} == {tuple(frames[0]["strip"][:3])}
-        assert {tuple(f["felt"][:3]) for f in frames} == {tuple(frames[0]["felt"][:3])}
-        assert not any(f["header"] for f in frames)
-        assert not any(f["wide"] for f in frames)
         assert frames[-1]["screen"] == "over"
+        # The standings and the watch page at the end, in the game's other languages.
+        for shown in languages[:-1]:
+            page.goto(f"{server.url}/t/{table_id}?lang={shown}#seat={token}")
+            expect(page.locator("#over")).to_be_visible()
+            _cut(page, f"the standings ({shown})", problems)
+            watch.goto(f"{server.url}/watch/{table_id}?lang={shown}")
+            expect(watch.locator("#over")).to_be_visible()
+            _cut(watch, f"the watch page at the end ({shown})", problems)
+        assert not errors, errors
+        problems.extend(sorted({cut for _, seen_frames in segments for f in seen_frames for cut in f["cut"]}))
+        assert not problems, "\n".join(problems)
+        for where, seen_frames in segments:
+            _check_frames(seen_frames, where)
     finally:
         context.close()
         if other is not None:
