@@ -33,7 +33,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from typing import ClassVar
 
-from nimmt.core import BULLHEADS, ROW_COUNT, ROW_LIMIT, View, target_row
+from nimmt.core import BULLHEADS, ROW_COUNT, ROW_LIMIT, View, row_bullheads, target_row
 
 from .base import Bot, BotError
 from .heuristic import at_least
@@ -43,13 +43,9 @@ from .sampling import determinize
 PREFIX = "field:"
 
 
-def _heads(row: Sequence[int]) -> int:
-    return sum(BULLHEADS[c] for c in row)
-
-
 def cheapest_row(view: View) -> int:
     """The row with the fewest bullheads (then the fewest cards, then the first)."""
-    return min(range(ROW_COUNT), key=lambda r: (_heads(view.rows[r]), len(view.rows[r]), r))
+    return min(range(ROW_COUNT), key=lambda r: (row_bullheads(view.rows[r]), len(view.rows[r]), r))
 
 
 class FieldBot(Bot):
@@ -95,11 +91,11 @@ def risk_cost(view: View, card: int, unseen: Sequence[int]) -> tuple[float, floa
     """The ``risk`` bot's expected bullheads of ``card`` and its chance of taking a row."""
     row = target_row(view.rows, card)
     if row is None:
-        return float(min(_heads(r) for r in view.rows)), 1.0
+        return float(min(row_bullheads(r) for r in view.rows)), 1.0
     cards = view.rows[row]
     need = ROW_LIMIT - len(cards)  # cards that must land first for this one to be the sixth
     if need <= 0:
-        return float(_heads(cards)), 1.0
+        return float(row_bullheads(cards)), 1.0
     gap = bisect_left(unseen, card) - bisect_left(unseen, cards[-1])
     share = gap / len(unseen) if unseen else 0.0
     chance = at_least(view.players - 1, share, need)
@@ -107,7 +103,7 @@ def risk_cost(view: View, card: int, unseen: Sequence[int]) -> tuple[float, floa
         sum(BULLHEADS[c] for c in unseen[bisect_left(unseen, cards[-1]):bisect_left(unseen, card)]) / gap
         if gap else 0.0
     )
-    return chance * (_heads(cards) + need * mean_gap), chance
+    return chance * (row_bullheads(cards) + need * mean_gap), chance
 
 
 class RiskBot(FieldBot):
@@ -136,14 +132,14 @@ class SafeBot(FieldBot):
     )
 
     def choose_card(self, view: View) -> int:
-        cheapest = min(_heads(r) for r in view.rows)
+        cheapest = min(row_bullheads(r) for r in view.rows)
         safe, forced = [], []
         for card in view.hand:
             row = target_row(view.rows, card)
             if row is None:
                 forced.append((cheapest, card))
             elif len(view.rows[row]) >= ROW_LIMIT:
-                forced.append((_heads(view.rows[row]), card))
+                forced.append((row_bullheads(view.rows[row]), card))
             else:
                 safe.append((len(view.rows[row]), card - view.rows[row][-1], card))
         if safe:

@@ -92,7 +92,7 @@ def card_cost(
     total = len(unseen)
     row = target_row(rows, card)
     if row is None:
-        cheapest = min(sum(BULLHEADS[c] for c in r) for r in rows)
+        cheapest = min(row_bullheads(r) for r in rows)
         if total == 0:
             return float(cheapest)
         lower = bisect_left(unseen, card)
@@ -101,7 +101,7 @@ def card_cost(
         return alone * cheapest
     cards = rows[row]
     length = len(cards)
-    heads = sum(BULLHEADS[c] for c in cards)
+    heads = row_bullheads(cards)
     start = bisect_left(unseen, cards[-1])
     stop = bisect_left(unseen, card)
     gap = stop - start
@@ -215,7 +215,7 @@ class HeuristicBot(Bot):
         still = [c for c, _ in view.revealed[view.resolved + 1 :]]
         scores = []
         for row in range(ROW_COUNT):
-            now = sum(BULLHEADS[c] for c in view.rows[row])
+            now = row_bullheads(view.rows[row])
             rows = list(view.rows)
             rows[row] = (card,)
             after = play_out(rows, still)

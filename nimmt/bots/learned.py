@@ -57,7 +57,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from nimmt.core import BULLHEADS, ROW_COUNT, ROW_LIMIT, View, target_row
+from nimmt.core import BULLHEADS, ROW_COUNT, ROW_LIMIT, View, row_bullheads, target_row
 
 from .base import Bot, BotError
 from .heuristic import at_least, card_cost, choose, play_out
@@ -72,10 +72,6 @@ FEATURES = CARD_FEATURES + TABLE_FEATURES
 TAKE_ROW = 20.0  # bullheads scale of the features (a row with 20 bullheads is a costly one)
 
 
-def _heads(row: Sequence[int]) -> int:
-    return sum(BULLHEADS[c] for c in row)
-
-
 def card_features(
     rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int
 ) -> Floats:
@@ -86,7 +82,7 @@ def card_features(
     n = len(hand)
     opponents = players - 1
     u = len(unseen)
-    heads = [_heads(r) for r in rows]
+    heads = [row_bullheads(r) for r in rows]
     ends = [r[-1] for r in rows]
     cheapest = min(heads)
     lowest_end = min(ends)
@@ -265,7 +261,7 @@ def row_values(net: Net, view: View) -> list[float]:
     still = [c for c, _ in view.revealed[view.resolved + 1 :]]
     values = []
     for r in range(ROW_COUNT):
-        now = _heads(view.rows[r])
+        now = row_bullheads(view.rows[r])
         rows = [tuple(row) for row in view.rows]
         rows[r] = (card,)
         after = play_out(rows, still)

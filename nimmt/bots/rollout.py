@@ -31,7 +31,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from nimmt.core import BULLHEADS, ROW_COUNT, ROW_LIMIT
+from nimmt.core import BULLHEADS, ROW_COUNT, ROW_LIMIT, row_bullheads
 from nimmt.core.fast import lay, play_turns, target
 
 # A table: last card, number of cards and bullheads of each row, rows in their own order.
@@ -47,7 +47,7 @@ def table_of(rows: Sequence[Sequence[int]]) -> Table:
     return (
         [row[-1] for row in rows],
         [len(row) for row in rows],
-        [sum(BULLHEADS[c] for c in row) for row in rows],
+        [row_bullheads(row) for row in rows],
     )
 
 

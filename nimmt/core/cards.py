@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .errors import UnknownCard
 
 LOWEST_CARD = 1
@@ -48,7 +50,7 @@ BULLHEADS: tuple[int, ...] = (0, *(bullheads(c) for c in DECK))
 DECK_BULLHEADS = sum(BULLHEADS)  # 171
 
 
-def row_bullheads(cards: tuple[int, ...] | list[int]) -> int:
+def row_bullheads(cards: Iterable[int]) -> int:
     """Bullheads of a row or a pile of cards.
 
     >>> row_bullheads((55, 60, 61))
