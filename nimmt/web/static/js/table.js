@@ -177,10 +177,12 @@ function nameForms(make) {
 function fitText(node, texts, box = node) {
   const wanted = texts.filter(Boolean);
   const key = `${box.clientWidth}|${wanted.join("\n")}`;
-  if (node.dataset.fitted === key) return;
+  // Fitted already, unless the box has changed since (the felt resized under it): then fit again.
+  const overflows = () => box.scrollHeight > box.clientHeight + 1 || box.scrollWidth > box.clientWidth + 1;
+  if (node.dataset.fitted === key && !overflows()) return;
   for (const text of wanted.length ? wanted : [""]) {
     if (node.textContent !== text) node.textContent = text;
-    if (box.scrollHeight <= box.clientHeight + 1 && box.scrollWidth <= box.clientWidth + 1) break;
+    if (!overflows()) break;
   }
   // A box not laid out (hidden) cannot be measured: fit again once it shows.
   node.dataset.fitted = box.clientHeight ? key : "";
@@ -233,6 +235,8 @@ function fitFelt() {
   if (felt.dataset.above !== String(above)) {
     felt.dataset.above = String(above);
     felt.style.setProperty("--above", `${above}px`);
+    // The boxes below have just changed size: their sentences are fitted again at the next frame.
+    requestAnimationFrame(redraw);
   }
   // The rows' width, kept for the standings: on a landscape phone they take the rows' place, so the
   // status line and the players do not move when the game ends.
