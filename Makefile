@@ -31,7 +31,7 @@ system-deps:
 test: setup system-deps
 	$(BIN)/ruff check nimmt tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 lint: setup
 	$(BIN)/ruff check nimmt tests benchmarks

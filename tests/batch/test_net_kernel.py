@@ -16,6 +16,10 @@ from nimmt.bots.learned import CARD_FEATURES, FEATURES, HIDDEN, TAKE_ROW, Learne
 from nimmt.core import BULLHEADS, View
 from nimmt.match import play_game
 
+# One xdist worker compiles net_choice (no product path calls it alone, so nimmt prepare does not)
+# and the module's other tests load it from the cache, instead of both workers compiling it at once.
+pytestmark = pytest.mark.xdist_group("net_choice")
+
 
 class Recorder(Bot):
     """Plays like ``inner`` and keeps every view it chose a card from."""
