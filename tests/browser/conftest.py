@@ -49,5 +49,9 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with LiveServer(tmp_path_factory.mktemp("web") / "nimmt.sqlite3", bot_delay=0, seed=4) as live:
+    # Every page of a worker's browser tests comes from one address, as a whole school behind one
+    # router would: the per-address rates (tables, joins, sockets, messages a minute) are lifted, so
+    # a fast machine running many tests a minute is not refused (tests/server/test_limits.py has them).
+    unlimited = ("--limit-tables", "0", "--limit-joins", "0", "--limit-sockets", "0", "--limit-messages", "0")
+    with LiveServer(tmp_path_factory.mktemp("web") / "nimmt.sqlite3", bot_delay=0, seed=4, args=unlimited) as live:
         yield live

@@ -5,7 +5,6 @@ on to its end. Two processes behind nginx, one Redis (tests/server/cluster.py)."
 
 from __future__ import annotations
 
-import asyncio
 import random
 import time
 from collections.abc import Iterator
@@ -15,6 +14,7 @@ import asyncpg
 import pytest
 
 from .cluster import GAME, Cluster, cards_asked, check_record, over, play, seat_two_people
+from .live import run_apart
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def _settings(url: str) -> dict[str, str]:
         finally:
             await connection.close()
 
-    return asyncio.run(read())
+    return run_apart(read())
 
 
 def test_kill_9_of_postgresql_loses_no_acknowledged_action(cluster: Cluster) -> None:

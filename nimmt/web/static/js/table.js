@@ -292,7 +292,9 @@ function renderLobby(table, you) {
   $("lobby-status").textContent = free ? t("lobby_waiting", { count: free }) : t("lobby_full");
   // The host seats bots in free seats and takes them off again; Start can fill what is still free.
   const host = !!table.creator;
-  const seatsKey = JSON.stringify([table.seats.map((s) => [s.name, s.bot, s.taken]), host]);
+  // Everything the list is drawn from: a person who just sat down sees "(you)" even when the seats
+  // were already drawn with their name from a state sent to everyone.
+  const seatsKey = JSON.stringify([table.seats.map((s) => [s.name, s.bot, s.taken, s.replaced]), host, you]);
   if ($("lobby-seats").dataset.key !== seatsKey) {
     $("lobby-seats").dataset.key = seatsKey;
     // The remove button comes first: it floats at the line's end, the name wrapping beside it.
