@@ -81,23 +81,24 @@ def _marks_run(name: str) -> int:
     return longest
 
 
-def clean_name(name: str, length: int = NAME_LENGTH) -> str:
-    """``name`` as it is kept and shown, or :class:`NameRefused` saying why it cannot be one."""
+def clean_name(name: str, length: int = NAME_LENGTH, what: str = "name") -> str:
+    """``name`` as it is kept and shown, or :class:`NameRefused` saying why it cannot be one.
+    ``what`` names it in the refusal (a group's chat message is held to the same rules)."""
     if not isinstance(name, str):
-        raise NameRefused(f"a name must be text, not {name!r}", "not_text")
+        raise NameRefused(f"a {what} must be text, not {name!r}", "not_text")
     if any(_is_control(ch) for ch in name):
-        raise NameRefused("a name cannot hold control characters", "control")
+        raise NameRefused(f"a {what} cannot hold control characters", "control")
     if any(ch in DIRECTION_CONTROLS for ch in name):
-        raise NameRefused("a name cannot hold characters that change the direction of the text (U+202A-U+202E, "
-                          "U+2066-U+2069)", "direction")
+        raise NameRefused(f"a {what} cannot hold characters that change the direction of the text "
+                          "(U+202A-U+202E, U+2066-U+2069)", "direction")
     name = _plain(name)
     if not name:
-        raise NameRefused("a name needs a character other than spaces", "empty")
+        raise NameRefused(f"a {what} needs a character other than spaces", "empty")
     if _marks_run(name) > MOST_MARKS:
-        raise NameRefused(f"a name cannot stack more than {MOST_MARKS} marks on one letter", "marks",
+        raise NameRefused(f"a {what} cannot stack more than {MOST_MARKS} marks on one letter", "marks",
                           most=MOST_MARKS)
     if len(name) > length:
-        raise NameRefused(f"a name has at most {length} characters, not {len(name)}", "long", most=length,
+        raise NameRefused(f"a {what} has at most {length} characters, not {len(name)}", "long", most=length,
                           count=len(name))
     return name
 

@@ -1,4 +1,5 @@
-"""The people tables at the newest migration (``0003_people``, ``0006_people_rated``), for SQLAlchemy Core.
+"""The people tables at the newest migration (``0003_people``, ``0006_people_rated``,
+``0007_people_chat``), for SQLAlchemy Core.
 
 The migrations in :mod:`nimmt.server.migrations` make and change them; the store contract test
 compares this model with the database they make.
@@ -104,4 +105,14 @@ RATED = Table(  # each scope's ratings (every game: "*", or a group's id) and th
     Column("last_at", _WHEN, nullable=True),
     Column("last_game", String(_ID), nullable=True),
     Column("ratings", JSON, nullable=False),
+)
+CHAT = Table(  # a group's chat: the id is the readers' cursor (in the order the messages were stored)
+    "people_chat", PEOPLE_SCHEMA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("group_id", ForeignKey("people_groups.id", ondelete="CASCADE"), nullable=False),
+    Column("player_id", ForeignKey("people_players.id", ondelete="CASCADE"), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("sent_at", _WHEN, nullable=False),
+    Index("ix_people_chat_group_id", "group_id", "id"),
+    Index("ix_people_chat_player_id", "player_id", "sent_at"),
 )

@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from nimmt.names import NameRefused, clean_name
 
+from .chat import ChatStore
 from .keys import INVITE_LENGTH, hash_secret, looks_like_key, new_code, new_id, new_key, normal_code
 from .model import (
     GROUP_NAME_LENGTH,
@@ -36,7 +37,7 @@ from .model import (
     SeatResult,
 )
 from .rated import RatedStore
-from .schema import CODES, GAMES, GROUPS, KEYS, MEMBERS, PASSKEYS, PLAYERS, SEATS
+from .schema import CHAT, CODES, GAMES, GROUPS, KEYS, MEMBERS, PASSKEYS, PLAYERS, SEATS
 
 Clock = Callable[[], datetime]
 LINK_TTL = timedelta(minutes=5)  # a device-link code: long enough to pick up the other phone
@@ -76,6 +77,7 @@ class PeopleStore(Protocol):
 
     clock: Clock  # what "now" is (a finished game's time, a code's expiry)
     rated: RatedStore  # the ratings kept per scope (nimmt.people.rated)
+    chat: ChatStore  # the groups' chats (nimmt.people.chat)
 
     async def start(self) -> None: ...
     async def close(self) -> None: ...
@@ -127,6 +129,7 @@ class SqlPeopleStore:
         else:
             self._engine = create_async_engine(url, pool_pre_ping=True, pool_size=3, max_overflow=2)
         self.rated = RatedStore(self._engine)
+        self.chat = ChatStore(self._engine, lambda: self.clock())
 
     async def start(self) -> None:
         """Check that the migrations made the people tables (the server's store runs them)."""
@@ -495,6 +498,8 @@ class SqlPeopleStore:
                         "created_at": group.created_at.isoformat()} for group in groups],
             "games": [game.to_json() for game in await self.games_of(player_id, limit=500)]
             + [game.to_json() for game in await self._older_games(player_id)],
+            "messages": [{"group": message.group_id, "text": message.text, "sent_at": message.sent_at.isoformat()}
+                         for message in await self.chat.of_player(player_id)],
         }
 
     async def _older_games(self, player_id: str) -> list[FinishedGame]:
@@ -507,13 +512,13 @@ class SqlPeopleStore:
         return older
 
     async def delete_player(self, player_id: str) -> bool:
-        """Delete a player and all their keys, codes, passkeys and memberships. Their seats in past
-        games stay for the others' leagues, without their id or name: "a former player"."""
+        """Delete a player and all their keys, codes, passkeys, memberships and chat messages. Their
+        seats in past games stay for the others' leagues, without their id or name: "a former player"."""
         async with self._engine.begin() as connection:
             hosted = (await connection.execute(select(GROUPS.c.id).where(GROUPS.c.host_id == player_id))).all()
             await connection.execute(update(SEATS).where(SEATS.c.player_id == player_id)
                                      .values(player_id=None, name=None))
-            for table in (KEYS, CODES, PASSKEYS, MEMBERS):
+            for table in (KEYS, CODES, PASSKEYS, MEMBERS, CHAT):
                 await connection.execute(delete(table).where(table.c.player_id == player_id))
             for (group_id,) in hosted:
                 await _new_host_if(connection, group_id, player_id)

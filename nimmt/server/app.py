@@ -29,7 +29,20 @@ from .metrics import Metrics
 from .people_games import keeper
 from .public import Listing, PublicTables
 from .quickstart import QuickStart
-from .routes import groups, health, lobby, pages, people, people_pages, public, records, review, scoresheet, socket
+from .routes import (
+    chat,
+    groups,
+    health,
+    lobby,
+    pages,
+    people,
+    people_pages,
+    public,
+    records,
+    review,
+    scoresheet,
+    socket,
+)
 from .routes.common import errors, handle_errors
 from .routes.records import MAX_RECORD_UPLOAD
 from .static import static_apps
@@ -52,6 +65,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     socket.router,  # /ws/{id}
     people.router,  # /api/players, /api/me..., /api/link, /api/passkeys...
     groups.router,  # /api/groups..., /api/ratings
+    chat.router,  # /api/groups/{id}/chat
     people_pages.router,  # /me, /link/{code}, /join/{invite}, /groups/{id}[/screen], /ratings
 )
 

@@ -46,7 +46,7 @@ async def join_page(invite: str, request: Request) -> HTMLResponse:
 @router.get("/groups/{group_id}", response_class=HTMLResponse)
 async def group_page(group_id: str, request: Request, people: People) -> HTMLResponse:
     group = await the_group(people, group_id[:40])
-    return page("group", request, {"group": group.id}, DOMAINS)
+    return page("group", request, {"group": group.id}, (*DOMAINS, "chat"))  # its members' chat
 
 
 @router.get("/groups/{group_id}/screen", response_class=HTMLResponse)

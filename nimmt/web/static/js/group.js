@@ -1,5 +1,6 @@
-// A group for its members: league, form chart, invite (link and QR code), members.
+// A group for its members: league, form chart, chat, invite (link and QR code), members.
 import { announce, api, el, errorText, lang, page, t } from "./common.js";
+import { chatMembers, startChat } from "./chat.js";
 import { renderLeague } from "./league.js";
 
 const $ = (id) => document.getElementById(id);
@@ -40,8 +41,11 @@ function render() {
 }
 
 async function load() {
+  const first = detail === null;
   detail = await api("GET", path);
   render();
+  if (first) startChat(path, detail.group.id, detail.you);
+  chatMembers(detail.members);
 }
 
 $("invite-toggle").addEventListener("click", guarded(async () => {
