@@ -115,4 +115,5 @@ CHAT = Table(  # a group's chat: the id is the readers' cursor (in the order the
     Column("sent_at", _WHEN, nullable=False),
     Index("ix_people_chat_group_id", "group_id", "id"),
     Index("ix_people_chat_player_id", "player_id", "sent_at"),
+    sqlite_autoincrement=True,  # an id is never given twice, even after a deleted player's last message
 )

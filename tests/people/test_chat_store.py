@@ -90,12 +90,15 @@ def test_export_holds_their_messages_and_delete_removes_them(url: str) -> None:
         bruno, _ = await people.new_player("Bruno")
         group = await people.new_group(ana.id, "Friday")
         await people.join(group.invite, bruno.id)
-        await people.chat.post(group.id, ana.id, "my words")
         await people.chat.post(group.id, bruno.id, "his words")
+        last = await people.chat.post(group.id, ana.id, "my words")
         exported = await people.export(ana.id)
         assert exported["messages"] == [{"group": group.id, "text": "my words", "sent_at": clock.now.isoformat()}]
         assert await people.delete_player(ana.id)
         messages, _ = await people.chat.messages(group.id)
         assert [(m.player_id, m.text) for m in messages] == [(bruno.id, "his words")]  # hers are gone
+        # A page whose cursor is her deleted message still gets the next one: an id is never given twice.
+        after = await people.chat.post(group.id, bruno.id, "still here")
+        assert after.id > last.id and (await people.chat.messages(group.id, last.id))[0] == [after]
 
     with_people(url, scenario)

@@ -24,6 +24,7 @@ def upgrade() -> None:
                   nullable=False),
         sa.Column("text", sa.Text(), nullable=False),
         sa.Column("sent_at", sa.DateTime(timezone=True), nullable=False),
+        sqlite_autoincrement=True,  # else SQLite gives a deleted last id again: cursors would skip it
     )
     op.create_index("ix_people_chat_group_id", "people_chat", ["group_id", "id"])
     op.create_index("ix_people_chat_player_id", "people_chat", ["player_id", "sent_at"])
