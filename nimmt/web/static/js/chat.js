@@ -1,7 +1,7 @@
 // A group's chat, for its members (docs/people.md): the messages after the last one this page has,
 // asked for every few seconds; a form to send one. Muting hides a person's messages on this device
 // (kept in the browser like the reactions' mute, never sent).
-import { api, el, errorText, lang, t, tp } from "./common.js";
+import { api, el, errorText, keptSet, lang, t, tp } from "./common.js";
 
 const POLL_MS = 4000;
 const $ = (id) => document.getElementById(id);
@@ -16,22 +16,6 @@ let muted = new Set();
 let timer = null;
 let stopped = false;
 let drawn = ""; // what the list shows: redrawn only when it changes (screen readers hear the new ones)
-
-function loadMuted() {
-  try {
-    return new Set(JSON.parse(localStorage.getItem(mutedKey) || "[]"));
-  } catch {
-    return new Set();
-  }
-}
-
-function saveMuted() {
-  try {
-    localStorage.setItem(mutedKey, JSON.stringify([...muted]));
-  } catch {
-    // storage turned off: muted for this visit only
-  }
-}
 
 const sameDay = (a, b) => a.toDateString() === b.toDateString();
 
@@ -76,7 +60,7 @@ function drawMuteList() {
     el("input", { type: "checkbox", id: `chat-mute-${index}`, checked: muted.has(id), "data-mute": id,
       onchange: (event) => {
         if (event.currentTarget.checked) muted.add(id); else muted.delete(id);
-        saveMuted();
+        keptSet.save(mutedKey, muted);
         draw();
       } }),
     el("label", { for: `chat-mute-${index}` }, t("chat_mute", { name: name || t("chat_unnamed") })))));
@@ -144,7 +128,7 @@ export function startChat(groupPath, groupId, me) {
   path = groupPath;
   you = me;
   mutedKey = `nimmt:chat-muted:${groupId}`;
-  muted = loadMuted();
+  muted = keptSet.load(mutedKey);
   $("chat-form").addEventListener("submit", send);
   document.addEventListener("visibilitychange", () => {
     if (document.hidden) {

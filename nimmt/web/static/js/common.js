@@ -111,6 +111,16 @@ export const playerKey = {
   clear() { try { localStorage.removeItem(PLAYER_KEY); } catch { /* nothing kept */ } },
 };
 
+/** A set kept in this browser's storage under ``key`` (a mute list); with storage turned off, for this visit only. */
+export const keptSet = {
+  load(key) {
+    try { return new Set(JSON.parse(localStorage.getItem(key) || "[]")); } catch { return new Set(); }
+  },
+  save(key, set) {
+    try { localStorage.setItem(key, JSON.stringify([...set])); } catch { /* kept for this visit only */ }
+  },
+};
+
 export async function api(method, path, body) {
   const key = playerKey.get();
   const headers = body === undefined ? {} : { "Content-Type": "application/json" };

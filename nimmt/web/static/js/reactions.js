@@ -1,6 +1,6 @@
 // Reactions at the table: a few quick emotes, sent with {"type": "react"} and shown on the sender's
 // chip for a moment; any person can mute another on this device (kept in the browser, never sent).
-import { announce, el, t } from "./common.js";
+import { announce, el, keptSet, t } from "./common.js";
 
 export const REACTIONS = {
   thumbs_up: "\u{1F44D}", laugh: "\u{1F602}", wow: "\u{1F62E}", grimace: "\u{1F62C}", bull: "\u{1F42E}", clap: "\u{1F44F}",
@@ -14,27 +14,11 @@ let names = [];
 let you = null;
 let drawn = "";
 
-function load() {
-  try {
-    return new Set(JSON.parse(localStorage.getItem(mutedKey) || "[]"));
-  } catch {
-    return new Set();
-  }
-}
-
-function save() {
-  try {
-    localStorage.setItem(mutedKey, JSON.stringify([...muted]));
-  } catch {
-    // storage turned off: muted for this visit only
-  }
-}
-
 /** Build the reactions' menu in ``slot``; ``send`` sends a message over the table's socket. */
 export function setupReactions(slot, tableId, send) {
   sendMessage = send;
   mutedKey = `nimmt:muted:${tableId}`; // by table and seat: a name is typed per table
-  muted = load();
+  muted = keptSet.load(mutedKey);
   const buttons = Object.entries(REACTIONS).map(([name, emoji]) => el("button", {
     type: "button", class: "react-one", "data-reaction": name, "aria-label": t(`reaction_${name}`),
     title: t(`reaction_${name}`),
@@ -69,7 +53,7 @@ export function updateReactions(table) {
       el("input", { type: "checkbox", id, checked: muted.has(seat.seat), "data-mute": seat.seat,
         onchange: (event) => {
           if (event.currentTarget.checked) muted.add(seat.seat); else muted.delete(seat.seat);
-          save();
+          keptSet.save(mutedKey, muted);
         } }),
       el("label", { for: id }, t("mute", { name: seat.name || "" })));
   }));
