@@ -69,6 +69,7 @@ function drawMuteList() {
 function add(found) {
   const known = new Set(messages.map((message) => message.id));
   messages.push(...found.filter((message) => !known.has(message.id)));
+  messages.sort((a, b) => a.id - b.id); // one's own message may come back before an earlier one of another
   messages = messages.slice(-500); // a long evening's chat, not more, in the page
 }
 
