@@ -10,7 +10,6 @@ let path = "";
 let you = null;
 let cursor = null; // the last message's id this page has (null: none asked for yet)
 let messages = [];
-let people = []; // [player id, name] of the others, for the mute list
 let mutedKey = "";
 let muted = new Set();
 let timer = null;
@@ -54,7 +53,19 @@ function draw() {
   if (atBottom) list.scrollTop = list.scrollHeight;
 }
 
+let members = []; // the group's members as its page last read them
+let mutable = ""; // the mute list as drawn (redrawn only when somebody comes or goes)
+
+/** Anyone else to mute: the group's members, and whoever wrote a message here (a member who left too). */
 function drawMuteList() {
+  const names = new Map(members.filter((member) => member.id !== you).map((member) => [member.id, member.name]));
+  messages.forEach((message) => {
+    if (!message.you && !names.has(message.player)) names.set(message.player, message.name);
+  });
+  const people = [...names];
+  const key = JSON.stringify(people);
+  if (key === mutable) return;
+  mutable = key;
   $("chat-mute").hidden = people.length === 0;
   $("chat-mute-list").replaceChildren(...people.map(([id, name], index) => el("li", { class: "check" },
     el("input", { type: "checkbox", id: `chat-mute-${index}`, checked: muted.has(id), "data-mute": id,
@@ -86,6 +97,7 @@ async function poll() {
       more = answer.more;
     }
     draw();
+    drawMuteList();
     if ($("chat-error").dataset.offline) $("chat-error").textContent = "";
     delete $("chat-error").dataset.offline;
   } catch (error) {
@@ -143,8 +155,8 @@ export function startChat(groupPath, groupId, me) {
   poll();
 }
 
-/** The group's other members, to be muted or not (redrawn when the group is read again). */
-export function chatMembers(members) {
-  people = members.filter((member) => member.id !== you).map((member) => [member.id, member.name]);
+/** The group's members, to be muted or not (redrawn when the group is read again). */
+export function chatMembers(found) {
+  members = found;
   drawMuteList();
 }
