@@ -36,7 +36,8 @@ function messageItem(message) {
 /** Draw the messages not muted here; stay at the bottom if the reader was there. */
 function draw() {
   const list = $("chat-list");
-  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  const box = $("chat-box");
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
   const shown = messages.filter((message) => message.you || !muted.has(message.player));
   const key = shown.map((message) => message.id).join(",");
   if (key !== drawn) {
@@ -50,7 +51,7 @@ function draw() {
   const hidden = messages.length - shown.length;
   $("chat-hidden").hidden = hidden === 0;
   $("chat-hidden").textContent = hidden ? tp("chat_muted_count", hidden) : "";
-  if (atBottom) list.scrollTop = list.scrollHeight;
+  if (atBottom) box.scrollTop = box.scrollHeight;
 }
 
 let members = []; // the group's members as its page last read them
@@ -127,7 +128,7 @@ async function send(event) {
     $("chat-error").textContent = "";
     add([message]);
     draw();
-    $("chat-list").scrollTop = $("chat-list").scrollHeight;
+    $("chat-box").scrollTop = $("chat-box").scrollHeight;
   } catch (error) {
     $("chat-error").textContent = errorText(error); // the text stays in the box
   } finally {
