@@ -1,6 +1,6 @@
 """A group's chat in Chromium on a real ``nimmt serve``: two members in two browsers, one writes and
 the other reads it, a refused message stays in the box, a mute hides the muted person's messages
-(new ones too). Phone sizes, in French and Brazilian Portuguese."""
+(new ones too); axe finds nothing serious. Phone sizes, in French and Brazilian Portuguese."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.server.live import LiveServer
@@ -85,6 +86,10 @@ def test_two_members_chat_and_a_mute_hides_the_muted(browser: Browser, server: L
         bruno.reload()  # the mute is kept in the browser
         expect(bruno.locator("#chat-hidden")).to_contain_text("2")
         expect(bruno.locator("#chat-list .chat-item")).to_have_count(1)
+        bruno.locator("#chat-mute summary").click()
+        violations = Axe().run(bruno).response["violations"]
+        assert not [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations
+                    if v["impact"] in ("serious", "critical")]
     finally:
         ana_context.close()
         bruno_context.close()
