@@ -23,6 +23,8 @@ from tests.server.helpers import legal_cards, legal_rows
 from tests.server.live import LiveServer
 
 WAIT = 240.0
+# One worker plays and reviews the module's game once (--dist loadgroup), not each worker its own.
+pytestmark = pytest.mark.xdist_group("review_pages")
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "records" / "golden"
 
 
@@ -31,6 +33,15 @@ def _until(socket: Any, kind: str) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(socket.recv(timeout=30))
         if message["type"] == kind or (kind == "answer" and message["type"] in ("ack", "error")):
             return message
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server of this module's own: the session's shared one may be busy finishing the bots' games of
+    tables that earlier tests left (their people gone, bots play on), and this game's bots would
+    wait behind them in the pool."""
+    with LiveServer(tmp_path_factory.mktemp("review") / "nimmt.sqlite3", bot_delay=0, seed=4) as live:
+        yield live
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +56,7 @@ def game(server: LiveServer) -> Iterator[tuple[str, str, dict[str, Any]]]:
         state = _until(socket, "state")
         socket.send(json.dumps({"type": "start"}))
         _until(socket, "answer")
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + WAIT
         while state["table"]["status"] != "over":
             assert time.monotonic() < deadline, "the game never ended"
             socket.send(json.dumps({"type": "ping"}))
