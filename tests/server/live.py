@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import signal
@@ -10,24 +9,14 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Coroutine, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, TypeVar
+from typing import IO
 
 import httpx
 
 from nimmt.cli.serve import ready_url
-
-T = TypeVar("T")
-
-
-def run_apart(coroutine: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run`` in a thread of its own: a worker that ran a browser test holds Playwright's
-    event loop in its main thread until the session ends, where ``asyncio.run`` refuses to start."""
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, coroutine).result()
 
 
 class LiveServer:

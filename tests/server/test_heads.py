@@ -15,7 +15,8 @@ import httpx
 import pytest
 
 from nimmt.server.guard import HEAD_SECONDS, MOST_HEAD_BYTES, MOST_URL_BYTES
-from tests.server.live import LiveServer, run_apart
+from tests.server.helpers import run
+from tests.server.live import LiveServer
 
 
 @pytest.fixture(scope="module")
@@ -180,6 +181,6 @@ def test_a_trickling_body_is_answered_408(monkeypatch: pytest.MonkeyPatch) -> No
     middleware = LimitsMiddleware(app, limits=ClientLimits(Limits()), body_limit=lambda path: 65536)
     scope = {"type": "http", "method": "POST", "path": "/api/tables", "headers": [], "client": ("192.0.2.9", 1)}
     started = time.monotonic()
-    run_apart(asyncio.wait_for(middleware(scope, receive, send), 10))
+    run(asyncio.wait_for(middleware(scope, receive, send), 10))
     assert time.monotonic() - started < 5 and not seen
     assert sent[0]["status"] == 408 and b"too_slow" in sent[1]["body"]

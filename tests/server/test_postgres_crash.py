@@ -14,7 +14,7 @@ import asyncpg
 import pytest
 
 from .cluster import GAME, Cluster, cards_asked, check_record, over, play, seat_two_people
-from .live import run_apart
+from .helpers import run
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def _settings(url: str) -> dict[str, str]:
         finally:
             await connection.close()
 
-    return run_apart(read())
+    return run(read())
 
 
 def test_kill_9_of_postgresql_loses_no_acknowledged_action(cluster: Cluster) -> None:

@@ -22,8 +22,8 @@ from nimmt.core import Rules
 from nimmt.match import play_game
 from nimmt.server.checker import CHECK_SECONDS
 
-from .helpers import legal_cards, legal_rows
-from .live import LiveServer, run_apart
+from .helpers import legal_cards, legal_rows, run
+from .live import LiveServer
 
 MB = 1024 * 1024
 
@@ -104,7 +104,7 @@ def test_a_2_mb_record_does_not_stop_another_table(tmp_path: Path) -> None:
             await asyncio.wait_for(player, 120)
             return uploaded.status_code, took, during, health
 
-        status, took, during, health = run_apart(both())
+        status, took, during, health = run(both())
         answer = http.get("/healthz")
     print(f"upload of {len(record) / MB:.2f} MB answered {status} after {took:.1f} s; "
           f"meanwhile {len(during)} plays answered, the slowest in {max(during, default=0) * 1000:.0f} ms")
