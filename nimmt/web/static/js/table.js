@@ -1360,6 +1360,7 @@ function skipReveal() {
   if (showing.cut) showing.cut();
 }
 $("stage").addEventListener("click", skipReveal);
+$("skip").addEventListener("click", skipReveal);
 document.addEventListener("keydown", (event) => {
   if (!revealing() || showing.phase === "waiting") return;
   if (event.target.closest && event.target.closest("input, select, textarea, summary")) return;
