@@ -15,6 +15,9 @@ import typer
 from nimmt.server.limits import Limits
 
 if TYPE_CHECKING:
+    import uvicorn
+    from fastapi import FastAPI
+
     from nimmt.server.hub import Hub
     from nimmt.server.store import SqlStore
 
@@ -123,40 +126,65 @@ def serve(
     store, kept_in = _store(db)
     the_hub = _hub(hub)
     _check(store, the_hub, kept_in)
-    try:
-        listener = socket.create_server((host, port), reuse_port=False)
-        # A socket made this way says protocol 0, and asyncio sets TCP_NODELAY only on TCP's own: without
-        # it every second write (an HTTP body after its headers, two messages in a row) waited ~40 ms
-        # for the client's delayed ACK.
-        listener = socket.socket(listener.family, listener.type, socket.IPPROTO_TCP, fileno=listener.detach())
-    except OSError as error:
-        typer.echo(f"cannot listen on {host}:{port}: {error.strerror or error}", err=True)
-        raise typer.Exit(2) from None
-    real_port = listener.getsockname()[1]
-    open_files = _raise_open_files_limit()
-    if open_files < FEW_OPEN_FILES:
-        typer.echo(f"this process may open at most {open_files} files (ulimit -n): every person's connection "
-                   f"is one, so it holds fewer than {open_files} people at once; raise the hard limit "
-                   "(LimitNOFILE= in a systemd unit) to serve more", err=True)
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
-    typer.echo(f"nimmt is ready: open http://{shown}:{real_port}/ in your browser")
-    if shown != host:
-        typer.echo(f"other devices on your network: open http://<this computer's address>:{real_port}/")
-    typer.echo(f"games are kept in {kept_in}; press Ctrl+C to stop")
-    sys.stdout.flush()
-    logging_options: dict[str, Any] = {"log_level": "warning"}
-    if log_json:
-        from nimmt.server.metrics import json_log_config
-
-        logging_options = {"log_config": json_log_config("INFO"), "log_level": "info", "access_log": False}
-    from nimmt.server.guard import MOST_HEAD_BYTES, guarded_http
-
+    listener = _listen(host, port)
+    _warn_of_few_open_files()
+    _say_ready(host, listener.getsockname()[1], kept_in)
     app = create_app(store=store, hub=the_hub, bot_delay=bot_delay, seed=seed, limits=Limits(
         tables_per_minute=limit_tables, joins_per_minute=limit_joins, sockets_per_minute=limit_sockets,
         messages_per_minute=limit_messages, connections=limit_connections, replays_per_minute=limit_replays),
         away_grace=away_grace,
         bot_workers=bot_workers, bot_budget=bot_budget, idle_after=idle_minutes * 60 or None)
-    config = uvicorn.Config(
+    server = uvicorn.Server(_uvicorn_config(app, log_json, ws_compression))
+    collect_garbage_for_a_server()
+    # The store's writer thread (SQLite) needs the GIL back after every call into the database;
+    # with CPython's 5 ms switch interval it waited that long each time while the event loop was
+    # busy, and a group of actions waited for many such turns (docs/web.md, "What runs it").
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    server.run(sockets=[listener])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket (bound before uvicorn starts, so that port 0 can be told as the port it got)."""
+    try:
+        listener = socket.create_server((host, port), reuse_port=False)
+        # A socket made this way says protocol 0, and asyncio sets TCP_NODELAY only on TCP's own: without
+        # it every second write (an HTTP body after its headers, two messages in a row) waited ~40 ms
+        # for the client's delayed ACK.
+        return socket.socket(listener.family, listener.type, socket.IPPROTO_TCP, fileno=listener.detach())
+    except OSError as error:
+        typer.echo(f"cannot listen on {host}:{port}: {error.strerror or error}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _warn_of_few_open_files() -> None:
+    open_files = _raise_open_files_limit()
+    if open_files < FEW_OPEN_FILES:
+        typer.echo(f"this process may open at most {open_files} files (ulimit -n): every person's connection "
+                   f"is one, so it holds fewer than {open_files} people at once; raise the hard limit "
+                   "(LimitNOFILE= in a systemd unit) to serve more", err=True)
+
+
+def _say_ready(host: str, port: int, kept_in: str) -> None:
+    """The lines a host reads, the first of them the one :func:`ready_url` looks for."""
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    typer.echo(f"nimmt is ready: open http://{shown}:{port}/ in your browser")
+    if shown != host:
+        typer.echo(f"other devices on your network: open http://<this computer's address>:{port}/")
+    typer.echo(f"games are kept in {kept_in}; press Ctrl+C to stop")
+    sys.stdout.flush()
+
+
+def _uvicorn_config(app: FastAPI, log_json: bool, ws_compression: bool) -> uvicorn.Config:
+    import uvicorn
+
+    from nimmt.server.guard import MOST_HEAD_BYTES, guarded_http
+
+    logging_options: dict[str, Any] = {"log_level": "warning"}
+    if log_json:
+        from nimmt.server.metrics import json_log_config
+
+        logging_options = {"log_config": json_log_config("INFO"), "log_level": "info", "access_log": False}
+    return uvicorn.Config(
         app,
         **logging_options,
         # Heads bounded in size and time, and counted against the per-address cap while they come
@@ -171,13 +199,6 @@ def serve(
         ws_ping_interval=20,
         ws_ping_timeout=20,
     )
-    server = uvicorn.Server(config)
-    collect_garbage_for_a_server()
-    # The store's writer thread (SQLite) needs the GIL back after every call into the database;
-    # with CPython's 5 ms switch interval it waited that long each time while the event loop was
-    # busy, and a group of actions waited for many such turns (docs/web.md, "What runs it").
-    sys.setswitchinterval(SWITCH_INTERVAL)
-    server.run(sockets=[listener])
 
 
 # Seconds a thread holding the GIL runs before another thread that wants it gets it (CPython: 0.005).

@@ -8,8 +8,9 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -29,6 +30,7 @@ from nimmt.tournament import (
     SaveFile,
     Seat,
     SeatError,
+    Settings,
     Standing,
     Summary,
     TournamentError,
@@ -274,6 +276,49 @@ def tournament_command(
     """
     language = choose_language(lang, "tournament")
     _ = i18n.translator(language, DOMAIN)
+    seats, opponents, count = _lineup(bots, bots_file, field, field_bots, players, _)
+    _check_options(games, jobs, time_budget, budget_clock, rounds, plot_file, _)
+    plan = _Plan(seats, opponents, count, games, jobs, ray_address, time_budget, rounds, budget_clock)
+    console = Console(stderr=True)
+    save: SaveFile | None = None
+    if save_file is not None:
+        save, seed = _open_save(save_file, seed, plan, console, _)
+    if seed is None:
+        seed = fresh_seed()
+    start = time.perf_counter()
+    summary = _play(plan, seed, save, save_file, console, _)
+    elapsed = time.perf_counter() - start
+    if plot_file is not None:
+        plot(summary, plot_file, language)
+    if as_json:
+        _print_json(summary, plan, seed, save_file, elapsed)
+    else:
+        out = Console() if sys.stdout.isatty() else Console(width=160)
+        _print(summary, seed, elapsed, out, _, language, count)
+        if plot_file is not None:
+            out.print(_("chart_written", file=escape(str(plot_file))))
+
+
+def _print_json(summary: Summary, plan: _Plan, seed: int, save_file: Path | None, elapsed: float) -> None:
+    data = {
+        "seed": seed,
+        "players": plan.players,
+        "jobs": plan.jobs,
+        "ray": plan.ray_address,
+        "time_budget": plan.time_budget,
+        "rounds": plan.rounds,
+        "budget_clock": plan.budget_clock,
+        "save": None if save_file is None else str(save_file),
+        "seconds": elapsed,
+        **summary.to_json(),
+    }
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+
+
+def _lineup(bots: str | None, bots_file: Path | None, field: bool, field_bots: str | None, players: int | None,
+            _: Translate) -> tuple[list[Seat], list[Seat] | None, int]:
+    """The seats, the field's styles (with --field or --field-bots; else None) and the players per
+    game that the options ask for, checked against each other."""
     seats = _seats(bots, bots_file, "--bots", _)
     if seats is None:
         raise typer.BadParameter(_("bots_needed"), param_hint="--bots")
@@ -293,6 +338,12 @@ def tournament_command(
         seats = seats * count
     if opponents is None and len(seats) != count:
         raise typer.BadParameter(_("bots_count", count=len(seats), seats=count), param_hint="--bots")
+    return seats, opponents, count
+
+
+def _check_options(games: int, jobs: int, time_budget: float | None, budget_clock: str, rounds: int | None,
+                   plot_file: Path | None, _: Translate) -> None:
+    """Refuse the numbers, clock and chart folder no tournament can use (the first wrong one is told)."""
     if games < 1:
         raise typer.BadParameter(_("games_min", games=games), param_hint="--games")
     if jobs < 1:
@@ -305,61 +356,90 @@ def tournament_command(
         raise typer.BadParameter(_("rounds_min", rounds=rounds), param_hint="--rounds")
     if plot_file is not None and not plot_file.parent.is_dir():
         raise typer.BadParameter(_("plot_folder_missing", folder=repr(str(plot_file.parent))), param_hint="--plot")
-    console = Console(stderr=True)
-    save: SaveFile | None = None
-    if save_file is not None:
-        if seed is None:
-            seed = saved_seed(save_file)  # going on with a saved tournament needs only its file
-        if seed is None:
-            seed = fresh_seed()
-        try:
-            save = SaveFile.open(save_file, settings_of(seats, seed, rounds, time_budget, budget_clock, opponents,
-                                                        count))
-        except SaveError as error:
-            raise typer.BadParameter(_(error.key, **error.values), param_hint="--save") from None
-        if save.cut_short is not None:
-            _say(console, _("save_cut_short", line=save.cut_short, file=repr(str(save_file))))
-        if save.done:
-            _say(console, _("save_resumed", count=len(save.done), file=repr(str(save_file))))
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """The tournament the options ask for, checked: who plays, how many games, how the bots think."""
+
+    seats: list[Seat]
+    field: list[Seat] | None  # the styles --field draws tables from; None for bots against each other
+    players: int
+    games: int
+    jobs: int
+    ray_address: str | None
+    time_budget: float | None
+    rounds: int | None
+    budget_clock: str
+
+    def settings(self, seed: int) -> Settings:
+        """What a save file's games must share with this tournament."""
+        return settings_of(self.seats, seed, self.rounds, self.time_budget, self.budget_clock, self.field,
+                           self.players)
+
+    def play(self, seed: int, save: SaveFile | None, progress: Callable[[int], None]) -> Summary:
+        return tournament(
+            self.seats, self.games, seed=seed, jobs=self.jobs, ray_address=self.ray_address,
+            time_budget=self.time_budget, rounds=self.rounds, progress=progress, budget_clock=self.budget_clock,
+            save=save, field=self.field, players=self.players,
+        )
+
+
+def _open_save(save_file: Path, seed: int | None, plan: _Plan, console: Console,
+               _: Translate) -> tuple[SaveFile, int]:
+    """The file of --save, and the seed to play with: the one given, else the file's own (going on
+    with a saved tournament needs only its file), else a fresh one."""
+    if seed is None:
+        seed = saved_seed(save_file)
     if seed is None:
         seed = fresh_seed()
-    sets = deal_sets_for(games, count)
-    wanted = {(d, r) for d in range(sets) for r in range(count)}
+    try:
+        save = SaveFile.open(save_file, plan.settings(seed))
+    except SaveError as error:
+        raise typer.BadParameter(_(error.key, **error.values), param_hint="--save") from None
+    if save.cut_short is not None:
+        _say(console, _("save_cut_short", line=save.cut_short, file=repr(str(save_file))))
+    if save.done:
+        _say(console, _("save_resumed", count=len(save.done), file=repr(str(save_file))))
+    return save, seed
+
+
+@contextmanager
+def _progress(console: Console, total: int, already: int, _: Translate) -> Iterator[Callable[[int], None]]:
+    """What to tell of each game that ends: a bar in a terminal, a plain line now and then elsewhere."""
+    with Progress(
+        TextColumn(escape(_("progress_games"))), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=console, transient=True, disable=not console.is_terminal,
+    ) as bar:
+        task = bar.add_task(_("progress_games"), total=total, completed=already)
+        if console.is_terminal:
+            yield lambda done: bar.advance(task, done)
+        else:
+            yield _PlainProgress(already, total, console, _)
+
+
+def _play(plan: _Plan, seed: int, save: SaveFile | None, save_file: Path | None, console: Console,
+          _: Translate) -> Summary:
+    """Play the tournament, its progress on ``console``. A tournament that cannot run (status 2), a
+    game that fails (1), Ctrl-C or a ``kill`` (130) is told and ends the command; the games already
+    finished stay in the save file, which is closed in every case."""
+    sets = deal_sets_for(plan.games, plan.players)
+    wanted = {(d, r) for d in range(sets) for r in range(plan.players)}
     kept = set() if save is None else set(save.done)
     total, already = len(wanted | kept), len(kept)
-    start = time.perf_counter()
     try:
-        with _stop_on_sigterm(), Progress(
-            TextColumn(escape(_("progress_games"))), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-            console=console, transient=True, disable=not console.is_terminal,
-        ) as bar:
-            task = bar.add_task(_("progress_games"), total=total, completed=already)
-            plain = _PlainProgress(already, total, console, _)
-
-            def progress(done: int) -> None:
-                if console.is_terminal:
-                    bar.advance(task, done)
-                else:
-                    plain(done)
-
-            try:
-                summary = tournament(
-                    seats, games, seed=seed, jobs=jobs, ray_address=ray_address, time_budget=time_budget,
-                    rounds=rounds, progress=progress, budget_clock=budget_clock, save=save, field=opponents,
-                    players=count,
-                )
-            except (TournamentError, RayUnavailable) as error:
-                bar.stop()
-                console.print(f"[red]{escape(_('error_prefix'))}[/red] {escape(_error(error, _))}")
-                raise typer.Exit(2) from None
-            except GameFailed as failure:
-                bar.stop()
-                told = failure_message(failure.failure, _) if failure.failure is not None else failure.message
-                _say(console, f"{_('error_prefix')} " + _("tournament_game_failed", deal_set=failure.deal_set,
-                                                          rotation=failure.rotation, error=told))
-                if save is not None:
-                    _say(console, _("stopped_saved", count=save.kept(), file=repr(str(save_file))))
-                raise typer.Exit(1) from None
+        with _stop_on_sigterm(), _progress(console, total, already, _) as progress:
+            return plan.play(seed, save, progress)
+    except (TournamentError, RayUnavailable) as error:
+        console.print(f"[red]{escape(_('error_prefix'))}[/red] {escape(_error(error, _))}")
+        raise typer.Exit(2) from None
+    except GameFailed as failure:
+        told = failure_message(failure.failure, _) if failure.failure is not None else failure.message
+        _say(console, f"{_('error_prefix')} " + _("tournament_game_failed", deal_set=failure.deal_set,
+                                                  rotation=failure.rotation, error=told))
+        if save is not None:
+            _say(console, _("stopped_saved", count=save.kept(), file=repr(str(save_file))))
+        raise typer.Exit(1) from None
     except KeyboardInterrupt:
         if save is None:
             _say(console, _("stopped_lost"))
@@ -369,28 +449,6 @@ def tournament_command(
     finally:
         if save is not None:
             save.close()
-    elapsed = time.perf_counter() - start
-    if plot_file is not None:
-        plot(summary, plot_file, language)
-    if as_json:
-        data = {
-            "seed": seed,
-            "players": count,
-            "jobs": jobs,
-            "ray": ray_address,
-            "time_budget": time_budget,
-            "rounds": rounds,
-            "budget_clock": budget_clock,
-            "save": None if save_file is None else str(save_file),
-            "seconds": elapsed,
-            **summary.to_json(),
-        }
-        sys.stdout.write(json.dumps(data, indent=2) + "\n")
-    else:
-        out = Console() if sys.stdout.isatty() else Console(width=160)
-        _print(summary, seed, elapsed, out, _, language, count)
-        if plot_file is not None:
-            out.print(_("chart_written", file=escape(str(plot_file))))
 
 
 def register(app: typer.Typer) -> None:
