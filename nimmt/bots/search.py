@@ -19,8 +19,9 @@ import importlib.util
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from nimmt.core import ROW_COUNT, View
 
@@ -28,6 +29,9 @@ from .base import BotError
 from .rollout import ENGINES, RolloutEngine, place, table_of
 from .sampling import determinize
 from .styles import Seats
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +67,18 @@ def _paired_gap(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     if n < 2:
         return 0.0, math.inf
     return sum(d) / n, _stderr(d)
+
+
+def _still_close(live: list[int], values: Mapping[int, Sequence[float]], z: float) -> list[int]:
+    """The options of ``live`` worth more samples: the best so far (lowest mean) and every option
+    whose paired difference to it is within ``z`` standard errors."""
+    best = min(live, key=lambda o: sum(values[o]) / len(values[o]))
+    keep = []
+    for option in live:
+        gap, err = _paired_gap(values[option], values[best])
+        if option == best or gap - z * err <= 0:
+            keep.append(option)
+    return keep
 
 
 def evaluate(
@@ -132,16 +148,7 @@ def evaluate(
             if deadline is not None and clock() >= deadline:
                 break
             if prune and taken >= min_samples and len(live) > 1:
-                best = min(live, key=lambda o: sum(tallies[o].values) / len(tallies[o].values))
-                keep = []
-                for option in live:
-                    if option == best:
-                        keep.append(option)
-                        continue
-                    gap, err = _paired_gap(tallies[option].values, tallies[best].values)
-                    if gap - z * err <= 0:
-                        keep.append(option)
-                live = keep
+                live = _still_close(live, {option: tallies[option].values for option in live}, z)
                 if len(live) == 1 and samples is None:
                     break
     return [
@@ -196,10 +203,6 @@ def evaluate_batch(
     only a low score)."""
     import numpy as np
 
-    from nimmt.batch import rollout_card_penalties, rollout_row_penalties
-
-    from .styles import seat_card_penalties, seat_row_penalties
-
     if samples is None and deadline is None:
         raise BotError("give samples, a deadline, or both")
     generator = np.random.default_rng(rng.getrandbits(64))
@@ -211,44 +214,51 @@ def evaluate_batch(
     while True:
         size = chunk if samples is None else max(1, min(chunk, samples - taken))
         name = policy if isinstance(policy, str) else policy()
-        if kind == "card":
-            if isinstance(name, str):
-                block = rollout_card_penalties(view, live, size, generator, name)
-            elif weight:
-                rest = np.zeros((len(live), size), np.int64)
-                mine = seat_card_penalties(view, live, size, generator, name, rest)  # fills rest
-                block = mine - weight * rest
-            else:
-                block = seat_card_penalties(view, live, size, generator, name)
-            for i, option in enumerate(live):
-                values[option].extend(block[i].tolist())
-        else:
-            if isinstance(name, str):
-                block = rollout_row_penalties(view, size, generator, name)
-            elif weight:
-                rest = np.zeros((ROW_COUNT, size), np.int64)
-                mine = seat_row_penalties(view, size, generator, name, rest)  # fills rest
-                block = mine - weight * rest
-            else:
-                block = seat_row_penalties(view, size, generator, name)
-            for option in live:
-                values[option].extend(block[option].tolist())
+        for option, chunk_values in _rollout_chunk(view, kind, live, size, generator, name, weight).items():
+            values[option].extend(chunk_values)
         taken += size
         if samples is not None and taken >= samples:
             break
         if deadline is not None and clock() >= deadline:
             break
         if prune and taken >= min_samples and len(live) > 1:
-            best = min(live, key=lambda o: sum(values[o]) / len(values[o]))
-            keep = []
-            for option in live:
-                gap, err = _paired_gap(values[option], values[best])
-                if option == best or gap - z * err <= 0:
-                    keep.append(option)
-            live = keep
+            live = _still_close(live, values, z)
             if len(live) == 1 and samples is None:
                 break
     return [
         Estimate(option=o, samples=len(v), mean=sum(v) / len(v), others=math.nan, stderr=_stderr(v))
         for o, v in values.items()
     ]
+
+
+def _rollout_chunk(
+    view: View, kind: str, live: list[int], size: int, generator: np.random.Generator, name: str | Seats,
+    weight: float,
+) -> dict[int, list[float]]:
+    """``size`` more values of each option of ``live`` from the batch engine's rollouts with the
+    table policy or seats' policies ``name`` (see :func:`evaluate_batch`)."""
+    import numpy as np
+
+    from nimmt.batch import rollout_card_penalties, rollout_row_penalties
+
+    from .styles import seat_card_penalties, seat_row_penalties
+
+    if kind == "card":
+        if isinstance(name, str):
+            block = rollout_card_penalties(view, live, size, generator, name)
+        elif weight:
+            rest = np.zeros((len(live), size), np.int64)
+            mine = seat_card_penalties(view, live, size, generator, name, rest)  # fills rest
+            block = mine - weight * rest
+        else:
+            block = seat_card_penalties(view, live, size, generator, name)
+        return {option: block[i].tolist() for i, option in enumerate(live)}
+    if isinstance(name, str):
+        block = rollout_row_penalties(view, size, generator, name)
+    elif weight:
+        rest = np.zeros((ROW_COUNT, size), np.int64)
+        mine = seat_row_penalties(view, size, generator, name, rest)  # fills rest
+        block = mine - weight * rest
+    else:
+        block = seat_row_penalties(view, size, generator, name)
+    return {option: block[option].tolist() for option in live}

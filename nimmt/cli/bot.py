@@ -182,26 +182,12 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(_("time_limits"), param_hint="--timeout")
         if not full and rounds < 1:
             raise typer.BadParameter(_("rounds_min", rounds=rounds), param_hint="--rounds")
-        names = [name.strip() for name in opponents.split(",")]
-        if len(names) == 1:
-            names *= players - 1
-        if len(names) != players - 1:
-            raise typer.BadParameter(_("opponents_count", count=len(names), seats=players - 1),
-                                     param_hint="--opponents")
-        for name in names:
-            if name.startswith(EXTERNAL):
-                program = name[len(EXTERNAL):]
-                if unreadable_command(program):
-                    raise typer.BadParameter(_("command_unreadable", command=repr(name)), param_hint="--opponents")
-            elif name not in BOTS:
-                known = ", ".join(sorted(BOTS))
-                raise typer.BadParameter(_("bots_unknown", bot=repr(name), known=known), param_hint="--opponents")
         rules = Rules() if full else Rules(rounds=rounds)
         report, failed = check_bot(
             command,
             players=players,
             seat=seat,
-            opponents=names,
+            opponents=_opponents(opponents, players, _),
             rules=rules,
             games=games,
             seed=seed if seed is not None else secrets.randbelow(2**32),
@@ -214,3 +200,21 @@ def register(app: typer.Typer) -> None:
             _print_report(report, failed, _, language)
         if not report["ok"]:
             raise typer.Exit(1)
+
+
+def _opponents(opponents: str, players: int, _: Translate) -> list[str]:
+    """The bots of --opponents, one per other seat (one name fills them all), each checked."""
+    names = [name.strip() for name in opponents.split(",")]
+    if len(names) == 1:
+        names *= players - 1
+    if len(names) != players - 1:
+        raise typer.BadParameter(_("opponents_count", count=len(names), seats=players - 1), param_hint="--opponents")
+    for name in names:
+        if name.startswith(EXTERNAL):
+            program = name[len(EXTERNAL):]
+            if unreadable_command(program):
+                raise typer.BadParameter(_("command_unreadable", command=repr(name)), param_hint="--opponents")
+        elif name not in BOTS:
+            known = ", ".join(sorted(BOTS))
+            raise typer.BadParameter(_("bots_unknown", bot=repr(name), known=known), param_hint="--opponents")
+    return names

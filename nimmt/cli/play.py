@@ -60,6 +60,7 @@ from nimmt.records import GameRecord, Recorder
 
 from ._common import (
     DOMAIN,
+    Translate,
     check_players,
     choose_language,
     close_bots,
@@ -495,28 +496,37 @@ def command(
     else:
         console.print(Text(_("welcome_end_above", players=players, end_above=rules.end_above), style="bold"))
     console.print(_("seed", seed=base), markup=False)
+    _play_to_the_end(game, seated, record, console, _, said)
+
+
+def _play_to_the_end(game: TerminalGame, seated: list[Bot], record: Path | None, console: Console,
+                     _: Translate, said: Translate) -> None:
+    """Play ``game`` until it is over, then close the ``seated`` bots. A game that stops is told, with
+    where its record is, and ends the command: status 1 when a bot failed or the record could not be
+    written, 0 when the input ended, 130 after Ctrl-C."""
+
+    def tell_record_saved() -> None:
+        if record is not None:
+            console.print(_("record_saved", file=str(record)), markup=False)
+
     try:
         game.play()
     except BotFailure as failure:  # an external bot program failed
         console.print(_("bot_failed", error=failure_message(failure_fields(failure), said)), markup=False)
-        if record is not None:
-            console.print(_("record_saved", file=str(record)), markup=False)
+        tell_record_saved()
         raise typer.Exit(1) from None
     except NimmtError as error:  # nimmt's own mistake, which has no message of its own
         console.print(_("bot_failed", error=str(error)), markup=False)
-        if record is not None:
-            console.print(_("record_saved", file=str(record)), markup=False)
+        tell_record_saved()
         raise typer.Exit(1) from None
     except InputEnded:
         console.print(_("bye_eof"), markup=False)
-        if record is not None:
-            console.print(_("record_saved", file=str(record)), markup=False)
+        tell_record_saved()
         raise typer.Exit(0) from None
     except KeyboardInterrupt:
         console.print()
         console.print(_("bye_interrupt"), markup=False)
-        if record is not None:
-            console.print(_("record_saved", file=str(record)), markup=False)
+        tell_record_saved()
         raise typer.Exit(130) from None
     except OSError as error:
         reason = os_reason(error.errno, error.strerror or str(error), said)
@@ -524,8 +534,7 @@ def command(
         raise typer.Exit(1) from None
     finally:
         close_bots(seated)
-    if record is not None:
-        console.print(_("record_saved", file=str(record)), markup=False)
+    tell_record_saved()
 
 
 def register(app: typer.Typer) -> None:
