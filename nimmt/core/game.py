@@ -5,13 +5,14 @@ A game is a :class:`GameState`. :func:`apply` takes a state and an action and re
 starts when a :class:`Deal` is applied, and :func:`deal_cards` makes one from an injected random
 source. Nothing here reads a clock, a file or a global random generator.
 
-Reading order: the values (:class:`Rules`, :class:`Deal`, the actions, the events,
-:class:`GameState`, :class:`Step`), then :func:`apply`, which first asks :func:`_refuse` for the
-error of an action the game does not allow now (every refusal is there), then runs one rule:
-:func:`_start_round`, :func:`_play_card` and :func:`_reveal`, :func:`_place_cards` (with
-:func:`_add_to_row` and :func:`_take_row` for the sixth card), :func:`_choose_row` for a card below
-every row, :func:`_end_turn`, :func:`_end_round` and :func:`_end_game`. The fast paths are elsewhere
-(:mod:`nimmt.core.fast`, :mod:`nimmt.batch`) and are tested against this module.
+Reading order: the values (:class:`Rules`, :class:`Deal`, the actions, :class:`GameState`,
+:class:`Step`; the events are in :mod:`nimmt.core.events`), then :func:`apply`, which first asks
+:func:`_refuse` for the error of an action the game does not allow now (every refusal is there),
+then runs one rule: :func:`_start_round`, :func:`_play_card` and :func:`_reveal`,
+:func:`_place_cards` (with :func:`_add_to_row` and :func:`_take_row` for the sixth card),
+:func:`_choose_row` for a card below every row, :func:`_end_turn`, :func:`_end_round` and
+:func:`_end_game`. The fast paths are elsewhere (:mod:`nimmt.core.fast`, :mod:`nimmt.batch`) and
+are tested against this module.
 
 >>> state = new_game(2)
 >>> deal = Deal(rows=(10, 20, 30, 40),
@@ -60,6 +61,18 @@ from .errors import (
     RulesError,
     UnknownPlayer,
     UnsupportedEdition,
+)
+from .events import (
+    CardChosen,
+    CardPlaced,
+    CardsRevealed,
+    Event,
+    GameEnded,
+    RoundEnded,
+    RoundStarted,
+    RowChoiceNeeded,
+    RowTaken,
+    TurnEnded,
 )
 
 CLASSIC = "classic"
@@ -193,76 +206,6 @@ class ChooseRow:
 
 
 Action = Deal | PlayCard | ChooseRow
-
-
-# Events: what happened, in order, so that a table can show it one step at a time.
-@dataclass(frozen=True, slots=True)
-class RoundStarted:
-    round: int
-    rows: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class CardChosen:
-    player: int  # who has chosen; never what
-
-
-@dataclass(frozen=True, slots=True)
-class CardsRevealed:
-    cards: tuple[int, ...]  # in player order
-
-
-@dataclass(frozen=True, slots=True)
-class RowChoiceNeeded:
-    player: int
-    card: int
-
-
-@dataclass(frozen=True, slots=True)
-class RowTaken:
-    player: int
-    row: int
-    cards: tuple[int, ...]
-    bullheads: int
-    chosen: bool  # True when the player chose the row for a low card, False for a sixth card
-
-
-@dataclass(frozen=True, slots=True)
-class CardPlaced:
-    player: int
-    card: int
-    row: int
-
-
-@dataclass(frozen=True, slots=True)
-class TurnEnded:
-    turn: int
-
-
-@dataclass(frozen=True, slots=True)
-class RoundEnded:
-    round: int
-    penalties: tuple[int, ...]
-    totals: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class GameEnded:
-    totals: tuple[int, ...]
-    winners: tuple[int, ...]
-
-
-Event = (
-    RoundStarted
-    | CardChosen
-    | CardsRevealed
-    | RowChoiceNeeded
-    | RowTaken
-    | CardPlaced
-    | TurnEnded
-    | RoundEnded
-    | GameEnded
-)
 
 
 @dataclass(frozen=True, slots=True)
