@@ -2,12 +2,13 @@
 which process runs its bots. One small interface, :class:`Hub`.
 
 News (:class:`Update`) says that a table has reached a version, with the entry that took it there
-as stored (so Redis, like the database, is the server's own and kept private), or that its people
-came or went; each process applies the entry (or reads what it missed from the store) and renders
-the views of its own connections: no rendered view travels through the hub. Presence is
-kept per seat with an expiry, so the people of a process that died are seen to have left. A
-table's lease names the one process that runs its bots and deals; it moves when its holder dies.
-:class:`LocalHub` does all of it inside one process (the default); :class:`RedisHub` through Redis.
+as stored (so Redis, like the database, is the server's own and kept private), that its people
+came or went, or passes on a quick reaction; each process applies the entry (or reads what it
+missed from the store) and renders the views of its own connections: no rendered view travels
+through the hub. Presence is kept per seat with an expiry, so the people of a process that died
+are seen to have left. A table's lease names the one process that runs its bots and deals; it
+moves when its holder dies. :class:`LocalHub` does all of it inside one process (the default);
+:class:`RedisHub` through Redis.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ REMEMBERED_TABLES = 10_000  # tables whose people's comings and goings one proce
 REDIS_CONNECTIONS = 64  # connections a process opens to Redis at most (pub/sub's own beside them)
 REDIS_WAIT = 5.0  # seconds a command may wait for one of them
 KEPT_SECONDS = 24 * 3600  # Redis forgets a table's presence keys a day after their last change
-QUEUE_LIMIT = 256  # a connection this far behind is dropped; it reconnects and gets the state anew
+QUEUE_LIMIT = 256  # updates waiting for one connection at most; beyond, the oldest is dropped
 SUBSCRIBE_TIMEOUT = 10.0  # seconds Redis may take to confirm a subscription
 HEARTBEAT_BATCH = 500  # tables whose presence marks one pipeline renews
 # While Redis is away, each process reads the new entries of the tables its people watch from the
@@ -152,8 +153,8 @@ class _Queue:
         try:
             self.queue.put_nowait(update)
         except asyncio.QueueFull:
-            # Too slow to keep up: drop the oldest. Nothing is lost: whatever news it reads, a
-            # connection sends the table as this process now holds it.
+            # Too slow to keep up: drop the oldest. Nothing of the table is lost (a quick reaction
+            # may be): whatever news it reads, a connection sends the table as this process now holds it.
             self.queue.get_nowait()
             self.done()
             self.queue.put_nowait(update)
@@ -273,9 +274,9 @@ class RedisHub:
     back. A process listens on a table's channel while one of its connections watches the table,
     and :meth:`subscribe` returns only once Redis has confirmed it, so nothing published after
     that is missed. If Redis is unreachable, a publish is logged and the other processes catch up
-    with the next update (it names the table's version: they read what they missed from the
-    store); a subscription is still served this
-    process's own updates, and the listener reconnects and subscribes again by itself.
+    from the store: with the next update that reaches them (it names the table's version), and
+    every :data:`POLL_SECONDS` while their own listener cannot reach Redis. A subscription is still
+    served this process's own updates, and the listener reconnects and subscribes again by itself.
     """
 
     def __init__(self, url: str, *, prefix: str = "nimmt:table:") -> None:

@@ -120,7 +120,6 @@ GAMES = Table(
 )
 
 
-
 class Encoded(str):
     """A record already turned into JSON text by its caller (see :func:`json_text`)."""
 
@@ -146,20 +145,17 @@ class Pending:
     stored: asyncio.Future[bool] | None = field(default=None)  # True: stored; False: a conflict
 
 
-
-
 class SqlStore:
     """:class:`Store` on SQLAlchemy's asyncio engine. ``SqlStore(url)`` makes the store of the URL's
     database: a :class:`~nimmt.server.store.sqlite.SqliteStore` for ``sqlite+aiosqlite:///file``, a
     :class:`~nimmt.server.store.postgres.PostgresStore` for ``postgresql+asyncpg://user:password@host/db``.
-    Each writes a group (:meth:`_insert`) and reads a journal (:meth:`journal`) its own way.
+    Each writes a group (:meth:`_insert`) and reads a journal (:meth:`_entries`) its own way.
     """
 
     # At most this many entries in one transaction: their INSERT stays one statement (SQLAlchemy
     # cuts at 1,000 rows, and SQLite's and PostgreSQL's bound parameters are 32,766 and 32,767).
     BATCH = 256
     CLOSE_GRACE = 10.0  # seconds close() lets the writer finish what is pending
-    dialect = ""  # SQLAlchemy's name of the database
 
     def __new__(cls, url: str) -> SqlStore:
         if cls is SqlStore:  # the store of the URL's database
@@ -370,7 +366,6 @@ class SqlStore:
         async with self._autocommit.connect() as connection:
             row = (await connection.execute(query)).first()
         return None if row is None else GameRow(table_id, game, row.record, row.finished)
-
 
 
 def storable_id(table_id: str) -> bool:

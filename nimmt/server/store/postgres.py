@@ -26,7 +26,7 @@ from .base import LARGEST, Pending, SqlStore, json_text
 # The hot path's statements on PostgreSQL, in asyncpg's form. A group of entries is one statement
 # whatever its size (arrays, not a VALUES list per size), so it is prepared once per connection.
 # ON CONFLICT DO NOTHING with no target, as SQLAlchemy's: a taken number is skipped, not an error;
-# rows go in in the arrays' order (sorted by table and number, see _write).
+# rows go in in the arrays' order (sorted by table and number, see SqlStore.write).
 _PG_ENTRIES = """INSERT INTO journal (table_id, seq, entry)
 SELECT * FROM unnest($1::varchar[], $2::integer[], $3::text[])
 ON CONFLICT DO NOTHING RETURNING table_id, seq"""
@@ -59,11 +59,8 @@ async def _as_it_was(_connection: Any) -> None:
     session state, and asyncpg's default reset would cost a round trip (four statements) each time."""
 
 
-
 class PostgresStore(SqlStore):
     """:class:`~nimmt.server.store.Store` on PostgreSQL (``postgresql+asyncpg://user:password@host/db``)."""
-
-    dialect = "postgresql"
 
     def __init__(self, url: str) -> None:
         super().__init__(url)

@@ -25,8 +25,6 @@ _SQLITE_ENTRIES = "INSERT INTO journal (table_id, seq, entry) VALUES {} ON CONFL
 class SqliteStore(SqlStore):
     """:class:`~nimmt.server.store.Store` on a SQLite file (``sqlite+aiosqlite:///file``)."""
 
-    dialect = "sqlite"
-
     def __init__(self, url: str) -> None:
         super().__init__(url)
         url = self.url
@@ -95,7 +93,6 @@ class SqliteStore(SqlStore):
         if not rows:
             return None
         return [json.loads(text) for number, text in rows if number >= since]
-
 
 
 def sqlite_pragmas(connection: Any, _record: Any) -> None:
