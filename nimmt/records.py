@@ -299,12 +299,6 @@ class Recorder:
             self._turns = ()
         return self._record
 
-    @record.setter
-    def record(self, record: GameRecord) -> None:
-        self._record = record
-        self._turns = ()
-        self._players = len(record.players)
-
     def add(self, action: Deal | PlayCard | ChooseRow) -> Step:
         """Apply ``action`` (raising the core's error if it is wrong), record it, return the step."""
         step = apply(self.state, action)

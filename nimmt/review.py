@@ -4,9 +4,10 @@ For every decision of a ``nimmt/1`` record (each card played, each row chosen fo
 every row), :func:`review` estimates the **expected bullheads** the player takes from that moment
 to the end of the round for **each legal option**, from that player's :class:`~nimmt.core.View`
 only (their hand, the rows, the cards already public), never from the other hands the record holds.
-The estimate is the ``expert``'s: the unseen cards dealt at random consistently with the view,
-the round played out by the compiled rollouts (:mod:`nimmt.batch`), the player's own later cards
-like ``heuristic``, every other player in a style drawn from the ``expert``'s model of them
+The estimate is made as the ``expert`` searches, counting the player's own bullheads only (the
+expert also weighs what the others take): the unseen cards dealt at random consistently with the
+view, the round played out by the compiled rollouts (:mod:`nimmt.batch`), the player's own later
+cards like ``heuristic``, every other player in a style drawn from the ``expert``'s model of them
 (:class:`nimmt.bots.opponents.OpponentModel`, which has watched the cards they revealed so far),
 all options on the same samples (common random numbers). The budget is a number of samples, not a
 time, and every decision draws from its own seed: a review is repeatable, and one decision's numbers

@@ -1,8 +1,8 @@
 """Helpers shared by ``nimmt play``, ``simulate``, ``tournament`` and ``bot-check``: bot lists, seeds,
 table options, the language of a page, numbers and bot failures as people read them.
 
-The messages live in the ``sim`` domain of :mod:`nimmt.i18n`; a helper given no translator speaks
-English, so ``nimmt play`` (which passes none) keeps its messages.
+The messages live in the ``sim`` domain of :mod:`nimmt.i18n`; :func:`parse_bots` given no
+translator speaks English.
 """
 
 from __future__ import annotations
@@ -93,17 +93,15 @@ def parse_bots(spec: str, seats: int, option: str = "--bots", _: Translate | Non
     return names
 
 
-def check_players(players: int, _: Translate | None = None) -> None:
+def check_players(players: int, _: Translate) -> None:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise typer.BadParameter((_ or english())("players_range", players=players), param_hint="--players")
+        raise typer.BadParameter(_("players_range", players=players), param_hint="--players")
 
 
-def make_rules(end_above: int, rounds: int | None, _: Translate | None = None) -> Rules:
+def make_rules(end_above: int, rounds: int | None, _: Translate) -> Rules:
     try:
         return Rules(end_above=end_above, rounds=rounds)
-    except RulesError as error:
-        if _ is None:
-            raise typer.BadParameter(str(error)) from None
+    except RulesError:
         if rounds is not None and not rounds >= 1:
             raise typer.BadParameter(_("rounds_min", rounds=rounds), param_hint="--rounds") from None
         raise typer.BadParameter(_("end_above_min", value=end_above), param_hint="--end-above") from None

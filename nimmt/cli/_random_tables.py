@@ -6,7 +6,7 @@ and its first call of a cached kernel costs as much again, while 50,000 random g
 tenths of a second. This path imports NumPy only; its games are random play exactly as
 ``RandomBot`` plays (each turn a uniformly random card of the hand, a uniformly random row for a
 card below every row), so it gives the statistics of the batch engine and of the step engine
-(``tests/cli/test_simulate.py`` compares them), drawing its chance its own way.
+(``tests/cli/test_simulate_random.py`` compares them), drawing its chance its own way.
 
 How a round is played, every hand of the batch at once:
 

@@ -20,7 +20,7 @@ import typer
 
 from nimmt import i18n
 from nimmt.bots import BOTS, Bot, make_bot
-from nimmt.core import MAX_PLAYERS, MIN_PLAYERS, CardChosen, Event, GameState, RowTaken, Rules
+from nimmt.core import CardChosen, Event, GameState, RowTaken, Rules
 from nimmt.match import play_game
 from nimmt.protocol import DEFAULT_START_TIMEOUT, DEFAULT_TIMEOUT, BotFailure, ProcessBot
 from nimmt.records import replay
@@ -29,6 +29,7 @@ from ._common import (
     DOMAIN,
     EXTERNAL,
     Translate,
+    check_players,
     choose_language,
     failure_fields,
     failure_message,
@@ -172,8 +173,7 @@ def register(app: typer.Typer) -> None:
             if unreadable_command(command[0]):
                 raise typer.BadParameter(_("command_unreadable", command=repr(command[0])), param_hint="COMMAND")
             command = shlex.split(command[0])  # the command given as one quoted string
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise typer.BadParameter(_("players_range", players=players), param_hint="--players")
+        check_players(players, _)
         if not 0 <= seat < players:
             raise typer.BadParameter(_("seat_range", last=players - 1, seat=seat), param_hint="--seat")
         if games < 1:

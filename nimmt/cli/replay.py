@@ -1,8 +1,8 @@
 """``nimmt replay``: check and score records, and tell each game turn by turn.
 
 A folder given in place of a file stands for every record (``*.json``) in it and in its
-subfolders, in sorted order of their paths; files whose name starts with a dot are left out.
-Every message is in the page's language, the reason of a broken record included: a
+subfolders, in sorted order of their paths; files and folders whose name starts with a dot are
+left out. Every message is in the page's language, the reason of a broken record included: a
 :class:`~nimmt.records.RecordError` carries a key and its values (``rec_<key>`` here).
 """
 
@@ -219,7 +219,7 @@ def register(app: typer.Typer) -> None:
         """Check and score game records; tell each valid game turn by turn.
 
         A folder stands for every record in it (*.json, subfolders included, in sorted order); a summary
-        line follows when more than one file is checked. Exit status 0 when every file is a valid
+        line follows when more than one file, or a folder, is checked. Exit status 0 when every file is a valid
         record, 2 otherwise (a folder without records counts as not valid).
         """
         language = choose_language(lang, "replay")
