@@ -25,6 +25,7 @@ from .checker import RecordChecker
 from .clocked import ClockedTables, ClockScan
 from .hub import Hub, LocalHub
 from .limits import ClientLimits, Limits, LimitsMiddleware
+from .matching import QuickTurns
 from .metrics import Metrics
 from .people_games import keeper
 from .public import Listing, PublicTables
@@ -116,6 +117,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     clocked = ClockedTables(public) if public is not None else None
     service.listing = Listing(public, clocked)
     service.listing.starter = starter = QuickStart(service, public)
+    state.quick_turns = QuickTurns(public) if public is not None else None  # quick match, one at a time
     scan = ClockScan(service, clocked) if clocked is not None else None
     if scan is not None:
         scan.start()  # timed tables whose clock runs are loaded now, not when somebody opens them

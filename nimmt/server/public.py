@@ -5,6 +5,10 @@ taken, and whether it is **open** (not started, a seat free, and somebody at it 
 clock). The table service writes the row whenever one of these changes; the lobby reads the rows,
 so every process lists the same tables and nothing lives in one process's memory. Rows hold no
 names: a public table shows nobody's name, group or history outside the table.
+
+Quick match also takes a table whose people are **arriving**: somebody took a seat less than
+:data:`ARRIVING` seconds ago and their page has not opened yet (``arriving_until``), so the stranger
+who asks a moment after another sits at the table the first one opened (nimmt/server/matching.py).
 """
 
 from __future__ import annotations
@@ -17,7 +21,20 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Index, Integer, MetaData, String, Table, event, select
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    event,
+    or_,
+    select,
+)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
@@ -33,6 +50,7 @@ TURN_BASED = 3600  # a clock of an hour or more a move: people come and go, the 
 LISTED_FOR = timedelta(days=7)  # a row unchanged for this long is no longer listed
 LISTED = 50  # at most this many tables in one answer
 REMEMBERED = 100_000  # started tables one process remembers not to write again
+ARRIVING = 30.0  # seconds a person who took a seat has to open the table's page, for quick match
 logger = logging.getLogger("nimmt.server")
 
 PUBLIC_SCHEMA = MetaData()
@@ -47,6 +65,7 @@ PUBLIC_TABLES = Table(
     Column("open", Boolean, nullable=False),
     Column("opened_at", _WHEN, nullable=False),
     Column("changed_at", _WHEN, nullable=False),
+    Column("arriving_until", _WHEN, nullable=True),  # somebody who just sat down is expected until then
     Index("ix_public_tables_open", "open", "language", "opened_at"),
 )
 
@@ -101,13 +120,13 @@ class PublicTables:
         await self._engine.dispose()
 
     async def note(self, table_id: str, *, language: str, clock: int | None, seats: int, taken: int,
-                   open: bool) -> None:
+                   open: bool, arriving_until: datetime | None = None) -> None:
         """Write what the lobby shows of a public table (its row is made the first time)."""
         now = self.clock()
         values = {"table_id": table_id, "language": language, "clock": clock, "seats": seats, "taken": taken,
-                  "open": open, "opened_at": now, "changed_at": now}
+                  "open": open, "opened_at": now, "changed_at": now, "arriving_until": arriving_until}
         insert = (sqlite_insert if self.dialect == "sqlite" else pg_insert)(PUBLIC_TABLES).values(values)
-        changed = {name: insert.excluded[name] for name in ("taken", "open", "changed_at")}
+        changed = {name: insert.excluded[name] for name in ("taken", "open", "changed_at", "arriving_until")}
         async with self._engine.begin() as connection:
             await connection.execute(insert.on_conflict_do_update(index_elements=["table_id"], set_=changed))
 
@@ -118,12 +137,15 @@ class PublicTables:
             when = (await connection.execute(query)).scalar()
         return None if when is None else _utc(when)
 
-    async def open_tables(self, language: str | None = None, limit: int = LISTED) -> list[OpenTable]:
+    async def open_tables(self, language: str | None = None, limit: int = LISTED, *,
+                          arriving: bool = False) -> list[OpenTable]:
         """The open public tables, oldest first (the one waiting longest fills first); in one
-        language, or in every language."""
-        columns = PUBLIC_TABLES.c
+        language, or in every language. ``arriving``: with the tables whose people are on their way
+        (quick match's)."""
+        columns, now = PUBLIC_TABLES.c, self.clock()
+        room = or_(columns.open, columns.arriving_until > now) if arriving else columns.open
         query = select(columns.table_id, columns.language, columns.clock, columns.seats, columns.taken,
-                       columns.opened_at).where(columns.open, columns.changed_at > self.clock() - LISTED_FOR)
+                       columns.opened_at).where(room, columns.changed_at > now - LISTED_FOR)
         if language is not None:
             query = query.where(columns.language == language)
         query = query.order_by(columns.opened_at, columns.table_id).limit(max(0, min(limit, LISTED)))
@@ -160,9 +182,11 @@ class Listing:
         taken = sum(seat.taken for seat in table.seats)
         lobby = table.status == "lobby"
         somebody = bool(table.present) or (table.options.clock or 0) >= TURN_BASED
+        room = lobby and taken < len(table.seats)
+        arriving = table.arriving_until(ARRIVING) if room else None
         values: dict[str, Any] = {"language": table.language, "clock": table.options.clock,
-                                  "seats": len(table.seats), "taken": taken,
-                                  "open": lobby and taken < len(table.seats) and somebody}
+                                  "seats": len(table.seats), "taken": taken, "open": room and somebody,
+                                  "arriving_until": None if arriving is None else datetime.fromtimestamp(arriving, UTC)}
         if not lobby:
             self.closed.add(table.id)
             if len(self.closed) > REMEMBERED:
@@ -194,6 +218,12 @@ class Listing:
             await write()
         except Exception:
             logger.exception("a row of table %s (lobby or clock) was not written", table_id)
+
+    async def written(self, table_id: str) -> None:
+        """Wait until the table's rows, as noted so far, are written (or their write has failed)."""
+        latest = self.writes.get(table_id)
+        if latest is not None:
+            await asyncio.wait([latest])  # each write waits for the one before
 
     async def settled(self, timeout: float | None = None) -> None:
         """Wait for the writes under way (tests, closing, and quick match: a person who arrived at a

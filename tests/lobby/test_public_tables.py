@@ -3,12 +3,15 @@ order, in which language; and the reaction limit per seat. Time is moved, not wa
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from nimmt.server.matching import QUICK_TURNS, QuickTurns
 from nimmt.server.public import LISTED_FOR, PublicTables
 from nimmt.server.reactions import BURST, EVERY, ReactionLimit, retry_after
 from nimmt.server.store import SqlStore
@@ -98,6 +101,52 @@ def test_a_row_needs_its_table(url: str) -> None:
         with pytest.raises(Exception, match=r"(?i)foreign key"):
             await public.note("nobody", language="en", clock=None, seats=2, taken=1, open=True)
         assert await public.open_tables() == []
+
+    with_tables(url, [], scenario)
+
+
+def test_quick_match_also_finds_the_tables_whose_people_are_on_their_way(url: str) -> None:
+    async def scenario(public: PublicTables, clock: Clock) -> None:
+        await public.note("new", language="de", clock=60, seats=4, taken=1, open=False,
+                          arriving_until=T0 + timedelta(seconds=30))
+        assert await public.open_tables("de") == []  # the list shows tables somebody is at
+        assert [t.table_id for t in await public.open_tables("de", arriving=True)] == ["new"]
+        clock.now += timedelta(seconds=31)  # nobody came
+        assert await public.open_tables("de", arriving=True) == []
+
+    with_tables(url, ["new"], scenario)
+
+
+def test_quick_match_turns_go_to_one_process_at_a_time(url: str) -> None:
+    """Two processes' turns in one language (each its own engine and its own queue): the second
+    comes only once the first is over; another language does not wait for it; on SQLite a turn
+    whose process died lapses after its lease."""
+    async def scenario(public: PublicTables, clock: Clock) -> None:
+        other = PublicTables(public.engine.url.render_as_string(hide_password=False))
+        one, two = QuickTurns(public), QuickTurns(other)
+        order: list[str] = []
+        try:
+            async def second() -> None:
+                async with two.turn("fr"):
+                    order.append("second")
+
+            async with one.turn("fr"):
+                async with two.turn("en"):
+                    order.append("english")
+                waiting = asyncio.create_task(second())
+                await asyncio.sleep(0.3)  # the second asker had time to come in if it could
+                order.append("first done")
+            await asyncio.wait_for(waiting, 30)
+            assert order == ["english", "first done", "second"]
+            if public.dialect == "sqlite":  # a process died in its turn: the row stays, and lapses
+                async with public.engine.begin() as connection:
+                    await connection.execute(QUICK_TURNS.insert().values(language="fr", holder="gone",
+                                                                         until=time.time() - 1))
+                async with two.turn("fr"):
+                    order.append("after the lapse")
+                assert order[-1] == "after the lapse"
+        finally:
+            await other.close()
 
     with_tables(url, [], scenario)
 

@@ -6,8 +6,10 @@ the decision to a bot once."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
 from typing import Any
 
@@ -63,6 +65,34 @@ def test_the_lobby_across_two_processes(services: Services, postgres_url: str) -
         ana.socket.send(json.dumps({"type": "react", "reaction": "bull", "ref": "r"}))
         assert ana.until("answer")["type"] == "ack"
         assert until(bruno, "reaction") == {"type": "reaction", "seat": 0, "reaction": "bull"}
+
+
+def test_two_strangers_asking_at_once_on_two_processes_sit_at_one_table(services: Services,
+                                                                        postgres_url: str) -> None:
+    """Quick match is decided in the store: two people asking at the same moment, one on each process,
+    with no table open yet, get one table (the second sits at the table the first opened), in each of
+    three languages; nobody has opened their page yet, so the lobby's list still shows none."""
+    hub = ["--hub", services.redis_url]
+    with LiveServer(postgres_url, args=hub) as one, LiveServer(postgres_url, args=hub) as two, \
+            httpx.Client(timeout=60) as http, ThreadPoolExecutor(2) as threads:
+        for language in ("de", "es", "pt-PT"):
+            together = threading.Barrier(2)
+
+            def ask(server: LiveServer, name: str, language: str = language,
+                    together: threading.Barrier = together) -> dict[str, Any]:
+                together.wait(timeout=WAIT)
+                answer = http.post(f"{server.url}/api/lobby/quick", json={"name": name, "language": language})
+                assert answer.status_code == 201, answer.text
+                seat: dict[str, Any] = answer.json()
+                return seat
+
+            ana, bruno = threads.map(ask, (one, two), ("Ana", "Bruno"))
+            assert ana["table_id"] == bruno["table_id"], language
+            assert sorted((ana["seat"], bruno["seat"])) == [0, 1]
+            info = http.get(f"{one.url}/api/tables/{ana['table_id']}").json()
+            assert [seat["name"] for seat in info["seats"]][:2] in (["Ana", "Bruno"], ["Bruno", "Ana"])
+        assert http.get(f"{two.url}/api/lobby").json() == []
+    assert "Traceback" not in "".join(one.output + two.output)
 
 
 def test_a_clock_runs_out_once_with_two_processes_holding_the_table(services: Services, postgres_url: str) -> None:

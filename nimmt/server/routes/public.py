@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from nimmt.i18n import LANGUAGE_NAMES, LANGUAGES
 
+from ..matching import NoTurn, QuickTurns
 from ..models import CreateTable, Name, SeatToken, TableOptions, _Body, known_language
 from ..public import OpenTable, PublicTables
 from ..tables import ActionError, Table, TableService
@@ -80,12 +81,29 @@ async def quick_match(body: QuickMatch, request: Request, service: Service) -> S
     """Take a seat at the open public table in this language that has waited longest; when there is
     none, open one (public, four seats, a minute a decision) for the next people to join. That table
     starts by itself a minute after it was opened, bots in the seats still free (its creator may
-    start it sooner)."""
+    start it sooner). One quick match at a time per language, over every process (its turn is the
+    store's: nimmt/server/matching.py), so two strangers asking at once sit at one table."""
     # This process's rows are written in the background: the ones under way go first, so a stranger
     # who sat down here a moment ago is found (another process's are as fresh as its writes).
     await service.listing.settled(timeout=QUICK_SETTLE)
+    turns = request.app.state.quick_turns
+    if turns is None:
+        raise ApiError(503, "server_error", "this server keeps no list of public tables")
+    assert isinstance(turns, QuickTurns)
     try:
-        candidates = await _listing(request).open_tables(body.language, limit=QUICK_TRIES)
+        async with turns.turn(body.language):
+            table, seat, token = await _match(request, service, body)
+            await service.listing.written(table.id)  # the next asker reads this table's row as it is now
+    except NoTurn:
+        raise ApiError(503, "server_error", "quick match is busy: try again in a moment") from None
+    return SeatToken(table_id=table.id, seat=seat, token=token, **links(request, table))
+
+
+async def _match(request: Request, service: TableService, body: QuickMatch) -> tuple[Table, int, str]:
+    """A seat at the table with room that has waited longest (its people present, or on their way),
+    or at a new table: during the language's turn."""
+    try:
+        candidates = await _listing(request).open_tables(body.language, limit=QUICK_TRIES, arriving=True)
     except ApiError:
         raise
     except Exception as error:
@@ -94,12 +112,11 @@ async def quick_match(body: QuickMatch, request: Request, service: Service) -> S
     for candidate in candidates:
         seat = await _try_join(service, candidate, body.name)
         if seat is not None:
-            joined, number, token = seat
-            return SeatToken(table_id=joined.id, seat=number, token=token, **links(request, joined))
+            return seat
     options = TableOptions(public=True, clock=QUICK_CLOCK, start_after=QUICK_START)
     table, token = await service.create(CreateTable(name=body.name, seats=QUICK_SEATS, options=options,
                                                     language=body.language))
-    return SeatToken(table_id=table.id, seat=0, token=token, **links(request, table))
+    return table, 0, token
 
 
 async def _try_join(service: TableService, candidate: OpenTable, name: str) -> tuple[Table, int, str] | None:

@@ -39,11 +39,14 @@ class Table(TableState):
     last_news: Update | None = None  # the hub's latest news taken in (each connection hears it)
     news_taken: asyncio.Future[None] | None = None  # taking it in: the table's connections wait for it
     kept_game: int = 0  # the last finished game handed to the people part (docs/people.md)
+    seated_at: dict[int, float] = field(default_factory=dict)  # seat -> when its person took it (wall clock)
+    arrived: set[int] = field(default_factory=set)  # seats whose person the hub has seen here since
 
     @classmethod
     def created(cls, table_id: str, entry: Entry) -> Self:
         table: Self = super().created(table_id, entry)
         table.away_since[0] = since(getattr(entry, "at", None))  # the creator, until their page opens
+        table._seated(0, getattr(entry, "at", None))
         return table
 
     @classmethod
@@ -58,19 +61,33 @@ class Table(TableState):
         super().apply(entry, prepared)
         if isinstance(entry, Joined):
             self.away_since[entry.seat] = since(entry.at)  # until the person's page connects
+            self._seated(entry.seat, entry.at)
         elif isinstance(entry, SeatBack):
             self.bots.pop(entry.seat, None)
+
+    def _seated(self, seat: int, at: float | None) -> None:
+        if at is not None:  # entries stored before entries were dated: nobody is waited for
+            self.seated_at[seat] = at
+        self.arrived.discard(seat)
 
     # -- who is here -----------------------------------------------------------------------------
     def see(self, presence: Presence) -> None:
         """Who is at the table now, as the hub says: the people present, and since when the others left."""
         now, wall = time.monotonic(), time.time()
         self.present = {seat for seat, left in presence.items() if left is None}
+        self.arrived.update(presence)
         for seat, left in presence.items():
             if left is None:
                 self.away_since.pop(seat, None)
             else:
                 self.away_since[seat] = now - max(0.0, wall - left)
+
+    def arriving_until(self, within: float) -> float | None:
+        """Until when (wall clock) somebody who took a seat less than ``within`` seconds ago, and whose
+        page has not opened yet, is expected here; None when nobody is on their way."""
+        times = [at + within for seat, at in self.seated_at.items()
+                 if seat not in self.arrived and self.seats[seat].bot is None and at + within > time.time()]
+        return max(times, default=None)
 
     def is_present(self, seat: int) -> bool:
         """Whether the person of this seat has a connection open now (whoever plays the seat)."""
