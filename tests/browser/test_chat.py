@@ -93,3 +93,62 @@ def test_two_members_chat_and_a_mute_hides_the_muted(browser: Browser, server: L
     finally:
         ana_context.close()
         bruno_context.close()
+
+
+COUNT_POLLS = """window.chatPolls = 0;
+const fetched = window.fetch;
+window.fetch = (url, options) => {
+  if (String(url).includes("/chat") && (options || {}).method === "GET") window.chatPolls += 1;
+  return fetched(url, options);
+};"""
+SEEN = """(hidden) => {
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+  Object.defineProperty(document, "visibilityState", { configurable: true, get: () => hidden ? "hidden" : "visible" });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_the_chat_is_not_polled_while_the_page_is_hidden(browser: Browser, server: LiveServer) -> None:
+    """A phone in a pocket: while the page is hidden the chat is not asked for, however long; shown
+    again, it is asked for at once, then every few seconds again (the page's clock is Playwright's;
+    each message is written through the API so that a poll's end shows on the page)."""
+    key = player(server, "Ana")
+    group = httpx.post(f"{server.url}/api/groups", json={"name": "Poche"}, headers={"X-Player-Key": key},
+                       timeout=30).json()
+
+    def write(text: str) -> None:
+        answer = httpx.post(f"{server.url}/api/groups/{group['id']}/chat", json={"text": text},
+                            headers={"X-Player-Key": key}, timeout=30)
+        assert answer.status_code in (200, 201), answer.text
+
+    context = browser.new_context(**PHONE, reduced_motion="reduce")  # type: ignore[arg-type]
+    context.add_init_script(f"localStorage.setItem('nimmt:player', {key!r})")
+    context.add_init_script(COUNT_POLLS)
+    page = context.new_page()
+    items = page.locator("#chat-list .chat-item")
+    try:
+        page.clock.install()
+        page.goto(f"{server.url}/groups/{group['id']}?lang=fr")
+        expect(page.locator("#chat-none")).to_be_visible()  # the first poll is over: the next is due in 4 s
+        assert page.evaluate("window.chatPolls") == 1
+        write("un")
+        page.clock.run_for(4_500)
+        expect(items).to_have_count(1)  # polled while shown
+        assert page.evaluate("window.chatPolls") == 2
+        page.evaluate(SEEN, True)
+        page.clock.run_for(10 * 60_000)  # ten minutes in a pocket: not asked once
+        assert page.evaluate("window.chatPolls") == 2
+        write("deux")
+        # Out of the pocket: asked at once; put back and out again while that poll is under way, not twice.
+        page.evaluate(f"() => {{ const seen = {SEEN}; seen(false); seen(true); seen(false); }}")
+        assert page.evaluate("window.chatPolls") == 3
+        expect(items).to_have_count(2)
+        write("trois")
+        page.evaluate(SEEN, True)
+        page.evaluate(SEEN, False)  # hidden and shown again between two polls: one poll
+        assert page.evaluate("window.chatPolls") == 4
+        expect(items).to_have_count(3)
+        page.clock.run_for(4_500)  # and every 4 s again
+        assert page.evaluate("window.chatPolls") == 5
+    finally:
+        context.close()

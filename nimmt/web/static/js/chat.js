@@ -13,6 +13,7 @@ let messages = [];
 let mutedKey = "";
 let muted = new Set();
 let timer = null;
+let polling = false; // a poll is under way: it schedules the next one itself
 let stopped = false;
 let drawn = ""; // what the list shows: redrawn only when it changes (screen readers hear the new ones)
 
@@ -87,7 +88,8 @@ function add(found) {
 
 async function poll() {
   timer = null;
-  if (stopped) return;
+  if (stopped || polling) return;
+  polling = true;
   try {
     let more = true;
     while (more) {
@@ -109,6 +111,8 @@ async function poll() {
     }
     $("chat-error").textContent = t("chat_offline");
     $("chat-error").dataset.offline = "1";
+  } finally {
+    polling = false;
   }
   schedule();
 }
@@ -148,8 +152,8 @@ export function startChat(groupPath, groupId, me) {
     if (document.hidden) {
       clearTimeout(timer);
       timer = null;
-    } else if (timer === null) {
-      poll();
+    } else if (timer === null && !polling) {
+      poll(); // shown again: at once (a poll under way schedules the next itself)
     }
   });
   $("chat").hidden = false;
