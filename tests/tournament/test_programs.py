@@ -5,12 +5,8 @@ tournament with a clear message."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -222,28 +218,3 @@ def test_bot_lists_read_copies_and_commas_inside_quotes() -> None:
     assert entry_labels(["cmd:node a/bot.js", "cmd:node b/bot.js", "cmd:node a/bot.js"]) == [
         "node a/bot.js#1", "node b/bot.js", "node a/bot.js#2"]
     assert Seat(name="heuristic", bot="heuristic").key == "heuristic"
-
-
-def test_a_kill_stops_a_run_as_ctrl_c_does_and_says_what_is_lost(tmp_path: Path) -> None:
-    # SIGTERM (kill, a service manager) stops the run with status 130 and one line, no traceback;
-    # without --save, the games played are lost and the line says so.
-    nimmt = Path(sys.executable).with_name("nimmt")
-    env = {k: v for k, v in os.environ.items() if k not in ENV}
-    process = subprocess.Popen(
-        [str(nimmt), "tournament", "--bots", f"{recorder(tmp_path)},random", "--games", "100000", "--seed", "2",
-         "--lang", "en"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while not any("act" in lines for lines in logs(tmp_path)):  # a game is being played
-            assert process.poll() is None and time.monotonic() < deadline, process.communicate()
-            time.sleep(0.05)
-        process.send_signal(signal.SIGTERM)
-        out, err = process.communicate(timeout=120)
-    finally:
-        if process.poll() is None:
-            process.kill()
-    assert process.returncode == 130, err
-    assert out == "" and "Traceback" not in err
-    assert "stopped: nothing is kept (with --save FILE, every finished game would be)" in flat(err)

@@ -1,5 +1,6 @@
 """``nimmt tournament --save FILE``: every finished game kept, a stopped run goes on where it
-stopped and ends with the same results as one uninterrupted run; plain progress in a log."""
+stopped and ends with the same results as one uninterrupted run; a kill stops a run as Ctrl-C does;
+plain progress in a log."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -98,25 +100,34 @@ def test_a_file_of_other_settings_or_no_save_file_is_refused_and_left_as_it_is(t
     assert folder.exit_code == 2 and "cannot read" in flat(folder.output)
 
 
-def test_a_stopped_process_keeps_every_finished_game_and_the_next_run_goes_on(tmp_path: Path) -> None:
-    save = tmp_path / "games.jsonl"
+def stopped(args: list[str], ready: Callable[[], bool], sent: signal.Signals) -> tuple[int, str, str]:
+    """``nimmt tournament ARGS`` in a process of its own, sent ``sent`` as soon as ``ready()`` (within
+    120 s): its exit status, standard output and standard error."""
     nimmt = Path(sys.executable).with_name("nimmt")
     env = {k: v for k, v in os.environ.items() if k not in ENV}
-    process = subprocess.Popen(
-        [str(nimmt), "tournament", "--bots", BOTS, "--seed", "3", "--games", "100000", "--save", str(save), "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-    )
+    process = subprocess.Popen([str(nimmt), "tournament", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=env)
     try:
         deadline = time.monotonic() + 120
-        while not (save.exists() and save.read_text().count("\n") >= 4):  # the header and 3 games
+        while not ready():
             assert process.poll() is None and time.monotonic() < deadline, process.communicate()
             time.sleep(0.05)
-        process.send_signal(signal.SIGINT)
+        process.send_signal(sent)
         out, err = process.communicate(timeout=120)
     finally:
         if process.poll() is None:
             process.kill()
-    assert process.returncode == 130, err
+    return process.returncode, out, err
+
+
+def test_a_stopped_process_keeps_every_finished_game_and_the_next_run_goes_on(tmp_path: Path) -> None:
+    save = tmp_path / "games.jsonl"
+    code, out, err = stopped(
+        ["--bots", BOTS, "--seed", "3", "--games", "100000", "--save", str(save), "--json"],
+        lambda: save.exists() and save.read_text().count("\n") >= 4,  # the header and 3 games
+        signal.SIGINT,
+    )
+    assert code == 130, err
     assert out == "" and "Traceback" not in err
     saved = lines(save)  # every line whole
     kept = len(saved) - 1
@@ -129,6 +140,21 @@ def test_a_stopped_process_keeps_every_finished_game_and_the_next_run_goes_on(tm
     data = json.loads(result.stdout)
     keys = {(g["deal_set"], g["rotation"]) for g in saved[1:]} | {(0, r) for r in range(4)}
     assert data["seed"] == 3 and data["games"] == len(keys) == len(lines(save)) - 1
+
+
+def test_a_kill_stops_a_run_as_ctrl_c_does_and_says_what_is_lost(tmp_path: Path) -> None:
+    # SIGTERM (kill, a service manager) stops the run with status 130 and one line, no traceback;
+    # without --save, the games played are lost and the line says so.
+    recorder = Path(__file__).resolve().parents[1] / "protocol" / "bots" / "recorder.py"
+    code, out, err = stopped(
+        ["--bots", f"cmd:{sys.executable} {recorder} {tmp_path},random", "--games", "100000", "--seed", "2",
+         "--lang", "en"],
+        lambda: any("act" in log.read_text() for log in tmp_path.glob("*.log")),  # a game is being played
+        signal.SIGTERM,
+    )
+    assert code == 130, err
+    assert out == "" and "Traceback" not in err
+    assert "stopped: nothing is kept (with --save FILE, every finished game would be)" in flat(err)
 
 
 def test_progress_is_plain_lines_on_a_stderr_that_is_not_a_terminal_and_stdout_stays_json() -> None:
