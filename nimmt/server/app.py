@@ -106,7 +106,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         bot_workers=options.bot_workers, bot_budget=options.bot_budget, idle_after=options.idle_after,
         observe_bot=metrics.bot_decision, observe_conflict=metrics.conflicts.inc)
     metrics.count_tables(lambda: len(service.tables))
-    state.uploads = UploadReviews(service.pool)  # reviews of uploaded records (nimmt/server/uploads.py)
+    state.uploads = UploadReviews(service.pool, state.checker)  # uploaded records' reviews (nimmt/server/uploads.py)
     service.pool.prepared()  # on a first run, the bots' kernels start compiling now, in the background
     if hasattr(store, "on_refused_write"):
         store.on_refused_write = metrics.refused_writes.inc

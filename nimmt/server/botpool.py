@@ -252,6 +252,15 @@ class BotPool:
             self._preparing = asyncio.get_running_loop().create_task(self._prepare())
         return False
 
+    async def until_prepared(self, every: float = 1.0) -> None:
+        """Wait until the compiled kernels are prepared (:meth:`prepared` starts the compile): for jobs
+        that run them and have no quick answer (reviews), which must never compile inside a job (a
+        cold compile takes minutes: past the pool's time limit). :class:`PoolClosed` if the pool closes."""
+        while not self.prepared():
+            if self._closed:
+                raise PoolClosed
+            await asyncio.sleep(every)
+
     async def _prepare(self) -> None:
         start = time.monotonic()
         code: int | None = None

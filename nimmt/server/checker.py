@@ -23,9 +23,13 @@ import multiprocessing
 import os
 import signal
 import threading
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from nimmt.core.errors import NimmtError
+
+if TYPE_CHECKING:
+    from nimmt.records import GameRecord
 
 CHECK_SECONDS = 10.0
 ANSWER_BYTES = 16 * 1024 * 1024
@@ -61,14 +65,25 @@ def _exit_with_server(server: int) -> None:
 
 def check(body: bytes, most: int) -> tuple[str, bytes | str]:
     """In the worker: ``("ok", the turns as JSON)`` or ``(code, why)``; never raises for a bad record."""
+    from nimmt.records import RecordError, loads
+
+    try:
+        record = loads(body)
+    except RecordError as error:
+        return "bad_record", str(error)
+    return turns_of(record, most)
+
+
+def turns_of(record: GameRecord, most: int) -> tuple[str, bytes | str]:
+    """In the worker: a record read, replayed (checked) and cut into turns, as :func:`check` answers."""
     import orjson
 
-    from nimmt.records import RecordError, loads
+    from nimmt.records import RecordError
 
     from .replay import frames
 
     try:
-        turns = frames(loads(body))
+        turns = frames(record)
     except RecordError as error:
         return "bad_record", str(error)
     try:
@@ -93,25 +108,30 @@ class RecordChecker:
 
     async def turns(self, body: bytes) -> bytes:
         """The record's turns as JSON bytes, or :class:`CheckRefused`."""
+        code, answer = await self.run(check, body, self.most)
+        if code == "ok":
+            assert isinstance(answer, bytes)
+            return answer
+        raise CheckRefused(413 if code == "too_large" else 422, code, str(answer))
+
+    async def run(self, function: Callable[..., tuple[str, Any]], *args: Any) -> tuple[str, Any]:
+        """``function(*args)`` in the worker, within the budget: its ``(code, answer)``; a record past
+        the time budget is ``413 too_large``, a full queue ``503 busy`` (:class:`CheckRefused`)."""
         if self._busy >= self.waiting:
             raise CheckRefused(503, "busy", "records are being checked: try again in a few seconds", retry_after=5)
         self._busy += 1
         try:
             async with self._turn:
                 executor = self._pool()
-                future = asyncio.get_running_loop().run_in_executor(executor, check, body, self.most)
+                future = asyncio.get_running_loop().run_in_executor(executor, function, *args)
                 try:
-                    code, answer = await asyncio.wait_for(future, self.seconds)
+                    return await asyncio.wait_for(future, self.seconds)
                 except (TimeoutError, concurrent.futures.BrokenExecutor):
                     await asyncio.to_thread(self._stop)
                     raise CheckRefused(413, "too_large", f"this record takes more than {self.seconds:g} s to check: "
                                        "check it with nimmt replay", seconds=self.seconds) from None
         finally:
             self._busy -= 1
-        if code == "ok":
-            assert isinstance(answer, bytes)
-            return answer
-        raise CheckRefused(413 if code == "too_large" else 422, code, str(answer))
 
     def _pool(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._executor is None:

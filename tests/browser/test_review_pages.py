@@ -180,6 +180,9 @@ def test_an_uploaded_record_gets_its_review_on_a_phone(browser: Browser, server:
     page = context.new_page()
     try:
         page.goto(f"{server.url}/replay?lang=pt-BR")
+        posted: list[str] = []  # each record is sent once: read and checked once for its turns and review
+        page.on("request", lambda request: posted.append(request.url.removeprefix(server.url))
+                if request.method == "POST" else None)
         record = json.loads((GOLDEN / "hand_one_round.json").read_text(encoding="utf-8"))
         broken = json.loads(json.dumps(record))
         broken["rounds"][0]["turns"][0]["cards"] = [5, 5]
@@ -194,6 +197,7 @@ def test_an_uploaded_record_gets_its_review_on_a_phone(browser: Browser, server:
         expect(page.locator("#review-table li")).to_have_count(2, timeout=WAIT * 1000)
         assert page.locator("#review-chart polyline").count() == 2
         expect(page.locator("#review-status")).to_have_text("")
+        assert posted == ["/api/replay/review", "/api/replay/review"]
         _no_sideways_scroll(page)
     finally:
         context.close()

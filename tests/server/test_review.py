@@ -3,18 +3,24 @@ kept in the table's journal, served by ``/api/tables/{id}/games/{n}/review`` (do
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import sqlite3
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from nimmt.records import loads
 from nimmt.review import moments
+from nimmt.server import botpool
 from nimmt.server.app import create_app
+from nimmt.server.botpool import BotPool
+from nimmt.server.tables import reviews
 
 from .conftest import TEST_LIMITS
 from .helpers import Person, create_table
@@ -44,8 +50,11 @@ def _review(client: TestClient, table_id: str, game: int = 1) -> dict[str, Any]:
         if response.status_code == 200:
             data: dict[str, Any] = response.json()
             return data
-        assert response.status_code == 202, response.text
-        assert response.json() == {"status": "pending"}
+        if response.status_code == 503:  # a first run: the kernels are being prepared, the review waits
+            assert response.json()["code"] == "preparing", response.text
+        else:
+            assert response.status_code == 202, response.text
+            assert response.json() == {"status": "pending"}
         assert time.monotonic() < deadline, "the review was never made"
         time.sleep(0.5)
 
@@ -89,3 +98,34 @@ def test_no_review_of_an_unknown_or_unfinished_game(client: TestClient) -> None:
     assert client.get(f"/api/tables/{table_id}/games/2/review").status_code == 404
     assert client.get("/api/tables/nosuchtable/games/1/review").status_code == 404
     assert client.get(f"/api/tables/{table_id}/games/{2**70}/review").status_code == 404
+
+
+def test_a_games_review_waits_for_the_kernels_as_an_uploads_does(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first run (kernels not prepared): the game's review is asked for and answered ``503 preparing``
+    with Retry-After, word for word as an uploaded record's review; no job goes to a worker (none
+    compiles inside a job); once the kernels are prepared, the review is made."""
+    released = threading.Event()
+
+    async def preparing(pool: BotPool) -> None:  # stands for the compile: done when the test says so
+        while not released.is_set():
+            await asyncio.sleep(0.05)
+        pool._prepared = True
+        pool._preparing = None
+
+    monkeypatch.setattr(botpool, "is_prepared", lambda: False)
+    monkeypatch.setattr(BotPool, "_prepare", preparing)
+    monkeypatch.setattr(reviews, "REVIEW_AFTER", 0.0)  # the review would start as the game ends
+    golden = Path(__file__).resolve().parents[1] / "data" / "records" / "golden" / "hand_one_round.json"
+    with TestClient(create_app(tmp_path / "nimmt.sqlite3", bot_delay=0, away_grace=0, limits=TEST_LIMITS)) as client:
+        client.app.state.service.reviews.samples = 8  # type: ignore[attr-defined]  # what is tested is when
+        table_id = _finished(client)
+        time.sleep(1.0)  # room for a review that did not wait to reach the workers
+        answer = client.get(f"/api/tables/{table_id}/games/1/review")
+        upload = client.post("/api/replay/review", content=golden.read_bytes())
+        assert (answer.status_code, upload.status_code) == (503, 503), answer.text
+        assert answer.json() == upload.json() and answer.json()["code"] == "preparing"
+        assert answer.headers["Retry-After"] == upload.headers["Retry-After"] == "60"
+        assert client.app.state.service.pool._executor is None  # type: ignore[attr-defined]  # no job ran
+        released.set()
+        assert _review(client, table_id)["status"] == "ready"

@@ -8,6 +8,7 @@ import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -20,6 +21,7 @@ from nimmt.server.uploads import MAX_REVIEW_UPLOAD
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "records" / "golden"
 SAMPLES = 64  # few: the numbers must match the terminal's at the same samples and seed, not be precise
+FEW = 8  # fewer, where the same numbers are not what is tested
 
 
 @pytest.fixture(scope="module")
@@ -31,17 +33,68 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
         yield test_client
 
 
-def test_an_uploaded_record_gets_the_terminals_review(client: TestClient) -> None:
-    text = (GOLDEN / "hand_one_round.json").read_bytes()
-    deadline = time.monotonic() + 900  # a tree whose kernels were never compiled compiles them first
+def prepared_review(client: TestClient, text: bytes) -> Any:
+    """The review's answer, once the bots' kernels are prepared (a tree whose kernels were never
+    compiled compiles them first)."""
+    deadline = time.monotonic() + 900
     while (answer := client.post("/api/replay/review", content=text)).status_code == 503:
         assert answer.json()["code"] == "preparing" and time.monotonic() < deadline, answer.text
         time.sleep(2)
+    return answer
+
+
+def test_an_uploaded_record_gets_the_terminals_review(client: TestClient) -> None:
+    text = (GOLDEN / "hand_one_round.json").read_bytes()
+    answer = prepared_review(client, text)
     assert answer.status_code == 200, answer.text
     assert answer.json() == {"status": "ready",
                              "review": review(loads(text), samples=SAMPLES, seed=DEFAULT_SEED).to_json()}
     decisions = answer.json()["review"]["decisions"]  # ten cards each, and three rows chosen
     assert len(decisions) == 23 and all(min(o["loss"] for o in d["options"]) == 0 for d in decisions)
+
+
+def test_the_replay_page_gets_the_turns_at_once_then_the_review_from_one_reading(client: TestClient) -> None:
+    """``Accept: application/x-ndjson``: the turns (as ``POST /api/replay`` answers) then the review, the
+    record read and checked once, in the record checker's worker (the bot pool only reviews); a
+    record the rules refuse is a plain refusal; one too long to review still gets its turns."""
+    text = (GOLDEN / "hand_one_round.json").read_bytes()
+    prepared_review(client, text)
+    app = client.app
+    checks: list[str] = []
+    jobs: list[str] = []
+    checker, pool = app.state.checker, app.state.service.pool  # type: ignore[attr-defined]
+    checker_run, pool_run = checker.run, pool.run
+
+    async def counted(function: Any, *args: Any) -> Any:
+        checks.append(function.__name__)
+        return await checker_run(function, *args)
+
+    async def job(key: str, function: Any, *args: Any) -> Any:
+        jobs.append(function.__name__)
+        return await pool_run(key, function, *args)
+
+    checker.run, pool.run = counted, job
+    app.state.uploads.samples = FEW  # type: ignore[attr-defined]  # the same numbers, sooner
+    try:
+        ndjson = {"Accept": "application/x-ndjson"}
+        answer = client.post("/api/replay/review", content=text, headers=ndjson)
+        assert answer.status_code == 200 and answer.headers["content-type"].startswith("application/x-ndjson")
+        turns, reviewed = (json.loads(line) for line in answer.text.splitlines())
+        assert checks == ["read_upload"] and set(jobs) == {"review_part", "whole_review"}
+        assert turns == client.post("/api/replay", content=text).json()
+        assert reviewed == {"status": "ready",
+                            "review": review(loads(text), samples=FEW, seed=DEFAULT_SEED).to_json()}
+        refused = client.post("/api/replay/review", content=b"not json", headers=ndjson)
+        assert refused.status_code == 422 and refused.json()["code"] == "bad_record"
+        app.state.uploads.most = 5  # type: ignore[attr-defined]
+        long = client.post("/api/replay/review", content=text, headers=ndjson)
+        first, last = (json.loads(line) for line in long.text.splitlines())
+        assert first == turns and last["status"] == "refused" and last["code"] == "too_long"
+        assert "nimmt replay --review" in last["message"]
+    finally:
+        checker.run, pool.run = checker_run, pool_run
+        app.state.uploads.most = 400  # type: ignore[attr-defined]
+        app.state.uploads.samples = SAMPLES  # type: ignore[attr-defined]
 
 
 def test_a_bad_too_large_or_too_long_record_is_refused_clearly(client: TestClient) -> None:

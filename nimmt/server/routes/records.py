@@ -4,10 +4,11 @@ record a person uploads, cut into turns for the replay page."""
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from fastapi.responses import Response, StreamingResponse
 
 from ..checker import CheckRefused, RecordChecker
 from ..tables import TableService
@@ -55,17 +56,41 @@ async def replay_upload(request: Request) -> Response:
 async def replay_review(request: Request) -> Response:
     """The review of any ``nimmt/1`` record (the body), as ``GET /api/tables/{id}/games/{n}/review`` answers
     for a table's game: made in the bot pool's workers within a time budget, kept nowhere
-    (``nimmt/server/uploads.py``, docs/review.md)."""
+    (``nimmt/server/uploads.py``, docs/review.md). With ``Accept: application/x-ndjson`` (the replay
+    page), the record's turns first, as ``POST /api/replay`` answers them, one line at once, then the
+    review's answer as the next line (``{"status": "ready", ...}``, or ``{"status": "refused", "code",
+    "message", "params"}``): the record is read and checked once for both."""
     uploads: UploadReviews = request.app.state.uploads
+    body = await request.body()
+    if "application/x-ndjson" in request.headers.get("accept", ""):
+        return await _turns_then_review(uploads, body)
     try:
-        review = await uploads.review(await request.body())
+        review = await uploads.review(body)
     except CheckRefused as refused:
-        return _refused(refused)
+        return refused_response(refused)
     # Escaped JSON: a name the record holds is sent whatever characters it has.
     return Response(json.dumps({"status": "ready", "review": review}), media_type="application/json")
 
 
-def _refused(refused: CheckRefused) -> Response:
+async def _turns_then_review(uploads: UploadReviews, body: bytes) -> Response:
+    try:
+        turns, checked = await uploads.read(body, turns=True)
+    except CheckRefused as refused:  # not a record to replay: nothing to stream
+        return refused_response(refused)
+
+    async def lines() -> AsyncIterator[bytes]:
+        yield (turns or b"{}") + b"\n"
+        try:
+            answer: dict[str, Any] = {"status": "ready", "review": await uploads.make(checked)}
+        except CheckRefused as refused:
+            answer = {"status": "refused", "code": refused.code, "message": str(refused), "params": refused.params}
+        yield json.dumps(answer).encode() + b"\n"
+
+    # Not held back by a proxy (nginx buffers answers by default): the turns are shown at once.
+    return StreamingResponse(lines(), media_type="application/x-ndjson", headers={"X-Accel-Buffering": "no"})
+
+
+def refused_response(refused: CheckRefused) -> Response:
     response = error_response(refused.status, refused.code, str(refused), **refused.params)
     if "retry_after" in refused.params:
         response.headers["Retry-After"] = str(refused.params["retry_after"])
@@ -77,7 +102,7 @@ async def _turns(request: Request, record: bytes) -> Response:
     try:
         turns = await checker.turns(record)
     except CheckRefused as refused:
-        return _refused(refused)
+        return refused_response(refused)
     return Response(turns, media_type="application/json")
 
 

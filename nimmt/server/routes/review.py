@@ -13,8 +13,9 @@ from pydantic import BaseModel
 from nimmt.records import from_mapping
 from nimmt.review import from_store
 
+from ..uploads import not_prepared
 from .common import Service, errors, the_table
-from .records import finished_game
+from .records import finished_game, refused_response
 
 router = APIRouter(tags=["records"])
 
@@ -37,14 +38,18 @@ def _answer(data: dict[str, Any], status: int = 200) -> Response:
     "/api/tables/{table_id}/games/{game}/review", response_model=None,
     responses={200: {"model": ReviewReady, "description": "the review of the game"},
                202: {"model": ReviewPending, "description": "the review is being made: ask again in a moment"},
-               **errors(404, 409)},
+               **errors(404, 409, 503)},
 )
 async def game_review(table_id: str, game: int, service: Service) -> Response:
-    """The review of a finished game: each player's accuracy, each decision's options (docs/review.md)."""
+    """The review of a finished game: each player's accuracy, each decision's options (docs/review.md);
+    ``503 preparing`` with ``Retry-After`` while the bots' kernels are prepared (a first run), as for
+    an uploaded record: the review is made once they are."""
     record = await finished_game(service, table_id, game)
     table = await the_table(service, table_id)
     stored = table.reviews.get(game)
     if stored is None:
         service.reviews.want(table, game, asked=True)
+        if not service.pool.prepared():  # the review waits for the kernels: answered as an upload's is
+            return refused_response(not_prepared())
         return _answer({"status": "pending"}, 202)
     return _answer({"status": "ready", "review": from_store(from_mapping(record), stored).to_json()})

@@ -4,7 +4,8 @@ journal as a ``review`` entry after the game's end, so that any process serves i
 
 A game is reviewed once: when this process sees it end (the service's settle hook), or when its review
 is asked for and none is stored nor being made here (a game that ended before a restart, or on another
-process that stopped meanwhile).
+process that stopped meanwhile). On a first run the review waits for the bots' compiled kernels (as an
+uploaded record's does: the route answers ``503 preparing`` meanwhile), never compiling inside a job.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from nimmt.records import from_mapping
-from nimmt.review import DEFAULT_SAMPLES, DEFAULT_SEED, Review, merge, moments, review, to_store
+from nimmt.review import DEFAULT_SAMPLES, DEFAULT_SEED, merge, to_store
 
 from ..botpool import BotPool, BotTimeout, PoolClosed
 from ..journal import Entry, Reviewed
+from ..review_jobs import parts_of, review_part
 from .table import Table
 
 if TYPE_CHECKING:
@@ -25,41 +27,11 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("nimmt.server")
 
-Where = tuple[int, int, int, str]  # a decision: round, turn (from 1), player, "card" or "row"
 REVIEW_SAMPLES = DEFAULT_SAMPLES  # samples per option and decision: the terminal's review, the same numbers
 REVIEWS_AT_ONCE = 1  # games reviewed at the same time by this process: the bots' decisions come first
 # Seconds after a game's end before its review starts: the last screen and a rematch come first (and
 # a server stopped right after a game never starts its workers for it). Asked for, it starts at once.
 REVIEW_AFTER = 5.0
-
-
-def review_part(record: dict[str, Any], player: int, wanted: list[Where], samples: int, seed: int) -> Review:
-    """Some decisions of one player (in a worker process): ``wanted`` as :func:`nimmt.review.review`'s ``only``."""
-    return review(from_mapping(record), samples=samples, seed=seed, players=[player], only=set(wanted))
-
-
-PART_COST = 100  # a job's rollouts: options times cards left, summed (100: a first turn's card)
-
-
-def parts_of(record: dict[str, Any]) -> list[tuple[int, list[Where]]]:
-    """The jobs of a game's review: consecutive decisions of one player in one round, a first turn's
-    worth of rollouts each (a fifth of a second of a worker or so: far within the pool's time limit
-    however busy the machine, and few enough jobs that replaying the game up to each costs little)."""
-    parts: list[tuple[int, list[Where]]] = []
-    open_part: dict[tuple[int, int], tuple[list[Where], list[int]]] = {}  # (player, round) -> decisions, cost
-    for moment, _ in moments(from_mapping(record)):
-        state = moment.state
-        where = (state.round, state.turn + 1, moment.player, moment.kind)
-        cards = len(state.hands[moment.player])
-        cost = cards * cards if moment.kind == "card" else 4 * cards
-        wanted, spent = open_part.get((moment.player, state.round), (None, [0]))
-        if wanted is None or spent[0] + cost > PART_COST:
-            wanted, spent = [], [0]
-            open_part[(moment.player, state.round)] = (wanted, spent)
-            parts.append((moment.player, wanted))
-        wanted.append(where)
-        spent[0] += cost
-    return parts
 
 
 class Reviews:
@@ -90,6 +62,7 @@ class Reviews:
         key = (table_id, game)
         try:
             await asyncio.sleep(pause)
+            await self.pool.until_prepared()  # a first run: the kernels compile first, as for an upload
             async with self._slots:
                 if record is None:
                     row = await self.service.store.game(table_id, game)

@@ -87,25 +87,64 @@ function loadReview() {
   }).then(showReview, () => showReview(null));
 }
 
-// An uploaded record's review, made by the server while the person waits (POST /api/replay/review);
-// a newer upload's review replaces it, never the other way round.
+// An uploaded record, read and checked once by the server (POST /api/replay/review, one line per
+// answer): its turns come at once and are shown, then its review when it is made. A newer upload's
+// answers replace it, never the other way round.
 let uploads = 0;
-async function reviewUpload(text) {
-  const mine = ++uploads;
+
+async function* answerLines(response) {
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n")) {
+      yield JSON.parse(buffer.slice(0, end));
+      buffer = buffer.slice(end + 1);
+    }
+  }
+  if (buffer.trim()) yield JSON.parse(buffer);
+}
+
+function reviewWorking() {
   review = null;
   chart = null;
   $("review").hidden = false;
   $("review-table").replaceChildren();
   $("review-chart-box").hidden = true;
   $("review-status").textContent = t("review_upload_working");
-  let answer = null;
-  try {
-    answer = await api("POST", "/api/replay/review", text);
-  } catch (error) {
-    if (mine === uploads) $("review-status").textContent = errorText(error);
+}
+
+async function upload(text) {
+  const mine = ++uploads;
+  const response = await fetch("/api/replay/review", {
+    method: "POST", headers: { "Content-Type": "application/json", Accept: "application/x-ndjson" }, body: text });
+  if (response.status === 413) {
+    // Larger than a review takes: replayed only, and the page says why there is no review.
+    const refusal = await response.json();
+    if (refusal.code !== "too_large") throw refusal;
+    const turns = await api("POST", "/api/replay", text);
+    if (mine !== uploads) return;
+    $("replay-error").textContent = "";
+    load(turns);
+    reviewWorking();
+    $("review-status").textContent = errorText(refusal);
     return;
   }
-  if (mine === uploads && game) showReview(answer.review);
+  if (!response.ok) throw await response.json();
+  const lines = answerLines(response);
+  const turns = await lines.next();
+  if (mine !== uploads || turns.done) return;
+  $("replay-error").textContent = "";
+  load(turns.value);
+  if (!game.turns.length) return;
+  reviewWorking();
+  const answer = await lines.next();
+  if (mine !== uploads) return;
+  if (!answer.done && answer.value.status === "ready") showReview(answer.value.review);
+  else $("review-status").textContent = errorText(answer.done ? {} : answer.value);
 }
 
 function load(data) {
@@ -139,13 +178,10 @@ $("replay-upload").addEventListener("submit", async (event) => {
   }
   const text = await file.text();
   try {
-    load(await api("POST", "/api/replay", text));
-    $("replay-error").textContent = "";
+    await upload(text);
   } catch (error) {
     $("replay-error").textContent = errorText(error);
-    return;
   }
-  if (game && game.turns.length) reviewUpload(text);
 });
 
 if (page.source) {

@@ -13,14 +13,16 @@ const decimals = (digits) => new Intl.NumberFormat(lang, { minimumFractionDigits
 export const one = (value) => decimals(1).format(value);
 export const whole = (value) => decimals(0).format(value);
 
-/** The review at ``url``, asking again while the server is still making it (202); null when there is none. */
+/** The review at ``url``, asking again while the server is still making it (202) or preparing its bots
+ * (503 with Retry-After: a first run, the review comes once they are ready); null when there is none. */
 export async function fetchReview(url, onPending) {
   for (let i = 0; i < POLL_TRIES; i += 1) {
     const response = await fetch(url, { headers: { Accept: "application/json" } });
     if (response.status === 200) return (await response.json()).review;
-    if (response.status !== 202) return null;
+    const later = response.status === 503 ? Number(response.headers.get("Retry-After")) : 0;
+    if (response.status !== 202 && !(later > 0)) return null;
     onPending();
-    await new Promise((resolve) => setTimeout(resolve, POLL_SECONDS * 1000));
+    await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(later, POLL_SECONDS), 60) * 1000));
   }
   return null;
 }
