@@ -112,9 +112,6 @@ def evaluate(
     tallies = {option: _Tally([]) for option in options}
     live = list(options)
     unseen = view.unseen_cards()
-    hand = list(view.hand)
-    card = view.row_choice_card or 0
-    still = view.revealed[view.resolved + 1 :]
     if kind == "row":
         assert view.row_choice_card is not None, "no card waits for a row choice"
     elif kind != "card":
@@ -125,19 +122,7 @@ def evaluate(
         hidden = determinize(view, rng) if unseen else [[] for _ in range(n)]
         seed = rng.getrandbits(48)
         for option in live:
-            hands = [h[:] for h in hidden]
-            hands[me] = hand[:]
-            table = table_of(view.rows)
-            penalties = [0] * n
-            if kind == "card":
-                first = {me: option}
-            else:
-                place(table, card, me, penalties, row_if_low=option)
-                for later, player in still:
-                    place(table, later, player, penalties)
-                first = {}
-            if hands[me]:
-                engine.finish_round(table, hands, first, penalties, random.Random(seed))
+            penalties = _play_out(view, kind, option, hidden, engine, seed)
             tally = tallies[option]
             tally.values.append(float(penalties[me]))
             tally.others += (sum(penalties) - penalties[me]) / max(1, n - 1)
@@ -161,6 +146,30 @@ def evaluate(
         )
         for option, t in tallies.items()
     ]
+
+
+def _play_out(
+    view: View, kind: str, option: int, hidden: list[list[int]], engine: RolloutEngine, seed: int
+) -> list[int]:
+    """One sample of :func:`evaluate`: each player's bullheads from now to the end of the round when
+    ``view.player`` plays the card ``option`` (or takes the row ``option``), the others holding the
+    ``hidden`` hands, the rest of the round played by ``engine`` from ``seed``."""
+    me = view.player
+    assert me is not None, "a spectator has no options"
+    hands = [h[:] for h in hidden]
+    hands[me] = list(view.hand)
+    table = table_of(view.rows)
+    penalties = [0] * view.players
+    if kind == "card":
+        first = {me: option}
+    else:
+        place(table, view.row_choice_card or 0, me, penalties, row_if_low=option)
+        for later, player in view.revealed[view.resolved + 1 :]:  # the cards above it, placed after it
+            place(table, later, player, penalties)
+        first = {}
+    if hands[me]:
+        engine.finish_round(table, hands, first, penalties, random.Random(seed))
+    return penalties
 
 
 def batch_available() -> bool:

@@ -278,7 +278,8 @@ def tournament_command(
     _ = i18n.translator(language, DOMAIN)
     seats, opponents, count = _lineup(bots, bots_file, field, field_bots, players, _)
     _check_options(games, jobs, time_budget, budget_clock, rounds, plot_file, _)
-    plan = _Plan(seats, opponents, count, games, jobs, ray_address, time_budget, rounds, budget_clock)
+    plan = _Plan(seats=seats, field=opponents, players=count, games=games, jobs=jobs, ray_address=ray_address,
+                 time_budget=time_budget, rounds=rounds, budget_clock=budget_clock)
     console = Console(stderr=True)
     save: SaveFile | None = None
     if save_file is not None:
@@ -297,22 +298,6 @@ def tournament_command(
         _print(summary, seed, elapsed, out, _, language, count)
         if plot_file is not None:
             out.print(_("chart_written", file=escape(str(plot_file))))
-
-
-def _print_json(summary: Summary, plan: _Plan, seed: int, save_file: Path | None, elapsed: float) -> None:
-    data = {
-        "seed": seed,
-        "players": plan.players,
-        "jobs": plan.jobs,
-        "ray": plan.ray_address,
-        "time_budget": plan.time_budget,
-        "rounds": plan.rounds,
-        "budget_clock": plan.budget_clock,
-        "save": None if save_file is None else str(save_file),
-        "seconds": elapsed,
-        **summary.to_json(),
-    }
-    sys.stdout.write(json.dumps(data, indent=2) + "\n")
 
 
 def _lineup(bots: str | None, bots_file: Path | None, field: bool, field_bots: str | None, players: int | None,
@@ -449,6 +434,22 @@ def _play(plan: _Plan, seed: int, save: SaveFile | None, save_file: Path | None,
     finally:
         if save is not None:
             save.close()
+
+
+def _print_json(summary: Summary, plan: _Plan, seed: int, save_file: Path | None, elapsed: float) -> None:
+    data = {
+        "seed": seed,
+        "players": plan.players,
+        "jobs": plan.jobs,
+        "ray": plan.ray_address,
+        "time_budget": plan.time_budget,
+        "rounds": plan.rounds,
+        "budget_clock": plan.budget_clock,
+        "save": None if save_file is None else str(save_file),
+        "seconds": elapsed,
+        **summary.to_json(),
+    }
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")
 
 
 def register(app: typer.Typer) -> None:
