@@ -15,11 +15,13 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.helpers import WAIT_MS, next_decision, play_card
+from tests.browser.test_table_finish import _cut
 from tests.server.live import LiveServer
 
 SMALL_PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True,
                                "device_scale_factor": 2}
 CLOCK = 5  # seconds: the shortest clock a table may have
+PHONE_SCREENS = ((360, 640), (390, 844), (844, 390))
 
 
 @pytest.fixture
@@ -166,6 +168,15 @@ def test_the_lobby_on_a_small_phone(browser: Browser, lobby_server: LiveServer, 
             box = locator.bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
         page.screenshot(path=str(screenshots / f"lobby-phone-{lang}.png"), full_page=True)
+        # No text cut, the header's language included, on the phones' three screens (pt-PT with pt-BR).
+        problems: list[str] = []
+        for shown in (lang, "pt-PT") if lang == "pt-BR" else (lang,):
+            page.goto(f"{lobby_server.url}/lobby?lang={shown}")
+            expect(page.locator("#open-status")).not_to_be_empty()
+            for width, height in PHONE_SCREENS:
+                page.set_viewport_size({"width": width, "height": height})
+                _cut(page, f"lobby {shown} {width}x{height}", problems)
+        assert problems == []
         assert errors == []
     finally:
         context.close()
