@@ -189,6 +189,9 @@ class TableInfo(BaseModel):
                                 "an away person's seat to a bot (the grace, at least 5)")
     rematch_asked: list[int] = Field(default_factory=list, description="the seats that asked for a rematch after "
                                      "this game, in order (the host starts it)")
+    start_left: float | None = Field(default=None, description="seconds (tenths) until a waiting table with "
+                                     "options.start_after starts by itself, as of this answer; 0 once due (it "
+                                     "starts when somebody is at it); null for any other table")
 
 
 class ApiErrorBody(BaseModel):

@@ -3,12 +3,13 @@ in the free seats.
 
 Quick match opens a public table of four for strangers (:mod:`nimmt.server.routes.public`). As on
 the lobbies people know (Board Game Arena's "start when ready"), nobody should wait there for long:
-a table with ``start_after`` starts that many seconds after it was opened (the lobby's row keeps
-when: ``public_tables.opened_at``, so any process rebuilds the moment), when at least one person is
-at it, and :data:`FILL_BOT` takes every seat still free. Its creator may start it sooner, bots in
-the free seats too (the lobby's Start with ``fill``). A table nobody is at does not start; it starts
-as soon as someone comes back after its time. When several processes hold the table, the store lets
-one ``start`` in; the others find the table started.
+a table with ``start_after`` starts that many seconds after it was opened (its journal's first
+entry is dated, so any process rebuilds the moment and every page counts down to the same one,
+:func:`start_left`; an undated journal falls back to the lobby's row, ``public_tables.opened_at``),
+when at least one person is at it, and :data:`FILL_BOT` takes every seat still free. Its creator
+may start it sooner, bots in the free seats too (the lobby's Start with ``fill``). A table nobody is
+at does not start; it starts as soon as someone comes back after its time. When several processes
+hold the table, the store lets one ``start`` in; the others find the table started.
 """
 
 from __future__ import annotations
@@ -24,11 +25,21 @@ from .journal import Started
 if TYPE_CHECKING:
     from .public import PublicTables
     from .tables import Table, TableService
+    from .tables.state import TableState
 
 logger = logging.getLogger("nimmt.server")
 FILL_BOT = "heuristic"  # quick to answer, and a fair opponent for strangers
 RETRY = 5.0  # seconds before a start that could not be stored is tried again
 REMEMBERED = 100_000  # opening times one process keeps at most
+
+
+def start_left(table: TableState) -> float | None:
+    """Seconds (tenths) until a waiting table starts by itself, as its journal dates it; None when it
+    does not (no ``start_after``, not in the lobby, or an undated journal). Zero once due."""
+    after = table.options.start_after
+    if not after or table.status != "lobby" or table.created_at is None:
+        return None
+    return round(max(0.0, table.created_at + after - time.time()), 1)
 
 
 class QuickStart:
@@ -58,7 +69,10 @@ class QuickStart:
         if timer is not None and timer is not asyncio.current_task():
             timer.cancel()
 
-    async def _opened_at(self, table_id: str) -> float:
+    async def _opened_at(self, table: Table) -> float:
+        if table.created_at is not None:
+            return table.created_at  # the journal's date: what every page counts down to
+        table_id = table.id
         if table_id not in self.opened:
             if len(self.opened) > REMEMBERED:
                 self.opened.clear()  # tables left waiting for good: read again from the store when asked
@@ -69,7 +83,7 @@ class QuickStart:
     async def _wait(self, table: Table, after: float) -> None:
         service = self.service
         try:
-            due = await self._opened_at(table.id) + after
+            due = await self._opened_at(table) + after
             while not service.closed:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(service.stopping.wait(), max(0.0, due - time.time()))

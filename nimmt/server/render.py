@@ -18,6 +18,7 @@ from nimmt.core import BULLHEADS, DECK, Ending, ending, view
 from nimmt.protocol.encoding import seat_view_json, shared_view_json
 
 from .models import TableOptions
+from .quickstart import start_left
 from .tables import Table
 
 BULLHEADS_JSON: dict[str, int] = {str(c): BULLHEADS[c] for c in DECK}
@@ -66,6 +67,7 @@ def public_info(table: Table) -> dict[str, Any]:
         "away_grace": float(table.away_grace),  # as pydantic gave it: 30.0, not 30
         "absent_grace": float(table.absent_grace),  # the absent rule "bot" waits this long
         "rematch_asked": list(table.rematch_asked),
+        "start_left": start_left(table),  # from the journal's date: the same on every process
     }
 
 

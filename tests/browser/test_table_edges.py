@@ -1,17 +1,91 @@
-"""The table page's edges on phones, in a real Chromium on the session's ``nimmt serve``: the rows'
-labels stand on one line over their bullheads at 360 px in the longer languages."""
+"""The table page's edges on phones, in a real Chromium on the session's ``nimmt serve``: a table
+that starts by itself counts down in the lobby (from the server's seconds, in digits that keep
+their place, saying who may start sooner), and the rows' labels stand on one line over their
+bullheads at 360 px in the longer languages."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.test_table_finish import _cut
 from tests.server.live import LiveServer
 
+SCREENS = ((360, 640), (390, 844), (844, 390))
 PHONE: dict[str, Any] = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True,
                          "device_scale_factor": 2}
+WAIT = 180  # seconds before the table starts by itself: long after the test (a loaded machine is slow)
+# "Começa em 2:58", "Début dans 2:58": minutes and seconds.
+TIME = re.compile(r"(\d+):(\d\d)")
+
+_BOXES = """() => ['#start-in', '#start-note', '#lobby-seats', '#start-fill'].map((s) => {
+  const r = document.querySelector(s).getBoundingClientRect();
+  return [s, Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)];
+})"""
+
+
+def _seconds(page: Page) -> int:
+    found = TIME.search(page.locator("#start-in").inner_text())
+    assert found, page.locator("#start-in").inner_text()
+    return int(found[1]) * 60 + int(found[2])
+
+
+def _counts_down_in_place(page: Page) -> None:
+    """The countdown ticks, and nothing in the lobby moves when it does."""
+    shown = page.locator("#start-in").inner_text()
+    before = page.evaluate(_BOXES)
+    expect(page.locator("#start-in")).not_to_have_text(shown)
+    assert page.evaluate(_BOXES) == before
+    assert page.locator("#start-in").evaluate("(e) => getComputedStyle(e).fontVariantNumeric") == "tabular-nums"
+
+
+def test_a_table_that_starts_by_itself_counts_down_in_its_lobby(
+        browser: Browser, server: LiveServer, screenshots: Path) -> None:
+    made = httpx.post(f"{server.url}/api/tables", json={"name": "Ana", "seats": 4, "language": "pt-BR",
+                                                        "options": {"rounds": 1, "start_after": WAIT}}).json()
+    table_id = made["table_id"]
+    bruno = httpx.post(f"{server.url}/api/tables/{table_id}/join", json={"name": "Bruno"}).json()
+    context = browser.new_context(**PHONE)
+    ana, other = context.new_page(), browser.new_page(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    ana.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        ana.goto(f"{server.url}/t/{table_id}?lang=pt-BR#seat={made['token']}")
+        expect(ana.locator("#start-in")).to_have_text(re.compile(r"^Começa em \d:\d\d$"))
+        expect(ana.locator("#start-note")).to_have_text(re.compile("Você pode começar antes"))
+        # What the page shows comes from the server's seconds (give or take the way here, loaded or not).
+        said = httpx.get(f"{server.url}/api/tables/{table_id}").json()["start_left"]
+        assert said - 3 <= _seconds(ana) <= said + 3
+        _counts_down_in_place(ana)
+        # Bruno, who is not the host, reads who may start sooner (in French here).
+        other.goto(f"{server.url}/t/{table_id}?lang=fr#seat={bruno['token']}")
+        expect(other.locator("#start-in")).to_have_text(re.compile(r"^Début dans \d:\d\d$"))
+        expect(other.locator("#start-note")).to_have_text(re.compile("Ana peut lancer la partie avant"))
+        expect(other.locator("#start-box")).to_be_hidden()
+        problems: list[str] = []
+        for language in ("pt-BR", "fr"):
+            ana.goto(f"{server.url}/t/{table_id}?lang={language}#seat={made['token']}")
+            expect(ana.locator("#start-in")).to_have_text(TIME)
+            for width, height in SCREENS:
+                ana.set_viewport_size({"width": width, "height": height})
+                _cut(ana, f"countdown {language} {width}x{height}", problems)
+                ana.screenshot(path=str(screenshots / f"table-countdown-{language}-{width}x{height}.png"))
+        assert problems == []
+        _counts_down_in_place(ana)
+        # The host starts sooner: the countdown goes with the lobby.
+        ana.locator("#start-fill").click()
+        expect(ana.locator("body")).to_have_attribute("data-status", "playing")
+        expect(ana.locator("#start-countdown")).to_be_hidden()
+        assert errors == []
+    finally:
+        other.close()
+        context.close()
+
+
 # Each row's label: its name on one line, its bullheads under it (two lines), and the row no wider
 # than its box.
 _ROW_LABELS = """() => [...document.querySelectorAll('#rows .row')].map((row) => {

@@ -16,7 +16,9 @@ with warnings.catch_warnings():
 
 from nimmt.server.app import create_app
 from nimmt.server.limits import Limits
+from nimmt.server.quickstart import start_left
 from nimmt.server.reactions import BURST, REACTIONS
+from nimmt.server.tables import Table
 from tests.server.helpers import Person, create_table, join
 
 
@@ -89,6 +91,7 @@ def test_quick_match_puts_two_strangers_at_one_table_and_a_third_language_at_ano
         info = client.get(f"/api/tables/{ana['table_id']}").json()
         assert info["options"]["public"] is True and info["options"]["clock"] == 60 and len(info["seats"]) == 4
         assert info["options"]["start_after"] == 60  # then it starts by itself, bots in the free seats
+        assert 0 < info["start_left"] <= 60  # the pages count down to it
         assert [s["name"] for s in info["seats"]] == ["Ana", "Bruno", None, None]
         cleo = quick(client, "Cleo", "fr")  # nobody waits in French: a table of her own
         assert cleo["table_id"] != ana["table_id"] and cleo["seat"] == 0
@@ -101,11 +104,26 @@ def test_a_table_with_start_after_starts_by_itself_with_bots_in_the_free_seats(c
     with client.websocket_connect(f"/ws/{table['table_id']}") as socket:
         ana = Person(socket, table["token"])
         assert ana.state["table"]["status"] == "lobby"
+        left = ana.state["table"]["start_left"]
+        assert 0 < left <= 5
+        # Any process says the same: the moment is the journal's, not this process's memory.
+        service = client.app.state.service  # type: ignore[attr-defined]
+        assert client.portal is not None
+        fresh = client.portal.call(_rebuilt, service, table["table_id"])
+        assert fresh.created_at is not None and fresh.created_at == service.tables[table["table_id"]].created_at
+        again = start_left(fresh)
+        assert again is not None and 0 <= again <= left
         started = ana.state_where(lambda m: m["table"]["status"] == "playing", limit=10_000)
+        assert started["table"]["start_left"] is None
         seats = started["table"]["seats"]
         assert [(s["name"], s["bot"]) for s in seats[:2]] == [("Ana", None), ("Bruno", None)]
         assert seats[2]["bot"] == "heuristic" and bruno["seat"] == 1
     assert listed(client) == []  # started: off the lobby's list
+
+
+async def _rebuilt(service: Any, table_id: str) -> Table:
+    """The table as a process that never held it rebuilds it from the store."""
+    return Table.replay(table_id, await service.store.journal(table_id))
 
 
 def test_quick_match_never_joins_a_table_by_invitation(client: TestClient) -> None:

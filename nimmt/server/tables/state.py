@@ -96,6 +96,7 @@ class TableState:
     group: str | None = None  # the group whose league its games count toward (docs/people.md)
     reviews: dict[int, dict[str, Any]] = field(default_factory=dict)  # game -> its review (nimmt.review.to_store)
     rematch_asked: list[int] = field(default_factory=list)  # seats that asked for a rematch, in order
+    created_at: float | None = None  # when the table was made (wall clock; None: a journal before dates)
 
     @classmethod
     def created(cls, table_id: str, entry: Entry) -> Self:
@@ -107,7 +108,7 @@ class TableState:
         for index, bot in entry.bots.items():
             seats[index] = Seat(name=bot_name(entry.language, index), bot=bot)
         return cls(id=table_id, seats=seats, options=TableOptions(**entry.options), language=entry.language,
-                   group=entry.group)
+                   group=entry.group, created_at=entry.at)
 
     # -- reading -------------------------------------------------------------------------------
     @property

@@ -4,6 +4,7 @@ import {
   isolateName, page, playerKey, reducedMotion, renderRows, rowName, t, tp,
 } from "./common.js";
 import { setupReactions, showReaction, updateReactions } from "./reactions.js";
+import { updateStartClock } from "./startclock.js";
 import { updateClock } from "./tableclock.js";
 
 const tableId = page.table;
@@ -210,6 +211,7 @@ function render(message) {
   receivedAt = performance.now();
   updateReactions(message.table);
   updateClock(message);
+  updateStartClock(message);
   // A new turn's reveal starts to play before anything else is drawn from this state.
   follow(message, previous);
   redraw();
@@ -290,6 +292,10 @@ function draw(message) {
 function renderLobby(table, you) {
   const free = table.seats.filter((s) => !s.taken).length;
   $("lobby-status").textContent = free ? t("lobby_waiting", { count: free }) : t("lobby_full");
+  // A table that starts by itself says who may start it sooner (its countdown ticks on its own).
+  const sooner = table.creator ? t("start_in_note_you") : table.host === null || table.host === undefined
+    ? t("start_in_note_nobody") : t("start_in_note", { name: nameOf(table.host) });
+  if ($("start-note").textContent !== sooner) $("start-note").textContent = sooner;
   // The host seats bots in free seats and takes them off again; Start can fill what is still free.
   const host = !!table.creator;
   // Everything the list is drawn from: a person who just sat down sees "(you)" even when the seats
