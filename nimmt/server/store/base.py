@@ -85,7 +85,7 @@ class Store(Protocol):
 
     async def journal(self, table_id: str, since: int = 0) -> list[dict[str, Any]] | None:
         """The table's entries from sequence number ``since`` on, in order (all of them by
-        default; none when ``since`` is past the last), or None for an unknown table."""
+        default; an empty list when ``since`` is past the last), or None for an unknown table."""
         ...
 
     async def game(self, table_id: str, game: int) -> GameRow | None: ...
