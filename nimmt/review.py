@@ -325,7 +325,7 @@ def ready() -> None:
 
         import nimmt.batch  # noqa: F401
     except ImportError:
-        raise ReviewError("the review needs NumPy: install nimmt with its 'sim' extra") from None
+        raise ReviewError("the review needs NumPy, one of nimmt's dependencies: pip install numpy") from None
 
 
 def review(

@@ -26,7 +26,7 @@ four times as much). Measured side by side in ``docs/ladder.md``.
 Its row choice is searched the same way: when its card is below every row, each of the four rows
 is scored by what it costs now *and* by what the table it leaves costs its remaining cards later.
 
-Without NumPy (the ``sim`` extra) it falls back to the pure-Python rollouts of
+Without Numba (the ``sim`` extra) it falls back to the pure-Python rollouts of
 :mod:`nimmt.bots.rollout` with everybody at random (no model of the other players), some sixty
 times slower than the compiled random rollouts, hence weaker.
 """

@@ -37,7 +37,7 @@ def bench(
     try:
         import numpy  # noqa: F401
     except ImportError:
-        typer.echo("nimmt bench needs NumPy: pip install 'nimmt[sim]'", err=True)
+        typer.echo("nimmt bench needs NumPy, one of nimmt's dependencies: pip install numpy", err=True)
         raise typer.Exit(2) from None
     from nimmt.batch import bench as measure
 
