@@ -60,10 +60,20 @@ def register(app: typer.Typer) -> None:
         options = [option + shift for option, _e, _s in found.options]
         while True:
             if answer is None:
-                text = typer.prompt(_("ask_row" if found.kind == "row" else "ask_card"), default="", show_default=False,
-                                    prompt_suffix=" ")
+                # Read by hand, not typer.prompt: it turns both an ended input and Ctrl-C into a bare "Aborted!".
+                typer.echo(_("ask_row" if found.kind == "row" else "ask_card") + " ", nl=False)
                 try:
-                    chosen = int(text.strip())
+                    line = sys.stdin.readline()
+                except KeyboardInterrupt:
+                    typer.echo()
+                    raise typer.Exit(130) from None
+                if not line:
+                    typer.echo()
+                    typer.echo(_("no_answer"), err=True)
+                    raise typer.Exit(1)
+                text = line.strip()
+                try:
+                    chosen = int(text)
                 except ValueError:
                     chosen = -1
             else:

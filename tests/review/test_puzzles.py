@@ -90,3 +90,12 @@ def test_nimmt_puzzle_json_and_bad_input() -> None:
     assert data["day"] == "2026-12-02" and Puzzle.from_json(data) == of_day(date(2026, 12, 2))
     assert nimmt("puzzle", "--day", "yesterday").returncode == 2
     assert nimmt("puzzle", "--day", "2026-12-01", "--answer", "105").returncode == 2
+
+
+@pytest.mark.parametrize("language", ["en", "pt-PT"])
+def test_nimmt_puzzle_says_so_when_the_input_ends_without_an_answer(language: str) -> None:
+    # Typer's prompt ended such a run with a bare "Aborted!".
+    _ = translator(language, "puzzle")
+    done = nimmt("puzzle", "--day", "2026-12-01", "--lang", language, given="7777\n")
+    assert done.returncode == 1
+    assert _("no_answer") in done.stderr and "Aborted" not in done.stderr + done.stdout
