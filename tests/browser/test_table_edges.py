@@ -1,7 +1,7 @@
 """The table page's edges on phones, in a real Chromium on the session's ``nimmt serve``: a table
 that starts by itself counts down in the lobby (from the server's seconds, in digits that keep
 their place, saying who may start sooner), and the rows' labels stand on one line over their
-bullheads at 360 px in the longer languages."""
+bullheads at 360 px in the longer languages, at the table and in the home page's daily puzzle."""
 
 from __future__ import annotations
 
@@ -86,14 +86,21 @@ def test_a_table_that_starts_by_itself_counts_down_in_its_lobby(
         context.close()
 
 
-# Each row's label: its name on one line, its bullheads under it (two lines), and the row no wider
-# than its box.
-_ROW_LABELS = """() => [...document.querySelectorAll('#rows .row')].map((row) => {
+# Each row's label: its name on one line, its bullheads under it (two lines), and the row's last
+# card inside it.
+_ROW_LABELS = """(rows) => [...document.querySelectorAll(`${rows} .row`)].map((row) => {
   const title = row.querySelector('.row-title');
   const lines = (el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight));
+  const last = row.querySelector('.row-cards').lastElementChild.getBoundingClientRect();
   return { title: title.textContent, titleLines: lines(title), headsLines: lines(row.querySelector('.row-heads .n')),
-           wide: row.scrollWidth > row.clientWidth + 1 };
+           wide: last.right > row.getBoundingClientRect().right + .5 };
 })"""
+
+
+def _labels_fit(page: Page, rows: str, language: str) -> None:
+    labels = page.evaluate(_ROW_LABELS, rows)
+    assert all(label["titleLines"] == 1 and label["headsLines"] == 1 and not label["wide"]
+               for label in labels), (language, rows, labels)
 
 
 def test_the_rows_labels_take_two_lines_at_most_on_a_small_phone(browser: Browser, server: LiveServer) -> None:
@@ -106,8 +113,10 @@ def test_the_rows_labels_take_two_lines_at_most_on_a_small_phone(browser: Browse
             page.goto(f"{server.url}/t/{made['table_id']}?lang={language}#seat={made['token']}")
             expect(page.locator("html")).to_have_attribute("lang", language)
             expect(page.locator("#rows .row")).to_have_count(4)
-            labels = page.evaluate(_ROW_LABELS)
-            assert all(label["titleLines"] == 1 and label["headsLines"] == 1 and not label["wide"]
-                       for label in labels), (language, labels)
+            _labels_fit(page, "#rows", language)
+            # The rows away from the table too: the daily puzzle's on the home page.
+            page.goto(f"{server.url}/?lang={language}")
+            expect(page.locator("#daily-rows .row")).to_have_count(4)
+            _labels_fit(page, "#daily-rows", language)
     finally:
         context.close()
