@@ -328,6 +328,18 @@ def ready() -> None:
         raise ReviewError("the review needs NumPy, one of nimmt's dependencies: pip install numpy") from None
 
 
+def compiled() -> bool:
+    """Whether the review's rollouts run compiled (Numba, the ``sim`` extra). Without it they run as
+    plain Python: one round of four players at 64 samples took 31 CPU-s, against 1.5 compiled."""
+    from nimmt.batch import HAVE_NUMBA
+
+    if not HAVE_NUMBA:
+        return False
+    import numba  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+    return not getattr(numba.config, "DISABLE_JIT", False)
+
+
 def review(
     record: GameRecord,
     *,

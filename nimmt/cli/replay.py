@@ -269,13 +269,16 @@ def register(app: typer.Typer) -> None:
 
 def _reviewer(language: str, samples: int, seed: int) -> Callable[[GameRecord], Review]:
     """The review of a record at ``samples`` and ``seed``; without NumPy, a clear message and exit 2."""
-    from nimmt.review import ReviewError, ready, review
+    from nimmt.review import ReviewError, compiled, ready, review
 
     try:
         ready()
     except ReviewError:
         typer.echo("nimmt replay: " + i18n.translator(language, "review")("unavailable"), err=True)
         raise typer.Exit(2) from None
+
+    if not compiled():
+        typer.echo("nimmt replay: " + i18n.translator(language, "review")("slow"), err=True)
 
     def judge(record: GameRecord) -> Review:
         return review(record, samples=samples, seed=seed)

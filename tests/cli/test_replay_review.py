@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -15,8 +16,9 @@ from nimmt.core import Rules
 from nimmt.match import play_game
 
 
-def nimmt(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "nimmt", *args], capture_output=True, text=True, timeout=600)
+def nimmt(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "nimmt", *args], capture_output=True, text=True, timeout=600,
+                          env=None if env is None else {**os.environ, **env})
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +65,16 @@ def test_the_terminal_review_speaks_every_language(record: Path, language: str) 
         assert _("player", name=name, accuracy="", decisions="", loss="", inaccuracies="", mistakes="",
                  blunders="").split(":")[0] in done.stdout
     assert _("mark_blunder") in done.stdout or _("mark_mistake") in done.stdout  # two random players
+    assert _("slow") not in done.stderr  # compiled here
+
+
+def test_a_review_without_compiled_rollouts_says_it_will_be_slow(record: Path) -> None:
+    from nimmt.i18n import translator
+
+    done = nimmt("replay", "--review", "--samples", "2", "--lang", "fr", str(record), env={"NUMBA_DISABLE_JIT": "1"})
+    assert done.returncode == 0, done.stderr
+    assert translator("fr", "review")("slow") in done.stderr
+    assert translator("fr", "review")("header", samples=2, seed=0) in done.stdout
 
 
 def test_bad_input_is_refused_clearly(record: Path, tmp_path: Path) -> None:
