@@ -1333,13 +1333,16 @@ $("host-bot").replaceChildren(...(page.bots || []).map((name) => el("option", { 
 $("lobby-bot").replaceChildren(...(page.bots || []).map((name) => el("option", { value: name }, botName(name))));
 $("lobby-bot").value = (page.bots || []).includes("heuristic") ? "heuristic" : $("lobby-bot").value;
 $("start").addEventListener("click", () => send({ type: "start" }));
-$("advice-cards").addEventListener("click", askAdvice);
+// The coach's buttons stand where Skip stood during the reveal: a press begun before the decision
+// took presses (a second tap on Skip) asks nothing.
+const askDeliberately = (event) => { if (deliberate(event)) askAdvice(); };
+$("advice-cards").addEventListener("click", askDeliberately);
 $("advice-close").addEventListener("click", () => {
   const asked = $(state && legalRows(state).length ? "advice-rows" : "advice-cards");
   hideAdvice();
   asked.focus();  // back where the person asked
 });
-$("advice-rows").addEventListener("click", askAdvice);
+$("advice-rows").addEventListener("click", askDeliberately);
 $("rematch").addEventListener("click", () => send({ type: "rematch" }));
 $("ask-rematch").addEventListener("click", () => send({ type: "ask_rematch" }));
 $("take-back").addEventListener("click", (event) => {
