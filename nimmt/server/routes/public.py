@@ -81,8 +81,9 @@ async def quick_match(body: QuickMatch, request: Request, service: Service) -> S
     """Take a seat at the open public table in this language that has waited longest; when there is
     none, open one (public, four seats, a minute a decision) for the next people to join. That table
     starts by itself a minute after it was opened, bots in the seats still free (its creator may
-    start it sooner). One quick match at a time per language, over every process (its turn is the
-    store's: nimmt/server/matching.py), so two strangers asking at once sit at one table."""
+    start it sooner). A table is opened only during the language's turn, one asker at a time over
+    every process (the store's: nimmt/server/matching.py), after a last look at the lobby, so two
+    strangers asking at once sit at one table."""
     # This process's rows are written in the background: the ones under way go first, so a stranger
     # who sat down here a moment ago is found (another process's are as fresh as its writes).
     await service.listing.settled(timeout=QUICK_SETTLE)
@@ -90,18 +91,21 @@ async def quick_match(body: QuickMatch, request: Request, service: Service) -> S
     if turns is None:
         raise ApiError(503, "server_error", "this server keeps no list of public tables")
     assert isinstance(turns, QuickTurns)
-    try:
-        async with turns.turn(body.language):
-            table, seat, token = await _match(request, service, body)
-            await service.listing.written(table.id)  # the next asker reads this table's row as it is now
-    except NoTurn:
-        raise ApiError(503, "server_error", "quick match is busy: try again in a moment") from None
-    return SeatToken(table_id=table.id, seat=seat, token=token, **links(request, table))
+    seat = await _join_waiting(request, service, body)  # most often a table has room: no turn needed
+    if seat is None:
+        try:
+            async with turns.turn(body.language):
+                # Again in the turn: the stranger before may have opened a table meanwhile.
+                seat = await _join_waiting(request, service, body) or await _open(service, body)
+                await service.listing.written(seat[0].id)  # the next asker reads this table's row as it is now
+        except NoTurn:
+            raise ApiError(503, "server_error", "quick match is busy: try again in a moment") from None
+    table, number, token = seat
+    return SeatToken(table_id=table.id, seat=number, token=token, **links(request, table))
 
 
-async def _match(request: Request, service: TableService, body: QuickMatch) -> tuple[Table, int, str]:
-    """A seat at the table with room that has waited longest (its people present, or on their way),
-    or at a new table: during the language's turn."""
+async def _join_waiting(request: Request, service: TableService, body: QuickMatch) -> tuple[Table, int, str] | None:
+    """A seat at the table with room that has waited longest (its people present, or on their way)."""
     try:
         candidates = await _listing(request).open_tables(body.language, limit=QUICK_TRIES, arriving=True)
     except ApiError:
@@ -113,6 +117,11 @@ async def _match(request: Request, service: TableService, body: QuickMatch) -> t
         seat = await _try_join(service, candidate, body.name)
         if seat is not None:
             return seat
+    return None
+
+
+async def _open(service: TableService, body: QuickMatch) -> tuple[Table, int, str]:
+    """A new quick-match table, its creator in seat 0 (during the language's turn)."""
     options = TableOptions(public=True, clock=QUICK_CLOCK, start_after=QUICK_START)
     table, token = await service.create(CreateTable(name=body.name, seats=QUICK_SEATS, options=options,
                                                     language=body.language))
