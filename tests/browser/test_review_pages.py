@@ -199,5 +199,13 @@ def test_an_uploaded_record_gets_its_review_on_a_phone(browser: Browser, server:
         expect(page.locator("#review-status")).to_have_text("")
         assert posted == ["/api/replay/review", "/api/replay/review"]
         _no_sideways_scroll(page)
+        # Over the reviews' 64 KiB (spaces in the JSON): replayed through /api/replay, the review refused in words.
+        page.locator("#replay-file").set_input_files(files=[{
+            "name": "long.json", "mimeType": "application/json",
+            "buffer": json.dumps(record).encode() + b" " * (64 * 1024)}])
+        page.locator("#replay-upload button[type=submit]").click()
+        expect(page.locator("#review-status")).to_have_text(catalog("pt-BR", "web")["error_too_large"])
+        expect(page.locator("#replay-cards li")).to_have_count(2)
+        assert posted[2:] == ["/api/replay/review", "/api/replay"]
     finally:
         context.close()
