@@ -58,8 +58,9 @@ def test_the_replay_page_gets_the_turns_at_once_then_the_review_from_one_reading
     record read and checked once, in the record checker's worker (the bot pool only reviews); a
     record the rules refuse is a plain refusal; one too long to review still gets its turns."""
     text = (GOLDEN / "hand_one_round.json").read_bytes()
-    prepared_review(client, text)
     app = client.app
+    app.state.uploads.samples = FEW  # type: ignore[attr-defined]  # the same numbers, sooner
+    prepared_review(client, text)
     checks: list[str] = []
     jobs: list[str] = []
     checker, pool = app.state.checker, app.state.service.pool  # type: ignore[attr-defined]
@@ -74,7 +75,6 @@ def test_the_replay_page_gets_the_turns_at_once_then_the_review_from_one_reading
         return await pool_run(key, function, *args)
 
     checker.run, pool.run = counted, job
-    app.state.uploads.samples = FEW  # type: ignore[attr-defined]  # the same numbers, sooner
     try:
         ndjson = {"Accept": "application/x-ndjson"}
         answer = client.post("/api/replay/review", content=text, headers=ndjson)
