@@ -192,6 +192,9 @@ class TableInfo(BaseModel):
     start_left: float | None = Field(default=None, description="seconds (tenths) until a waiting table with "
                                      "options.start_after starts by itself, as of this answer; 0 once due (it "
                                      "starts when somebody is at it); null for any other table")
+    start_waits: Literal["player"] | None = Field(default=None, description="what a waiting table with "
+                                                  "options.start_after waits for besides its time: 'player' "
+                                                  "while no seated person is here; null otherwise")
 
 
 class ApiErrorBody(BaseModel):

@@ -42,6 +42,15 @@ def start_left(table: TableState) -> float | None:
     return round(max(0.0, table.created_at + after - time.time()), 1)
 
 
+def start_waits(table: Table) -> str | None:
+    """What a waiting table that starts by itself waits for besides its time: ``"player"`` while no
+    seated person is here (it starts when one is, once due); None otherwise. From the hub's presence,
+    so every process says the same."""
+    if not table.options.start_after or table.status != "lobby" or table.present:
+        return None
+    return "player"
+
+
 class QuickStart:
     """One timer per waiting table with ``start_after`` in this process."""
 
@@ -89,7 +98,7 @@ class QuickStart:
                     await asyncio.wait_for(service.stopping.wait(), max(0.0, due - time.time()))
                 if service.closed or service.tables.get(table.id) is not table or table.status != "lobby":
                     return
-                if not table.present:
+                if start_waits(table) is not None:
                     return  # nobody here: the next arrival arms it again, and it starts then
                 try:
                     async with table.lock:

@@ -18,7 +18,7 @@ from nimmt.core import BULLHEADS, DECK, Ending, ending, view
 from nimmt.protocol.encoding import seat_view_json, shared_view_json
 
 from .models import TableOptions
-from .quickstart import start_left
+from .quickstart import start_left, start_waits
 from .tables import Table
 
 BULLHEADS_JSON: dict[str, int] = {str(c): BULLHEADS[c] for c in DECK}
@@ -68,6 +68,7 @@ def public_info(table: Table) -> dict[str, Any]:
         "absent_grace": float(table.absent_grace),  # the absent rule "bot" waits this long
         "rematch_asked": list(table.rematch_asked),
         "start_left": start_left(table),  # from the journal's date: the same on every process
+        "start_waits": start_waits(table),  # "player": nobody seated is here, so it will not start yet
     }
 
 

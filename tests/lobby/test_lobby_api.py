@@ -121,6 +121,23 @@ def test_a_table_with_start_after_starts_by_itself_with_bots_in_the_free_seats(c
     assert listed(client) == []  # started: off the lobby's list
 
 
+def test_a_table_that_starts_by_itself_says_when_it_waits_for_a_player(client: TestClient) -> None:
+    """Nobody seated here: the table will not start, whatever its time, and its state says so (a
+    spectator's page shows it instead of a countdown stuck at 0)."""
+    table = create_table(client, seats=3, public=True, clock=60, start_after=600)
+    with client.websocket_connect(f"/ws/{table['table_id']}") as watching:
+        spectator = Person(watching, None)
+        assert spectator.state["table"]["start_waits"] == "player"
+        assert client.get(f"/api/tables/{table['table_id']}").json()["start_waits"] == "player"
+        with client.websocket_connect(f"/ws/{table['table_id']}") as socket:
+            ana = Person(socket, table["token"])
+            assert ana.state["table"]["start_waits"] is None
+            spectator.state_where(lambda m: m["table"]["start_waits"] is None)
+        spectator.state_where(lambda m: m["table"]["start_waits"] == "player")  # Ana left: it waits again
+    private = create_table(client, seats=3)
+    assert client.get(f"/api/tables/{private['table_id']}").json()["start_waits"] is None  # no start of its own
+
+
 async def _rebuilt(service: Any, table_id: str) -> Table:
     """The table as a process that never held it rebuilds it from the store."""
     return Table.replay(table_id, await service.store.journal(table_id))
