@@ -22,7 +22,7 @@ WAIT = 180  # seconds before the table starts by itself: long after the test (a 
 # "Começa em 2:58", "Début dans 2:58": minutes and seconds.
 TIME = re.compile(r"(\d+):(\d\d)")
 
-_BOXES = """() => ['#start-in', '#start-note', '#lobby-seats', '#start-fill'].map((s) => {
+_BOXES = """() => ['#start-in', '#start-note', '#start-fill', '#lobby-bot', '#lobby-seats'].map((s) => {
   const r = document.querySelector(s).getBoundingClientRect();
   return [s, Math.round(r.left), Math.round(r.top), Math.round(r.width), Math.round(r.height)];
 })"""
@@ -43,13 +43,33 @@ def _counts_down_in_place(page: Page) -> None:
     assert page.locator("#start-in").evaluate("(e) => getComputedStyle(e).fontVariantNumeric") == "tabular-nums"
 
 
+def _start_on_first_screen(page: Page, where: str, problems: list[str]) -> None:
+    """The host's Start and its bot level lie on the first screen, unscrolled."""
+    page.evaluate("window.scrollTo(0, 0)")
+    height = page.viewport_size["height"] if page.viewport_size else 0
+    for part in ("#start-fill", "#lobby-bot"):
+        box = page.locator(part).bounding_box()
+        if box is None or box["y"] < 0 or box["y"] + box["height"] > height:
+            problems.append(f"{where}: {part} is off the first screen ({box})")
+
+
+def _waits_for_a_player(server: LiveServer, page: Page) -> None:
+    """A spectator of a table nobody seated is at: it says it waits for a player, before its time
+    and after it (never "Starting…" forever)."""
+    made = httpx.post(f"{server.url}/api/tables", json={"name": "Davi", "seats": 4, "language": "pt-BR",
+                                                        "options": {"start_after": 5}}).json()
+    page.goto(f"{server.url}/t/{made['table_id']}?lang=pt-BR")
+    expect(page.locator("#start-note")).to_have_text(re.compile("Só começa quando um jogador estiver aqui"))
+    expect(page.locator("#start-in")).to_have_text("Aguardando um jogador presente", timeout=30_000)
+
+
 def test_a_table_that_starts_by_itself_counts_down_in_its_lobby(
         browser: Browser, server: LiveServer, screenshots: Path) -> None:
     made = httpx.post(f"{server.url}/api/tables", json={"name": "Ana", "seats": 4, "language": "pt-BR",
                                                         "options": {"rounds": 1, "start_after": WAIT}}).json()
     table_id = made["table_id"]
     bruno = httpx.post(f"{server.url}/api/tables/{table_id}/join", json={"name": "Bruno"}).json()
-    context = browser.new_context(**PHONE)
+    context = browser.new_context(**PHONE, reduced_motion="reduce")
     ana, other = context.new_page(), browser.new_page(viewport={"width": 390, "height": 844})
     errors: list[str] = []
     ana.on("pageerror", lambda error: errors.append(str(error)))
@@ -66,16 +86,25 @@ def test_a_table_that_starts_by_itself_counts_down_in_its_lobby(
         expect(other.locator("#start-in")).to_have_text(re.compile(r"^Début dans \d:\d\d$"))
         expect(other.locator("#start-note")).to_have_text(re.compile("Ana peut lancer la partie avant"))
         expect(other.locator("#start-box")).to_be_hidden()
+        # A table nobody seated is at does not start: its spectator reads that it waits for a player.
+        _waits_for_a_player(server, other)
         problems: list[str] = []
-        for language in ("pt-BR", "fr"):
+        for language in ("pt-BR", "pt-PT", "fr"):
             ana.goto(f"{server.url}/t/{table_id}?lang={language}#seat={made['token']}")
             expect(ana.locator("#start-in")).to_have_text(TIME)
             for width, height in SCREENS:
                 ana.set_viewport_size({"width": width, "height": height})
                 _cut(ana, f"countdown {language} {width}x{height}", problems)
-                ana.screenshot(path=str(screenshots / f"table-countdown-{language}-{width}x{height}.png"))
+                _start_on_first_screen(ana, f"{language} {width}x{height}", problems)
+                if language != "pt-PT":
+                    ana.screenshot(path=str(screenshots / f"table-countdown-{language}-{width}x{height}.png"))
         assert problems == []
         _counts_down_in_place(ana)
+        # Somebody joins: the host's Start stays where it was.
+        before = ana.evaluate(_BOXES)
+        httpx.post(f"{server.url}/api/tables/{table_id}/join", json={"name": "Cleo"}).raise_for_status()
+        expect(ana.locator("#lobby-status")).to_have_text(re.compile(r"\b1\b"))
+        assert ana.evaluate(_BOXES)[:4] == before[:4]
         # The host starts sooner: the countdown goes with the lobby.
         ana.locator("#start-fill").click()
         expect(ana.locator("body")).to_have_attribute("data-status", "playing")

@@ -5,6 +5,7 @@ import { t } from "./common.js";
 
 let due = null; // when the table starts (performance.now()), as the last state said
 let ticking = null;
+let waits = null; // what the table waits for besides its time (table.start_waits)
 
 /** "0:42", "1:00": minutes and seconds, rounded up (a second still left shows as 0:01). */
 export function minutesSeconds(seconds) {
@@ -16,7 +17,8 @@ function draw() {
   const line = document.getElementById("start-in");
   if (!line || due === null) return;
   const left = (due - performance.now()) / 1000;
-  const text = left > 0 ? t("start_in", { time: minutesSeconds(left) }) : t("start_in_due");
+  // Nobody seated is here: once due it still waits (the server says so), it is not "starting".
+  const text = left > 0 ? t("start_in", { time: minutesSeconds(left) }) : t(waits ? "start_in_waits" : "start_in_due");
   if (line.textContent !== text) line.textContent = text;
 }
 
@@ -34,6 +36,7 @@ export function updateStartClock(message) {
     return;
   }
   due = performance.now() + left * 1000;
+  waits = table.start_waits || null;
   draw();
   if (!ticking) ticking = setInterval(draw, 250);
 }

@@ -292,10 +292,12 @@ function draw(message) {
 function renderLobby(table, you) {
   const free = table.seats.filter((s) => !s.taken).length;
   $("lobby-status").textContent = free ? t("lobby_waiting", { count: free }) : t("lobby_full");
-  // A table that starts by itself says who may start it sooner (its countdown ticks on its own).
-  const sooner = table.creator ? t("start_in_note_you") : table.host === null || table.host === undefined
-    ? t("start_in_note_nobody") : t("start_in_note", { name: nameOf(table.host) });
+  // A table that starts by itself says who may start it sooner, or that it waits for a player (its
+  // countdown ticks on its own), and its host's Start stands there, on the first screen.
+  const sooner = table.start_waits || table.host === null || table.host === undefined ? t("start_in_note_waits")
+    : table.creator ? t("start_in_note_you") : t("start_in_note", { name: nameOf(table.host) });
   if ($("start-note").textContent !== sooner) $("start-note").textContent = sooner;
+  placeStart(table.start_left !== null && table.start_left !== undefined);
   // The host seats bots in free seats and takes them off again; Start can fill what is still free.
   const host = !!table.creator;
   // Everything the list is drawn from: a person who just sat down sees "(you)" even when the seats
@@ -322,6 +324,14 @@ function renderLobby(table, you) {
   $("start-box").hidden = !table.creator;
   $("start").hidden = free > 0;
   $("start").disabled = free > 0;
+}
+
+// The host's Start and bot level: under the countdown of a table that starts by itself, Start first
+// (the bot level goes when the seats are full: nothing moves under the finger), else after the invite.
+function placeStart(counting) {
+  const box = $("start-box");
+  if (counting && box.parentElement !== $("start-countdown")) $("start-countdown").append(box, $("lobby-host"));
+  if (!counting && box.parentElement !== $("lobby")) $("coach-option").before($("lobby-host"), box);
 }
 
 // A bot's short name (a phone's menu shows it whole); its description is its ``bot_`` text.
