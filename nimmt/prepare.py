@@ -35,7 +35,9 @@ from pathlib import Path
 
 from nimmt.core import Deal, GameState, PlayCard, apply, new_game, view
 
-COMPILED_BOTS = frozenset({"expert"})  # the bots that run compiled kernels (the others decide in Python)
+# The bots that need compiled kernels. ``heuristic`` and ``learned`` run theirs compiled once prepared
+# (their one-decision entries are among the decisions below) and as plain Python until then.
+COMPILED_BOTS = frozenset({"expert"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,15 +116,16 @@ def _states() -> tuple[GameState, GameState]:
 def _decisions() -> list[Callable[[], object]]:
     """One of each call that runs a compiled kernel: the expert's card and row (its rollouts with one style
     per seat, as once it has seen how the others play, and the table-wide ones), the coach's cards and
-    rows, and ``simulate``'s seats."""
+    rows, ``simulate``'s seats, and the heuristic's and the learned network's one decisions."""
     import numpy as np
 
-    from nimmt.batch import seat_games
+    from nimmt.batch import decide, seat_games
     from nimmt.bots import make_bot
     from nimmt.bots.styles import seat_card_penalties, seat_row_penalties, seats_of
     from nimmt.coach import advise_cards, advise_rows
 
     cards, rows = view(_states()[0], 0), view(_states()[1], 0)
+    unseen, still = cards.unseen_cards(), [c for c, _ in rows.revealed[rows.resolved + 1 :]]
     expert = make_bot("expert", random.Random(0))
     expert.time_budget = 0.01  # type: ignore[attr-defined]
     styles = seats_of(("heuristic", "snug", "mc"))
@@ -136,6 +139,12 @@ def _decisions() -> list[Callable[[], object]]:
         lambda: advise_rows(rows, samples=8, rng=random.Random(0)),
         lambda: seat_games(("heuristic", "beginner", "random"), 2, 1),
         lambda: seat_games(("random", "random", "random"), 2, 1),
+        # The one-decision entries of the heuristic, the styles and the learned network (nimmt.batch.decide).
+        lambda: decide.heuristic_card(cards.rows, cards.hand, unseen, 3, compiled=True),
+        lambda: decide.card_costs(cards.rows, cards.hand, unseen, 3, compiled=True),
+        lambda: decide.heuristic_row(rows.rows, rows.row_choice_card or 1, still, rows.hand, rows.unseen_cards(), 3,
+                                     compiled=True),
+        lambda: decide.net_features(cards.rows, cards.hand, unseen, 3, compiled=True),
     ]
 
 

@@ -55,17 +55,24 @@ Lower is better. ``rng`` is a :class:`numpy.random.Generator`, a :class:`random.
 from it seeds a generator), a seed, or None; the same seed gives the same numbers on the same
 engine. A bad view, card, policy or sample count raises :class:`BatchError` with a clear message.
 
+One decision
+------------
+:mod:`nimmt.batch.decide` makes one policy's decision from what one player sees (rows, hand, unseen
+cards): the ``heuristic`` bot's card and row, the styles' cards and costs, the learned network's
+features. The bots of :mod:`nimmt.bots` are thin adapters over it; the heuristic's weights are
+:data:`HEURISTIC_TIE`, :data:`HEURISTIC_LATER`, :data:`HEURISTIC_LOOK` and :data:`HEURISTIC_FEW`.
+
 ``warm_up()`` compiles (or loads from Numba's cache) the rollout kernels once per process: a server's
 bot workers call it when they start, so that no player waits for the first compile.
 """
 
+from . import decide
+from ._base import HEURISTIC_FEW, HEURISTIC_LATER, HEURISTIC_LOOK, HEURISTIC_TIE
 from ._kernels import HAVE_NUMBA, MC_CARD, MC_COST, CardPolicy, Policies, RowPolicy
 from .engine import (
     CARD_POLICIES,
     DEFAULT_CHUNK,
     ENGINE_VARIABLE,
-    HEURISTIC_LATER,
-    HEURISTIC_TIE,
     POLICIES,
     ROW_POLICIES,
     SEAT_POLICIES,
@@ -96,7 +103,9 @@ __all__ = [
     "DEFAULT_CHUNK",
     "ENGINE_VARIABLE",
     "HAVE_NUMBA",
+    "HEURISTIC_FEW",
     "HEURISTIC_LATER",
+    "HEURISTIC_LOOK",
     "HEURISTIC_TIE",
     "MC_CARD",
     "MC_COST",
@@ -112,6 +121,7 @@ __all__ = [
     "SeatGames",
     "check_deals",
     "deal",
+    "decide",
     "engine_name",
     "play",
     "play_games",

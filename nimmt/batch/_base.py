@@ -141,16 +141,17 @@ class CardPolicy(enum.IntEnum):
     # the hand with chance proportional to exp(MC_COST * cost(c) + MC_CARD * c / 104), cost(c) as SNUG's.
     MC = 4
     # The learned network's card (nimmt.bots.learned, policy mode): the card its policy head likes best,
-    # from the same features as nimmt.bots.learned.card_features, computed here (the tests hold them equal).
+    # from the features of _choices.net_features, which the learned bot computes with the same kernel.
     NET = 5
 
 
 MC_COST = -0.56  # fitted to field:mc50's choices at 4 players (docs/ladder.md, "A model of Monte-Carlo players")
 MC_CARD = 1.08
-# HeuristicBot.LOOK and HeuristicBot.FEW (tests/batch/test_exact.py holds them equal): at tables of at
-# most HEURISTIC_FEW players the heuristic weighs what a card leaves for the rest of its hand.
-HEURISTIC_LOOK = 0.5
-HEURISTIC_FEW = 3
+# The heuristic's weights, here only (nimmt.bots.heuristic tells what they weigh; its bot takes them from here).
+HEURISTIC_TIE = 0.05  # expected bullheads under which two cards count as equally safe
+HEURISTIC_LATER = 1.0  # weight of the hand's later risk when choosing a row
+HEURISTIC_LOOK = 0.5  # weight of the rest of the hand's cost on the rows a card leaves (small tables)
+HEURISTIC_FEW = 3  # tables of at most this many players look one card ahead
 
 BULL = np.array(BULLHEADS, dtype=np.int64)
 # comb(n, k) as floats, exactly the numbers math.comb gives (n, k <= 10).

@@ -1,9 +1,15 @@
 """The policies' choices, one hand at a time: the heuristic bot's card and row, the beginner's card,
-the styles the expert models other players with, and the learned network's card.
+the styles the expert models other players with, and the learned network's features and card.
 
-These repeat :mod:`nimmt.bots.heuristic` and :mod:`nimmt.bots.learned` float operation for float
-operation, so that they choose exactly what the bots choose: ``tests/conformance``,
-``tests/batch/test_exact.py`` and ``tests/batch/test_net_kernel.py`` hold them to the bots.
+This is the one implementation of these policies. The bots of :mod:`nimmt.bots` (``heuristic``,
+``learned``, the expert's styles) pack their view into these arrays and call the entries at the end
+of this module through :mod:`nimmt.batch.decide`; the whole-table kernels inline the same functions.
+The idea behind each choice is told in the bots' docstrings (:mod:`nimmt.bots.heuristic`,
+:mod:`nimmt.bots.learned`).
+
+Written in the subset of Python that Numba compiles, and only with operations that also work on
+Python lists: without Numba (or before the kernels are compiled) :mod:`nimmt.batch.decide` runs
+these functions as plain Python on lists, which is quicker there than NumPy's scalars.
 """
 
 from __future__ import annotations
@@ -51,7 +57,8 @@ def own_rows(ends, work, mine, held, below):  # type: ignore[no-untyped-def]
 
 @_jit_inline
 def card_cost(ends, counts, heads, card, rank, held, work, below, cnt, hb, opponents):  # type: ignore[no-untyped-def]
-    """:func:`nimmt.bots.heuristic.card_cost`, the same float operations in the same order.
+    """The bullheads ``card`` is expected to take if played now: the heuristic's estimate, told in
+    :mod:`nimmt.bots.heuristic` ("The idea, card by card").
 
     The player's unseen cards are the cards not public and not its own: it holds ``held`` cards,
     ``rank`` of them below ``card``, the first i of them (sorted) worth ``work[i]`` bullheads;
@@ -123,9 +130,24 @@ def place_own(e2, c2, h2, ends, counts, heads, card):  # type: ignore[no-untyped
 
 
 @_jit_inline
+def costs_now(ends, counts, heads, hand, cnt, hb, opponents, work, costs):  # type: ignore[no-untyped-def]
+    """``costs[i]``: :func:`card_cost` of the i-th lowest card of ``hand`` (no look ahead), with the
+    hand sorted into ``work`` as :func:`own_cards` and :func:`own_rows` lay it out; returns how many
+    cards there are. Room as :func:`heuristic_pick`."""
+    size = len(hand)
+    below = size + 1
+    mine = size + 9
+    held = own_cards(hand, work, mine)
+    own_rows(ends, work, mine, held, below)
+    for i in range(held):
+        costs[i] = card_cost(ends, counts, heads, work[mine + i], i, held, work, below, cnt, hb, opponents)
+    return held
+
+
+@_jit_inline
 def heuristic_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs):  # type: ignore[no-untyped-def]
-    """Index in ``hand`` (0 = no card) of the card HeuristicBot.choose_card plays (see
-    :func:`nimmt.bots.heuristic.choose`): the lowest expected cost, at tables of at most
+    """Index in ``hand`` (0 = no card) of the card the heuristic bot plays (the idea is told in
+    :mod:`nimmt.bots.heuristic`): the lowest expected cost, at tables of at most
     ``HEURISTIC_FEW`` players plus ``HEURISTIC_LOOK`` times the mean cost of the rest of the hand on
     the rows the card leaves; on a near tie (within ``tie``) the highest card, or at those small
     tables the snuggest fit. ``work``: 2 * len(hand) + HEURISTIC_ROOM numbers of room, ``costs``: len(hand)."""
@@ -137,19 +159,14 @@ def heuristic_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, cos
 def heuristic_pick(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, look, snug):  # type: ignore[no-untyped-def]
     """:func:`heuristic_card` with its two choices given: ``look`` (weigh the rest of the hand on the
     rows the card leaves) and ``snug`` (near ties to the snuggest fit, not the highest card)."""
-    size = hand.shape[0]
+    size = len(hand)
     below = size + 1
     mine = size + 9
-    held = own_cards(hand, work, mine)
-    own_rows(ends, work, mine, held, below)
-    for i in range(held):
-        costs[i] = card_cost(ends, counts, heads, work[mine + i], i, held, work, below, cnt, hb, opponents)
+    held = costs_now(ends, counts, heads, hand, cnt, hb, opponents, work, costs)
     if look and held > 1:
         # Heads-up, a later card of the hand meets about half the opponent's remaining cards.
         ahead = opponents * max(1, held // 2) if opponents == 1 else opponents
-        e2 = np.empty(4, np.int64)
-        c2 = np.empty(4, np.int64)
-        h2 = np.empty(4, np.int64)
+        e2, c2, h2 = ends.copy(), counts.copy(), heads.copy()
         for i in range(held):
             place_own(e2, c2, h2, ends, counts, heads, work[mine + i])
             own_rows(e2, work, mine, held, below)
@@ -181,7 +198,7 @@ def heuristic_pick(ends, counts, heads, hand, cnt, hb, opponents, tie, work, cos
             if costs[i] <= best + tie:
                 card = work[mine + i]
                 break
-    for i in range(hand.shape[0]):
+    for i in range(len(hand)):
         if hand[i] == card:
             return i
     return -1
@@ -192,7 +209,7 @@ def mc_card(ends, counts, heads, hand, cnt, hb, opponents, work, costs, state): 
     """(new state, index in ``hand`` of the card CARD_MC plays): a Gumbel-max draw, so card c comes
     with chance exp(u(c)) / sum of exp(u), u(c) = MC_COST * cost(c) + MC_CARD * c / 104, the costs of
     :func:`card_cost` (no look ahead). Room as :func:`heuristic_pick`."""
-    size = hand.shape[0]
+    size = len(hand)
     below_at = size + 1
     mine = size + 9
     held = own_cards(hand, work, mine)
@@ -208,7 +225,7 @@ def mc_card(ends, counts, heads, hand, cnt, hb, opponents, work, costs, state): 
         if score > best:
             best = score
             card = c
-    for i in range(hand.shape[0]):
+    for i in range(len(hand)):
         if hand[i] == card:
             return state, i
     return state, -1
@@ -218,12 +235,14 @@ def mc_card(ends, counts, heads, hand, cnt, hb, opponents, work, costs, state): 
 # array: F and H (features, hidden units), then shift (F), scale (F), w1 (F x H), b1 (H), w2 (H x H),
 # b2 (H), w3 (H x 2), b3 (2); nimmt.bots.learned.Net.flat writes it. TAKE_ROW as there.
 NET_TAKE_ROW = 20.0
-NET_CARD_FEATURES = 22
+NET_CARD_FEATURES = 22  # the card's own numbers, then the table's
+NET_TABLE_FEATURES = 19
+NET_FEATURES = NET_CARD_FEATURES + NET_TABLE_FEATURES
 
 
 @_jit_inline
 def at_least(n, p, k):  # type: ignore[no-untyped-def]
-    """P(X >= k) for X ~ Binomial(n, p): nimmt.bots.heuristic.at_least, the same float operations."""
+    """P(X >= k) for X ~ Binomial(n, p) (Python's own float operations: math.comb's numbers, C pow)."""
     if k <= 0:
         return 1.0
     if k > n:
@@ -248,34 +267,51 @@ def own_below(work, mine, held, card):  # type: ignore[no-untyped-def]
 
 @_jit_inline
 def net_features(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, targets, feats):  # type: ignore[no-untyped-def]
-    """Fill ``feats[i]`` with nimmt.bots.learned.card_features of the i-th lowest card of ``hand`` (0 =
-    no card), float operation for float operation; returns how many cards there are. Room as
-    :func:`heuristic_pick`; ``targets``: len(hand) numbers."""
-    size = hand.shape[0]
+    """Fill ``feats[i]`` (NET_FEATURES numbers) with what the learned network sees of the i-th lowest
+    card of ``hand`` (0 = no card) and of the table; returns how many cards there are. Room as
+    :func:`heuristic_pick`; ``targets``: len(hand) numbers. What the numbers are:
+    :mod:`nimmt.bots.learned`."""
+    size = len(hand)
     below_at = size + 1
     mine = size + 9
     usual = hand[heuristic_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs)]
-    held = own_cards(hand, work, mine)
-    own_rows(ends, work, mine, held, below_at)
-    n = held
-    u = cnt[105] - held
+    n = costs_now(ends, counts, heads, hand, cnt, hb, opponents, work, costs)
+    for i in range(n):
+        targets[i] = target(ends, work[mine + i])
+    net_table(ends, counts, heads, n, cnt[105] - n, opponents, costs, targets, feats)
+    e2, c2, h2 = ends.copy(), counts.copy(), heads.copy()
+    for i in range(n):
+        c = work[mine + i]
+        later_mean = 0.0
+        later_sum = 0.0
+        if n > 1:
+            place_own(e2, c2, h2, ends, counts, heads, c)
+            own_rows(e2, work, mine, n, below_at)
+            for j in range(n):
+                if j != i:
+                    later_sum += card_cost(e2, c2, h2, work[mine + j], j, n, work, below_at, cnt, hb, opponents)
+            later_mean = later_sum / (n - 1)
+        net_card_features(ends, counts, heads, cnt, opponents, work, mine, n, costs, targets, feats, i,
+                          later_mean, later_sum, c == usual)
+    return n
+
+
+@_jit_inline
+def net_table(ends, counts, heads, n, u, opponents, costs, targets, feats):  # type: ignore[no-untyped-def]
+    """The table's part of the features (the same for every card), in ``feats[0, NET_CARD_FEATURES:]``:
+    players, cards in hand, unseen cards ``u``, the rows sorted by their last card (end, length,
+    bullheads), the cheapest row, the hand's mean and lowest ``costs``, its share of low cards."""
     cheapest = heads[0]
-    lowest_end = ends[0]
     for r in range(1, 4):
         cheapest = min(cheapest, heads[r])
-        lowest_end = min(lowest_end, ends[r])
     best_cost = np.inf
     total_cost = 0.0
     lows = 0
     for i in range(n):
-        c = work[mine + i]
-        costs[i] = card_cost(ends, counts, heads, c, i, held, work, below_at, cnt, hb, opponents)
-        targets[i] = target(ends, c)
         best_cost = min(best_cost, costs[i])
         total_cost += costs[i]
         if targets[i] < 0:
             lows += 1
-    # The table part, the same for every card: the rows sorted by their last card.
     t = NET_CARD_FEATURES
     feats[0, t] = (opponents + 1) / 10
     feats[0, t + 1] = n / 10
@@ -294,79 +330,65 @@ def net_features(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs
     feats[0, t + 16] = total_cost / n / 10
     feats[0, t + 17] = best_cost / 10
     feats[0, t + 18] = lows / n
-    e2 = np.empty(4, np.int64)
-    c2 = np.empty(4, np.int64)
-    h2 = np.empty(4, np.int64)
-    for i in range(n):
-        c = work[mine + i]
-        later_mean = 0.0
-        later_sum = 0.0
-        if n > 1:
-            place_own(e2, c2, h2, ends, counts, heads, c)
-            own_rows(e2, work, mine, held, below_at)
-            for j in range(n):
-                if j != i:
-                    later_sum += card_cost(e2, c2, h2, work[mine + j], j, held, work, below_at, cnt, hb, opponents)
-            later_mean = later_sum / (n - 1)
-        lower = cnt[c] - i
-        row = targets[i]
-        same = 0
-        if row < 0:
-            share = lower / u if u else 0.0
-            length = 0.0
-            row_heads = cheapest / NET_TAKE_ROW
-            danger = 1.0 - power(1.0 - share, opponents)
-            distance = (lowest_end - c) / 104
-            own_gap = i / 5
-            for j in range(i + 1, n):
-                if targets[j] < 0:
-                    same += 1
-            low = 1.0
-        else:
-            end = ends[row]
-            under = own_below(work, mine, held, end)
-            gap = lower - (cnt[end] - under)
-            share = gap / u if u else 0.0
-            length = counts[row] / 5
-            row_heads = heads[row] / NET_TAKE_ROW
-            danger = at_least(opponents, share, 5 - counts[row])
-            distance = (c - end) / 104
-            own_gap = (i - under) / 5
-            for j in range(i + 1, n):
-                if targets[j] == row:
-                    same += 1
-            low = 0.0
-        top = 105
-        for r in range(4):
-            if c < ends[r] < top:
-                top = ends[r]
-        room = (cnt[top] - own_below(work, mine, held, top) if top < 105 else u) - (cnt[c + 1] - (i + 1))
-        feats[i, 0] = c / 104
-        feats[i, 1] = BULL[c] / 7
-        feats[i, 2] = low
-        feats[i, 3] = costs[i] / 10
-        feats[i, 4] = later_mean / 10
-        feats[i, 5] = later_sum / 20
-        feats[i, 6] = length
-        feats[i, 7] = row_heads
-        feats[i, 8] = share
-        feats[i, 9] = min(opponents * share, 10.0) / 5
-        feats[i, 10] = danger
-        feats[i, 11] = distance
-        feats[i, 12] = own_gap
-        feats[i, 13] = same / 5
-        feats[i, 14] = i / max(1, n - 1)
-        feats[i, 15] = room / max(1, u)
-        feats[i, 16] = (costs[i] - best_cost) / 10
-        feats[i, 17] = 1.0 if costs[i] == best_cost else 0.0
-        feats[i, 18] = (costs[i] + 0.5 * later_mean - best_cost) / 10
-        feats[i, 19] = (n - 1 - i) / 10
-        feats[i, 20] = lower / max(1, u)
-        feats[i, 21] = 1.0 if c == usual else 0.0
-        if i > 0:
-            for k in range(t, feats.shape[1]):
-                feats[i, k] = feats[0, k]
-    return n
+
+
+@_jit_inline
+def net_card_features(ends, counts, heads, cnt, opponents, work, mine, n, costs, targets, feats, i, later_mean,  # type: ignore[no-untyped-def]
+                      later_sum, usual):
+    """The i-th lowest card's part of the features in ``feats[i]`` (and the table's part copied from
+    ``feats[0]``), ``later_mean``/``later_sum`` the cost of the rest of the hand on the rows it
+    leaves, ``usual`` whether the heuristic plays it."""
+    c = work[mine + i]
+    u = cnt[105] - n
+    cheapest = heads[0]
+    lowest_end = ends[0]
+    for r in range(1, 4):
+        cheapest = min(cheapest, heads[r])
+        lowest_end = min(lowest_end, ends[r])
+    best_cost = np.inf
+    for j in range(n):
+        best_cost = min(best_cost, costs[j])
+    lower = cnt[c] - i
+    row = targets[i]
+    same = 0
+    if row < 0:
+        share = lower / u if u else 0.0
+        length = 0.0
+        row_heads = cheapest / NET_TAKE_ROW
+        danger = 1.0 - power(1.0 - share, opponents)
+        distance = (lowest_end - c) / 104
+        own_gap = i / 5
+        low = 1.0
+    else:
+        end = ends[row]
+        under = own_below(work, mine, n, end)
+        gap = lower - (cnt[end] - under)
+        share = gap / u if u else 0.0
+        length = counts[row] / 5
+        row_heads = heads[row] / NET_TAKE_ROW
+        danger = at_least(opponents, share, 5 - counts[row])
+        distance = (c - end) / 104
+        own_gap = (i - under) / 5
+        low = 0.0
+    for j in range(i + 1, n):
+        if targets[j] == row:  # below every row (-1) too: the cards that take a row after it
+            same += 1
+    top = 105
+    for r in range(4):
+        if c < ends[r] < top:
+            top = ends[r]
+    room = (cnt[top] - own_below(work, mine, n, top) if top < 105 else u) - (cnt[c + 1] - (i + 1))
+    numbers = (
+        c / 104, BULL[c] / 7, low, costs[i] / 10, later_mean / 10, later_sum / 20, length, row_heads, share,
+        min(opponents * share, 10.0) / 5, danger, distance, own_gap, same / 5, i / max(1, n - 1), room / max(1, u),
+        (costs[i] - best_cost) / 10, 1.0 if costs[i] == best_cost else 0.0,
+        (costs[i] + 0.5 * later_mean - best_cost) / 10, (n - 1 - i) / 10, lower / max(1, u), 1.0 if usual else 0.0,
+    )
+    for k in range(NET_CARD_FEATURES):
+        feats[i, k] = numbers[k]
+    if i > 0:
+        for k in range(NET_CARD_FEATURES, feats.shape[1]):
+            feats[i, k] = feats[0, k]
 
 
 @_jit_inline
@@ -421,7 +443,7 @@ def net_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, ta
     the lowest card on a tie. ``feats``, ``x``: (len(hand), F) float32; ``h1``, ``h2``: (len(hand), H)
     float32; ``costs`` has room for the logits."""
     n = net_features(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, targets, feats)
-    mine = hand.shape[0] + 9
+    mine = len(hand) + 9
     pick = 0
     if n > 1:
         net_logits(feats, n, net, costs, x, h1, h2)
@@ -431,7 +453,7 @@ def net_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, ta
                 best = costs[i]
                 pick = i
     card = work[mine + pick]
-    for i in range(hand.shape[0]):
+    for i in range(len(hand)):
         if hand[i] == card:
             return i
     return -1
@@ -440,8 +462,9 @@ def net_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, ta
 @_jit
 def net_choice(ends, counts, heads, hand, public, players, tie, net, feats):  # type: ignore[no-untyped-def]
     """:func:`net_card` from a position (``public``: 105 flags, as :func:`play_hand` keeps them),
-    with the features in ``feats`` (len(hand), F): for the tests that hold it to the Python network."""
-    size = hand.shape[0]
+    with the features in ``feats`` (len(hand), F): for the tests that hold it to the learned bot, whose
+    network runs in NumPy."""
+    size = len(hand)
     cnt = np.empty(106, np.int64)
     hb = np.empty(106, np.int64)
     unseen_prefix(public, cnt, hb)
@@ -456,14 +479,12 @@ def net_choice(ends, counts, heads, hand, public, players, tie, net, feats):  # 
 
 @_jit_inline
 def heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, later_weight, work):  # type: ignore[no-untyped-def]
-    """The row HeuristicBot.choose_row takes for ``card``: bullheads now plus ``later_weight``
+    """The row the heuristic bot takes for ``card``: bullheads now plus ``later_weight``
     times the mean cost of its remaining ``hand`` on the rows left after the cards ``still`` to
     resolve this turn (an opponent's low card takes the cheapest row). ``cnt``/``hb`` count the
     cards not public once this turn's cards are revealed. ``work``: room as for heuristic_card."""
-    e2 = np.empty(4, np.int64)
-    c2 = np.empty(4, np.int64)
-    h2 = np.empty(4, np.int64)
-    size = hand.shape[0]
+    e2, c2, h2 = ends.copy(), counts.copy(), heads.copy()
+    size = len(hand)
     below = size + 1
     mine = size + 9
     held = own_cards(hand, work, mine)
@@ -501,7 +522,7 @@ def beginner_card(ends, counts, hand):  # type: ignore[no-untyped-def]
     best = -1
     best_gap = 105
     lowest = -1
-    for i in range(hand.shape[0]):
+    for i in range(len(hand)):
         c = hand[i]
         if c <= 0:
             continue
@@ -515,3 +536,31 @@ def beginner_card(ends, counts, hand):  # type: ignore[no-untyped-def]
             best = i
             best_gap = gap
     return best if best >= 0 else lowest
+
+
+# The entries the bots call, one decision from one packed hand (nimmt.batch.decide packs it): compiled
+# on their own, each with the helpers above inlined. ``nimmt prepare`` compiles them.
+
+
+@_jit
+def decide_card(ends, counts, heads, hand, cnt, hb, opponents, tie, look, snug, work, costs):  # type: ignore[no-untyped-def]
+    """:func:`heuristic_pick`."""
+    return heuristic_pick(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, look, snug)
+
+
+@_jit
+def decide_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, later_weight, work):  # type: ignore[no-untyped-def]
+    """:func:`heuristic_row`."""
+    return heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, later_weight, work)
+
+
+@_jit
+def hand_costs(ends, counts, heads, hand, cnt, hb, opponents, work, costs):  # type: ignore[no-untyped-def]
+    """:func:`costs_now`."""
+    return costs_now(ends, counts, heads, hand, cnt, hb, opponents, work, costs)
+
+
+@_jit
+def hand_features(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, targets, feats):  # type: ignore[no-untyped-def]
+    """:func:`net_features`."""
+    return net_features(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, targets, feats)

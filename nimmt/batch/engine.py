@@ -14,6 +14,7 @@ from nimmt.core import MAX_PLAYERS, MIN_PLAYERS, NimmtError, Rules
 
 from . import _kernels as K
 from . import _numpy as N
+from ._base import HEURISTIC_LATER, HEURISTIC_TIE
 from ._kernels import CardPolicy, Policies, RowPolicy
 
 Ints = npt.NDArray[np.int64]
@@ -65,12 +66,6 @@ def engine_name(engine: EngineName | str = "auto") -> str:
     if engine == "numpy":
         return "numpy"
     raise BatchError(f"unknown engine {engine!r}: choose auto, numba or numpy")
-
-
-# The weights of the heuristic bot (``HeuristicBot.TIE`` and ``HeuristicBot.LATER``; a test holds
-# them equal). They are repeated here because the bots build on this package, not the other way.
-HEURISTIC_TIE = 0.05
-HEURISTIC_LATER = 1.0
 
 
 def seat_policies(cards: npt.ArrayLike, rows: npt.ArrayLike, net: npt.ArrayLike | None = None) -> Policies:

@@ -36,7 +36,6 @@ from typing import ClassVar
 from nimmt.core import BULLHEADS, ROW_COUNT, ROW_LIMIT, View, row_bullheads, target_row
 
 from .base import Bot, BotError
-from .heuristic import at_least
 from .rollout import ENGINES, table_of
 from .sampling import determinize
 
@@ -89,6 +88,8 @@ class GapBot(FieldBot):
 
 def risk_cost(view: View, card: int, unseen: Sequence[int]) -> tuple[float, float]:
     """The ``risk`` bot's expected bullheads of ``card`` and its chance of taking a row."""
+    from nimmt.batch.decide import at_least
+
     row = target_row(view.rows, card)
     if row is None:
         return float(min(row_bullheads(r) for r in view.rows)), 1.0

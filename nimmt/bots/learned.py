@@ -2,7 +2,9 @@
 
 The network scores each card of a hand from a few dozen numbers about that card and the table,
 all computed from the player's :class:`~nimmt.core.View` (or from rows, a hand and the unseen
-cards: :func:`card_features`), never from the game state:
+cards: :func:`card_features`), never from the game state. They are computed in one place, the batch
+engine's kernel ``net_features`` (``nimmt/batch/_choices.py``), which this bot calls through
+:mod:`nimmt.batch.decide` and the compiled rollouts of the network inline:
 
 * **per card**: the card and its bullheads; whether it is below every row; the row it lands on
   (length, bullheads, its gap to the row's end, how many unseen cards fall in that gap, how many
@@ -47,7 +49,6 @@ from __future__ import annotations
 
 import io
 import random
-from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, cached_property
@@ -57,107 +58,43 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from nimmt.core import BULLHEADS, ROW_COUNT, ROW_LIMIT, View, row_bullheads, target_row
+from nimmt.core import ROW_COUNT, View, row_bullheads
 
 from .base import Bot, BotError
-from .heuristic import at_least, card_cost, choose, play_out
+from .heuristic import compiled, play_out
 
 Floats = npt.NDArray[np.float32]
 
 WEIGHTS = "policy.npz"  # in nimmt/bots/data
 HIDDEN = 64
-CARD_FEATURES = 22
-TABLE_FEATURES = 19
-FEATURES = CARD_FEATURES + TABLE_FEATURES
-TAKE_ROW = 20.0  # bullheads scale of the features (a row with 20 bullheads is a costly one)
+# The encoding's sizes and scale come from the kernel that computes it (nimmt.batch.decide), read when
+# first asked for: importing the batch engine loads Numba, which a command that never asks should not.
+_ENCODING = {
+    "CARD_FEATURES": "NET_CARD_FEATURES",  # the card's own numbers, then the table's
+    "TABLE_FEATURES": "NET_TABLE_FEATURES",
+    "FEATURES": "NET_FEATURES",
+    "TAKE_ROW": "NET_TAKE_ROW",  # bullheads scale of the features (a row with 20 bullheads is a costly one)
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _ENCODING:
+        from nimmt.batch import decide
+
+        return getattr(decide, _ENCODING[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def card_features(
     rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int
 ) -> Floats:
     """(len(hand), FEATURES): the numbers the network sees for each card of ``hand`` (sorted or not)
-    on ``rows``, with ``unseen`` (sorted) the cards this player has not seen, at a table of
-    ``players``. Only what a player's view shows goes in."""
-    hand = sorted(hand)
-    n = len(hand)
-    opponents = players - 1
-    u = len(unseen)
-    heads = [row_bullheads(r) for r in rows]
-    ends = [r[-1] for r in rows]
-    cheapest = min(heads)
-    lowest_end = min(ends)
-    costs = [card_cost(rows, c, unseen, opponents) for c in hand]
-    targets = [target_row(rows, c) for c in hand]
-    best_cost = min(costs)
-    usual = choose(rows, hand, unseen, players)  # what nimmt's heuristic plays: a strong starting point
-    # The table part: the same for every card.
-    order = sorted(range(ROW_COUNT), key=lambda r: ends[r])
-    table = [players / 10, n / 10, u / 100]
-    for r in order:
-        table += [ends[r] / 104, len(rows[r]) / ROW_LIMIT, heads[r] / TAKE_ROW]
-    table += [
-        cheapest / TAKE_ROW,
-        sum(costs) / n / 10,
-        best_cost / 10,
-        sum(t is None for t in targets) / n,
-    ]
-    out = np.zeros((n, FEATURES), np.float32)
-    for i, c in enumerate(hand):
-        row = targets[i]
-        rest = hand[:i] + hand[i + 1 :]
-        if rest:
-            after = play_out(rows, (c,))
-            later = [card_cost(after, d, unseen, opponents) for d in rest]
-            later_mean, later_sum = sum(later) / len(later), sum(later)
-        else:
-            later_mean = later_sum = 0.0
-        lower = bisect_left(unseen, c)
-        if row is None:
-            share = lower / u if u else 0.0
-            length, row_heads = 0.0, cheapest / TAKE_ROW
-            danger = 1.0 - (1.0 - share) ** opponents
-            distance = (lowest_end - c) / 104
-            own_gap = sum(1 for d in hand if d < c) / 5
-            same_row = sum(1 for j, d in enumerate(hand) if d > c and targets[j] is None) / 5
-            low = 1.0
-        else:
-            end = ends[row]
-            gap = lower - bisect_left(unseen, end)
-            share = gap / u if u else 0.0
-            length, row_heads = len(rows[row]) / ROW_LIMIT, heads[row] / TAKE_ROW
-            danger = at_least(opponents, share, ROW_LIMIT - len(rows[row]))
-            distance = (c - end) / 104
-            own_gap = sum(1 for d in hand if end < d < c) / 5
-            same_row = sum(1 for j, d in enumerate(hand) if d > c and targets[j] == row) / 5
-            low = 0.0
-        above = [e for e in ends if e > c]
-        room = (bisect_left(unseen, min(above)) if above else u) - bisect_left(unseen, c + 1)
-        out[i, :CARD_FEATURES] = (
-            c / 104,
-            BULLHEADS[c] / 7,
-            low,
-            costs[i] / 10,
-            later_mean / 10,
-            later_sum / 20,
-            length,
-            row_heads,
-            share,
-            min(opponents * share, 10.0) / 5,
-            danger,
-            distance,
-            own_gap,
-            same_row,
-            i / max(1, n - 1),
-            room / max(1, u),
-            (costs[i] - best_cost) / 10,
-            float(costs[i] == best_cost),
-            (costs[i] + 0.5 * later_mean - best_cost) / 10,
-            (n - 1 - i) / 10,
-            lower / max(1, u),
-            float(c == usual),
-        )
-        out[i, CARD_FEATURES:] = table
-    return out
+    on ``rows``, with ``unseen`` the cards this player has not seen, at a table of ``players``. Only
+    what a player's view shows goes in. Computed by the batch engine's kernel
+    (:func:`nimmt.batch.decide.net_features`), the one the compiled rollouts of the network use."""
+    from nimmt.batch.decide import net_features
+
+    return net_features(rows, hand, unseen, players, compiled())
 
 
 def view_features(view: View) -> Floats:
@@ -224,8 +161,10 @@ class Net:
         with np.load(io.BytesIO(data), allow_pickle=False) as npz:
             arrays = {name: np.asarray(npz[name], np.float32) for name in cls.ARRAYS}
             meta = str(npz["meta"]) if "meta" in npz.files else ""
-        if arrays["w1"].shape[0] != FEATURES:
-            raise BotError(f"these weights take {arrays['w1'].shape[0]} features, the encoding has {FEATURES}")
+        from nimmt.batch.decide import NET_FEATURES
+
+        if arrays["w1"].shape[0] != NET_FEATURES:
+            raise BotError(f"these weights take {arrays['w1'].shape[0]} features, the encoding has {NET_FEATURES}")
         return cls(meta=meta, **arrays)
 
 

@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from nimmt.core import View
 
-from .heuristic import TIE, card_cost, choose, fit
+from .heuristic import choose, compiled
 
 if TYPE_CHECKING:
     from nimmt.batch import Policies
@@ -62,14 +62,15 @@ def _policies() -> dict[str, tuple[int, int]]:
 
 
 def snug_choice(rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int) -> int:
-    """The ``snug`` style's card: the lowest expected cost, near ties to the snuggest fit.
+    """The ``snug`` style's card: the lowest expected cost, near ties to the snuggest fit (the
+    heuristic's kernel without its look ahead: :func:`nimmt.batch.decide.heuristic_card`).
 
     >>> snug_choice(((10,), (20,), (30,), (40,)), (43, 21), (), 4)
     21
     """
-    costs = [(card_cost(rows, card, unseen, players - 1), card) for card in hand]
-    best = min(cost for cost, _ in costs)
-    return min((card for cost, card in costs if cost <= best + TIE), key=lambda card: fit(rows, card))
+    from nimmt.batch.decide import heuristic_card
+
+    return heuristic_card(rows, hand, unseen, players, look=False, snug=True, compiled=compiled())
 
 
 def mc_chances(rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int) -> list[float]:
@@ -80,8 +81,10 @@ def mc_chances(rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Seque
     [0.003, 0.997]
     """
     from nimmt.batch import MC_CARD, MC_COST
+    from nimmt.batch.decide import card_costs
 
-    scores = [MC_COST * card_cost(rows, c, unseen, players - 1) + MC_CARD * c / 104.0 for c in hand]
+    costs = card_costs(rows, hand, unseen, players, compiled())
+    scores = [MC_COST * costs[c] + MC_CARD * c / 104.0 for c in hand]
     top = max(scores)
     weights = [math.exp(u - top) for u in scores]
     total = sum(weights)

@@ -8,9 +8,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from nimmt.batch import HAVE_NUMBA, BatchError, deal, engine_name, play, play_games, play_hands
+from nimmt.batch import (
+    HAVE_NUMBA,
+    HEURISTIC_LATER,
+    HEURISTIC_TIE,
+    BatchError,
+    deal,
+    engine_name,
+    play,
+    play_games,
+    play_hands,
+)
 from nimmt.batch import _kernels as K
-from nimmt.bots.heuristic import HeuristicBot
 from nimmt.core import Rules
 from nimmt.core.fast import random_rounds
 
@@ -150,7 +159,7 @@ def test_the_fused_loops_play_the_deals_that_deal_many_deals() -> None:
         heuristic = play(rows[:50], orders[:50], row_policy="heuristic", card_policy="heuristic")
         games = K.tally(50, players)
         seats = K.policies(np.full(players, K.CardPolicy.HEURISTIC), np.full(players, K.RowPolicy.HEURISTIC),
-                           HeuristicBot.TIE, HeuristicBot.LATER)
+                           HEURISTIC_TIE, HEURISTIC_LATER)
         K.policy_games(players, 50, 0, 1, seats, np.uint64(99), games)
         np.testing.assert_array_equal(games.totals, heuristic)
 

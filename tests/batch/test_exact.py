@@ -7,8 +7,6 @@ import pytest
 
 from nimmt.batch import (
     HAVE_NUMBA,
-    HEURISTIC_LATER,
-    HEURISTIC_TIE,
     SEAT_POLICIES,
     BatchError,
     deal,
@@ -16,9 +14,7 @@ from nimmt.batch import (
     seat_games,
     seat_hands,
 )
-from nimmt.batch import _kernels as K
 from nimmt.bots import BOTS
-from nimmt.bots.heuristic import HeuristicBot
 from nimmt.core.fast import play_round
 from tests.batch.oracle import core_bot_penalties, core_heuristic_penalties, core_penalties
 
@@ -112,9 +108,7 @@ def test_seat_policies_play_exactly_like_their_bots(seats: tuple[str, ...]) -> N
     np.testing.assert_array_equal(seat_hands(rows, orders, seats), expected)
 
 
-def test_the_batch_heuristic_weights_are_the_bots() -> None:
-    assert (HEURISTIC_TIE, HEURISTIC_LATER) == (HeuristicBot.TIE, HeuristicBot.LATER)
-    assert (K.HEURISTIC_LOOK, K.HEURISTIC_FEW) == (HeuristicBot.LOOK, HeuristicBot.FEW)
+def test_every_seat_policy_is_named_after_a_bot() -> None:
     assert SEAT_POLICIES.keys() <= BOTS.keys()
 
 

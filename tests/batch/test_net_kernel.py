@@ -1,5 +1,7 @@
-"""The learned network inside the compiled rollouts (``CARD_NET``) against its Python reference:
-the same features, bit for bit, and the same card as ``LearnedBot`` wherever its choice is clear."""
+"""The learned network inside the compiled rollouts (``CardPolicy.NET``) against the learned bot: the
+same features, bit for bit, from the rollouts' own packing of a position (the cards every player has
+seen) as from the bot's view, and the same card as ``LearnedBot`` (whose network runs in NumPy)
+wherever its choice is clear."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from nimmt.batch import HEURISTIC_TIE
 from nimmt.batch import _kernels as K
 from nimmt.batch.rollout import _public
 from nimmt.bots import Bot, make_bot
-from nimmt.bots.learned import CARD_FEATURES, FEATURES, HIDDEN, TAKE_ROW, LearnedBot, Net, card_features, load
+from nimmt.bots.learned import FEATURES, HIDDEN, LearnedBot, Net, card_features, load
 from nimmt.core import BULLHEADS, View
 from nimmt.match import play_game
 
@@ -98,20 +100,6 @@ def test_the_flat_weights_hold_every_array_in_order() -> None:
     assert flat.size == 2 + sum(getattr(net, name).size for name in net.ARRAYS)
     np.testing.assert_array_equal(flat[2 : 2 + FEATURES], net.shift)
     np.testing.assert_array_equal(flat[-2:], net.b3)
-    assert (K.NET_TAKE_ROW, K.NET_CARD_FEATURES) == (TAKE_ROW, CARD_FEATURES)  # the kernels' copies
-
-
-def test_without_numba_the_kernel_still_agrees() -> None:
-    """The kernels run as plain Python without Numba: the same code, so one small check suffices."""
-    view = positions(4, 1, 5)[0]
-    hand = list(view.hand)
-    card, feats = kernel_choice(view, load().flat, hand)
-    python = getattr(K.net_choice, "py_func", K.net_choice)  # the function Numba compiles
-    ends, counts, heads = rows_of(view)
-    again = np.zeros_like(feats)
-    index = python(ends, counts, heads, np.array(hand, np.int64), _public(view), 4, HEURISTIC_TIE, load().flat, again)
-    np.testing.assert_array_equal(again, feats)
-    assert hand[index] == card
 
 
 class NetCardsHeuristicRows(Bot):
