@@ -7,7 +7,8 @@ decision is timed ``--repeat`` times on ``--positions`` positions; the median pe
     .venv/bin/python benchmarks/bench_decisions.py [--no-numba] [--positions 20] [--repeat 5]
 
 ``--no-numba`` hides Numba (what an install without the ``sim`` extra sees): the policy's kernels
-then run as plain Python.
+then run as plain Python. Otherwise Numba is loaded first (as in a bot worker or ``simulate``), and
+the kernels run compiled once ``nimmt prepare`` has run.
 """
 
 from __future__ import annotations
@@ -28,7 +29,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.no_numba:
         sys.modules["numba"] = None  # type: ignore[assignment]
+    else:
+        from nimmt import batch
 
+        assert batch.HAVE_NUMBA  # loads Numba, as a bot worker or simulate has: the bots then run compiled
+
+    from nimmt.bots import heuristic as policy
     from nimmt.bots.heuristic import HeuristicBot
     from nimmt.bots.learned import LearnedBot
     from nimmt.core import Phase, PlayCard, View, apply, deal_cards, new_game, view
@@ -59,7 +65,8 @@ def main() -> None:
         return statistics.median(times) * 1e6
 
     heuristic, learned = HeuristicBot(), LearnedBot()
-    print(f"numba: {'hidden' if args.no_numba else 'on'}; median microseconds per decision")
+    compiled = getattr(policy, "compiled", bool)()  # an earlier tree's bots ran Python only
+    print(f"numba: {'hidden' if args.no_numba else 'on'}, compiled: {compiled}; median microseconds per decision")
     for players in (2, 4, 10):
         views = [first_turn(seed, players) for seed in range(args.positions)]
         print(f"card, {players:>2} players, 10 cards: heuristic {timed(heuristic.choose_card, views):9.1f}"

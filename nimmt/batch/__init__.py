@@ -22,6 +22,7 @@ Policies
 Hands and games
 ---------------
 >>> import numpy as np
+>>> from nimmt.batch import deal, play, play_games, play_hands
 >>> rng = np.random.default_rng(7)
 >>> rows, orders = deal(4, 1000, rng)            # (1000, 4) and (1000, 4, 10)
 >>> penalties = play(rows, orders, row_policy="fewest")
@@ -66,37 +67,75 @@ features. The bots of :mod:`nimmt.bots` are thin adapters over it; the heuristic
 bot workers call it when they start, so that no player waits for the first compile.
 """
 
-from . import decide
-from ._base import HEURISTIC_FEW, HEURISTIC_LATER, HEURISTIC_LOOK, HEURISTIC_TIE
-from ._kernels import HAVE_NUMBA, MC_CARD, MC_COST, CardPolicy, Policies, RowPolicy
-from .engine import (
-    CARD_POLICIES,
-    DEFAULT_CHUNK,
-    ENGINE_VARIABLE,
-    POLICIES,
-    ROW_POLICIES,
-    SEAT_POLICIES,
-    BatchError,
-    GameStats,
-    HandStats,
-    SeatGames,
-    check_deals,
-    deal,
-    engine_name,
-    play,
-    play_games,
-    play_hands,
-    seat_games,
-    seat_hands,
-    seat_policies,
-)
-from .rollout import (
-    rollout_card_penalties,
-    rollout_card_values,
-    rollout_row_penalties,
-    rollout_row_values,
-    warm_up,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from . import decide
+    from ._base import HEURISTIC_FEW, HEURISTIC_LATER, HEURISTIC_LOOK, HEURISTIC_TIE
+    from ._kernels import HAVE_NUMBA, MC_CARD, MC_COST, CardPolicy, Policies, RowPolicy
+    from .engine import (
+        CARD_POLICIES,
+        DEFAULT_CHUNK,
+        ENGINE_VARIABLE,
+        POLICIES,
+        ROW_POLICIES,
+        SEAT_POLICIES,
+        BatchError,
+        GameStats,
+        HandStats,
+        SeatGames,
+        check_deals,
+        deal,
+        engine_name,
+        play,
+        play_games,
+        play_hands,
+        seat_games,
+        seat_hands,
+        seat_policies,
+    )
+    from .rollout import (
+        rollout_card_penalties,
+        rollout_card_values,
+        rollout_row_penalties,
+        rollout_row_values,
+        warm_up,
+    )
+
+# Where each public name lives. They are loaded when first asked for: the kernels' modules load Numba
+# (about a second), which nimmt.batch.decide's plain Python, a bot's door, does without.
+_HOMES: dict[str, str] = {
+    **dict.fromkeys(("HEURISTIC_FEW", "HEURISTIC_LATER", "HEURISTIC_LOOK", "HEURISTIC_TIE"), "._base"),
+    **dict.fromkeys(("HAVE_NUMBA", "MC_CARD", "MC_COST", "CardPolicy", "Policies", "RowPolicy"), "._kernels"),
+    **dict.fromkeys((
+        "CARD_POLICIES", "DEFAULT_CHUNK", "ENGINE_VARIABLE", "POLICIES", "ROW_POLICIES", "SEAT_POLICIES",
+        "BatchError", "GameStats", "HandStats", "SeatGames", "check_deals", "deal", "engine_name", "play",
+        "play_games", "play_hands", "seat_games", "seat_hands", "seat_policies"), ".engine"),
+    **dict.fromkeys((
+        "rollout_card_penalties", "rollout_card_values", "rollout_row_penalties", "rollout_row_values",
+        "warm_up"), ".rollout"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    try:
+        value = (getattr(importlib.import_module(home, __name__), name) if home
+                 else importlib.import_module(f".{name}", __name__))  # a submodule, e.g. decide
+    except ModuleNotFoundError as missing:
+        if home or missing.name != f"{__name__}.{name}":
+            raise
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
+
 
 __all__ = [
     "CARD_POLICIES",

@@ -10,8 +10,9 @@ Each function runs the kernels in one of two ways, with the same result to the l
 
 * ``compiled=True``: their compiled entries (Numba), which ``nimmt prepare`` compiles ahead of
   time (a caller asks for them only once they are prepared: a compile takes minutes);
-* ``compiled=False`` (and always without Numba): the same functions as plain Python on lists,
-  with the kernels' NumPy tables as Python sequences (NumPy's scalars are slow outside compiled code).
+* ``compiled=False`` (and always without Numba): the same source files loaded again as plain Python
+  (a twin: Numba is not even imported, which takes about a second), run on lists, with the kernels'
+  NumPy tables as Python sequences (NumPy's scalars are slow outside compiled code).
 
 >>> rows = ((10,), (20,), (30,), (40, 41, 42, 43, 44))
 >>> card_costs(rows, (45, 11), (), 4)  # 45 is the sixth card of the last row: 3 + 1 + 1 + 1 + 5 bullheads
@@ -22,19 +23,19 @@ Each function runs the kernels in one of two ways, with the same result to the l
 
 from __future__ import annotations
 
+import builtins
 import functools
+import importlib
 import math
 from collections.abc import Callable, Sequence
-from types import FunctionType
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from nimmt.core import BULLHEADS
-
-from . import _choices as C
-from ._base import HAVE_NUMBA, HEURISTIC_FEW, HEURISTIC_LATER, HEURISTIC_ROOM, HEURISTIC_TIE
 
 Floats = npt.NDArray[np.float32]
 
@@ -43,38 +44,68 @@ _PLAIN_TABLES: dict[str, object] = {
     "BULL": BULLHEADS,
     "COMB": {(n, k): float(math.comb(n, k)) for n in range(11) for k in range(11)},
 }
+_KERNEL_FILES = ("_base", "_choices")  # what the policies' kernels are made of (and nimmt.core.fast)
 
 
-def _plain(fn: Any, made: dict[int, dict[str, Any]]) -> Any:
-    """``fn`` as plain Python: its Python function (Numba keeps it as ``py_func``) bound to a copy of
-    its module's names in which every kernel it may call is plain too and the tables are Python
-    sequences. ``made``: the copies made so far, by module."""
-    py = getattr(fn, "py_func", fn)
-    if not isinstance(py, FunctionType) or not py.__module__.startswith("nimmt.batch"):
-        return py
-    names = made.get(id(py.__globals__))
-    if names is None:
-        names = made[id(py.__globals__)] = dict(py.__globals__)
-        for name, value in py.__globals__.items():
-            if name in _PLAIN_TABLES:
-                names[name] = _PLAIN_TABLES[name]
-            elif hasattr(value, "py_func") or isinstance(value, FunctionType):
-                names[name] = _plain(value, made)
-    return FunctionType(py.__code__, names, py.__name__, py.__defaults__, py.__closure__)
+def _plain_module(name: str, made: dict[str, ModuleType]) -> ModuleType:
+    """The kernels' module ``name`` (a file of this folder) loaded again as plain Python: its ``import
+    numba`` fails, so its kernels stay Python functions (and Numba, about a second to import, is not
+    loaded), it imports the plain twins of the other kernel files, and its tables are Python ones."""
+    path = Path(__file__).with_name(f"{name}.py")
+    module = ModuleType(f"{__package__}.{name}")
+    module.__file__ = str(path)
+    module.__package__ = __package__
+
+    def load(what: str, names: Any = None, local: Any = None, fromlist: Any = (), level: int = 0) -> Any:
+        if level == 1 and what in _KERNEL_FILES:
+            return made[what] if what in made else _plain_module(what, made)
+        if what == "numba" or what.startswith("numba."):
+            raise ImportError(f"{what}: not for the plain Python twin")
+        return builtins.__import__(what, names, local, fromlist, level)
+
+    module.__dict__["__builtins__"] = {**vars(builtins), "__import__": load}
+    made[name] = module
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
+    module.__dict__.update(_PLAIN_TABLES)
+    return module
 
 
 @functools.cache
-def _plain_kernels() -> dict[str, Callable[..., Any]]:
-    made: dict[int, dict[str, Any]] = {}
-    names = ("decide_card", "decide_row", "hand_costs", "hand_features", "at_least", "unseen_prefix")
-    return {name: _plain(getattr(C, name), made) for name in names}
+def _plain_modules() -> dict[str, ModuleType]:
+    """The policies' kernel files as plain Python (made once)."""
+    made: dict[str, ModuleType] = {}
+    for name in _KERNEL_FILES:
+        if name not in made:
+            _plain_module(name, made)
+    return made
+
+
+def _plain() -> ModuleType:
+    return _plain_modules()["_choices"]
 
 
 def _kernel(name: str, compiled: bool) -> Callable[..., Any]:
-    if compiled and HAVE_NUMBA:
-        kernel: Callable[..., Any] = getattr(C, name)
+    """The kernel ``name``: compiled (Numba) when asked for and installed, else its plain twin."""
+    if _arrays(compiled):
+        kernel: Callable[..., Any] = getattr(importlib.import_module("._choices", __package__), name)
         return kernel
-    return _plain_kernels()[name]
+    plain: Callable[..., Any] = getattr(_plain(), name)
+    return plain
+
+
+def _arrays(compiled: bool) -> bool:
+    """Whether the kernels take NumPy arrays (compiled) or lists (plain)."""
+    return compiled and importlib.import_module("._base", __package__).HAVE_NUMBA is True
+
+
+HEURISTIC_ROOM: int = _plain_modules()["_base"].HEURISTIC_ROOM
+HEURISTIC_FEW: int = _plain_modules()["_base"].HEURISTIC_FEW
+HEURISTIC_TIE: float = _plain_modules()["_base"].HEURISTIC_TIE
+HEURISTIC_LATER: float = _plain_modules()["_base"].HEURISTIC_LATER
+NET_CARD_FEATURES: int = _plain().NET_CARD_FEATURES  # the learned network's encoding: the card's numbers first
+NET_TABLE_FEATURES: int = _plain().NET_TABLE_FEATURES
+NET_FEATURES: int = _plain().NET_FEATURES
+NET_TAKE_ROW: float = _plain().NET_TAKE_ROW
 
 
 def _pack(rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], compiled: bool) -> list[Any]:
@@ -85,17 +116,17 @@ def _pack(rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[i
     for c in (*unseen, *hand):
         public[c] = False
     cnt, hb = [0] * 106, [0] * 106
-    _plain_kernels()["unseen_prefix"](public, cnt, hb)
+    _plain().unseen_prefix(public, cnt, hb)
     packed = [
         [r[-1] for r in rows], [len(r) for r in rows], [sum(BULLHEADS[c] for c in r) for r in rows], sorted(hand),
         cnt, hb, [0] * (2 * len(hand) + HEURISTIC_ROOM),
     ]
-    return [np.array(x, np.int64) for x in packed] if compiled and HAVE_NUMBA else packed
+    return [np.array(x, np.int64) for x in packed] if _arrays(compiled) else packed
 
 
 def _room(n: int, compiled: bool) -> tuple[Any, Any]:
     """Room for ``n`` costs (floats) and ``n`` rows (ints), as the kernels run."""
-    if compiled and HAVE_NUMBA:
+    if _arrays(compiled):
         return np.zeros(n), np.zeros(n, np.int64)
     return [0.0] * n, [0] * n
 
@@ -131,7 +162,7 @@ def heuristic_row(rows: Sequence[Sequence[int]], card: int, still: Sequence[int]
     plus ``HEURISTIC_LATER`` times the mean cost of its ``hand`` on the rows left once the cards
     ``still`` to be placed this turn are (an opponent's low card taking the cheapest row)."""
     ends, counts, heads, cards, cnt, hb, work = _pack(rows, hand, unseen, compiled)
-    waiting = np.array(still, np.int64) if compiled and HAVE_NUMBA else list(still)
+    waiting = np.array(still, np.int64) if _arrays(compiled) else list(still)
     row: int = _kernel("decide_row", compiled)(
         ends, counts, heads, card, waiting, cards, cnt, hb, players - 1, HEURISTIC_LATER, work)
     return int(row)
@@ -143,7 +174,7 @@ def net_features(rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Seq
     ``hand`` (sorted) and of the table (:mod:`nimmt.bots.learned` tells what they are)."""
     ends, counts, heads, cards, cnt, hb, work = _pack(rows, hand, unseen, compiled)
     n = len(hand)
-    feats = np.zeros((n, C.NET_FEATURES), np.float32)
+    feats = np.zeros((n, NET_FEATURES), np.float32)
     costs, targets = _room(n, compiled)
     _kernel("hand_features", compiled)(ends, counts, heads, cards, cnt, hb, players - 1, HEURISTIC_TIE, work, costs,
                                        targets, feats)
@@ -157,13 +188,9 @@ def at_least(n: int, p: float, k: int) -> float:
     >>> at_least(3, 0.5, 2), at_least(3, 0.5, 0), at_least(3, 0.5, 4)
     (0.5, 1.0, 0.0)
     """
-    return float(_plain_kernels()["at_least"](n, p, k))
+    return float(_plain().at_least(n, p, k))
 
 
-NET_CARD_FEATURES: int = C.NET_CARD_FEATURES
-NET_TABLE_FEATURES: int = C.NET_TABLE_FEATURES
-NET_FEATURES: int = C.NET_FEATURES
-NET_TAKE_ROW: float = C.NET_TAKE_ROW
 
 __all__ = [
     "NET_CARD_FEATURES", "NET_FEATURES", "NET_TABLE_FEATURES", "NET_TAKE_ROW",

@@ -55,6 +55,7 @@ taking a slightly dearer row can be right when it leaves the bot's next cards sa
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Sequence
 
@@ -67,11 +68,15 @@ _ready: list[float] = [0.0]  # when compiled() last found them unprepared (monot
 
 
 def compiled() -> bool:
-    """Whether the policies run compiled here: Numba installed and on, and its kernels prepared
-    (``nimmt prepare``), so that no decision ever waits minutes for a compile; until then (and
-    without Numba) the same kernels run as plain Python. Asked again at most every few seconds."""
+    """Whether the policies run compiled here: Numba installed, on and already loaded by this process
+    (a process that loads it for the bots alone waits about a second: a server's event loop, a
+    terminal game), and the kernels prepared (``nimmt prepare``: no decision ever waits minutes for
+    a compile). Else the same kernels run as plain Python, a fraction of a millisecond a decision.
+    Asked again at most every few seconds."""
     if _ready[0] == float("inf"):
         return True
+    if "numba" not in sys.modules:
+        return False
     now = time.monotonic()
     if _ready[0] and now - _ready[0] < _READY_AGAIN:
         return False
