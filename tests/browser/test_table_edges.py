@@ -53,18 +53,19 @@ def _start_on_first_screen(page: Page, where: str, problems: list[str]) -> None:
             problems.append(f"{where}: {part} is off the first screen ({box})")
 
 
-def _waits_for_a_player(server: LiveServer, page: Page) -> None:
+def _waits_for_a_player(server: LiveServer, page: Page, table_id: str) -> None:
     """A spectator of a table nobody seated is at: it says it waits for a player, before its time
     and after it (never "Starting…" forever)."""
-    made = httpx.post(f"{server.url}/api/tables", json={"name": "Davi", "seats": 4, "language": "pt-BR",
-                                                        "options": {"start_after": 5}}).json()
-    page.goto(f"{server.url}/t/{made['table_id']}?lang=pt-BR")
+    page.goto(f"{server.url}/t/{table_id}?lang=pt-BR")
     expect(page.locator("#start-note")).to_have_text(re.compile("Só começa quando um jogador estiver aqui"))
     expect(page.locator("#start-in")).to_have_text("Aguardando um jogador presente", timeout=30_000)
 
 
 def test_a_table_that_starts_by_itself_counts_down_in_its_lobby(
         browser: Browser, server: LiveServer, screenshots: Path) -> None:
+    # A table nobody will sit at, made first so that its few seconds pass meanwhile.
+    unseated = httpx.post(f"{server.url}/api/tables", json={"name": "Davi", "seats": 4, "language": "pt-BR",
+                                                            "options": {"start_after": 5}}).json()["table_id"]
     made = httpx.post(f"{server.url}/api/tables", json={"name": "Ana", "seats": 4, "language": "pt-BR",
                                                         "options": {"rounds": 1, "start_after": WAIT}}).json()
     table_id = made["table_id"]
@@ -87,7 +88,7 @@ def test_a_table_that_starts_by_itself_counts_down_in_its_lobby(
         expect(other.locator("#start-note")).to_have_text(re.compile("Ana peut lancer la partie avant"))
         expect(other.locator("#start-box")).to_be_hidden()
         # A table nobody seated is at does not start: its spectator reads that it waits for a player.
-        _waits_for_a_player(server, other)
+        _waits_for_a_player(server, other, unseated)
         problems: list[str] = []
         for language in ("pt-BR", "pt-PT", "fr"):
             ana.goto(f"{server.url}/t/{table_id}?lang={language}#seat={made['token']}")
