@@ -101,13 +101,20 @@ def test_a_table_that_starts_by_itself_counts_down_in_its_lobby(
                     ana.screenshot(path=str(screenshots / f"table-countdown-{language}-{width}x{height}.png"))
         assert problems == []
         _counts_down_in_place(ana)
-        # Somebody joins: the host's Start stays where it was.
+        # Somebody joins: the host's Start stays where it was (on the smallest screen).
+        ana.set_viewport_size({"width": 360, "height": 640})
         before = ana.evaluate(_BOXES)
         httpx.post(f"{server.url}/api/tables/{table_id}/join", json={"name": "Cleo"}).raise_for_status()
         expect(ana.locator("#lobby-status")).to_have_text(re.compile(r"\b1\b"))
         assert ana.evaluate(_BOXES)[:4] == before[:4]
+        # The last seat is taken: Start (no bots to seat now) stands where Start with bots stood.
+        httpx.post(f"{server.url}/api/tables/{table_id}/join", json={"name": "Dora"}).raise_for_status()
+        expect(ana.locator("#start")).to_be_visible()
+        expect(ana.locator("#start-fill")).to_be_hidden()
+        start = ana.locator("#start").bounding_box()
+        assert start is not None and [round(start["x"]), round(start["y"])] == before[2][1:3]
         # The host starts sooner: the countdown goes with the lobby.
-        ana.locator("#start-fill").click()
+        ana.locator("#start").click()
         expect(ana.locator("body")).to_have_attribute("data-status", "playing")
         expect(ana.locator("#start-countdown")).to_be_hidden()
         assert errors == []
