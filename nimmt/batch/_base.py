@@ -268,7 +268,53 @@ def power(x, k):  # type: ignore[no-untyped-def]
 # end and their bullheads (4 + 4), then the sorted cards (size): 2 * size + HEURISTIC_ROOM numbers.
 # Offsets into one array rather than slices of it: every array view costs an atomic reference count.
 HEURISTIC_ROOM = 9
+PREFIX = 106  # unseen_prefix's counts: one per card 0-104, and one past the last
+NO_NET = np.zeros(2, np.float32)  # no learned network: its sizes, 0 and 0
 
+
+class Room(NamedTuple):
+    """The scratch space of every kernel, made once per kernel call by :func:`room`: the deck, the rows
+    and public cards of the hand in play, its orders and penalties, and what the policies work in."""
+
+    deck: npt.NDArray[np.int64]  # the 104 cards, dealt at its front (deal_hand), or a deal copied there
+    orders: npt.NDArray[np.int64]  # the hand in play, (players, turns): orders[p, t] is p's card of turn t
+    ends: npt.NDArray[np.int64]  # the rows' last cards (4)
+    counts: npt.NDArray[np.int64]  # their lengths (4)
+    heads: npt.NDArray[np.int64]  # their bullheads (4)
+    public: npt.NDArray[np.bool_]  # the cards everybody has seen (105)
+    fixed: npt.NDArray[np.bool_]  # no player's first card is fixed (players, all False)
+    penalties: npt.NDArray[np.int64]  # each player's bullheads of the hand in play (players)
+    choices: npt.NDArray[np.int64]  # no row given (1 zero): for the loops whose rows no caller gives
+
+    owner: npt.NDArray[np.int64]  # random play's hot loop: the player of each card this turn (105)
+    keys: npt.NDArray[np.int64]  # this turn's cards, card * 16 + player, lowest first (players)
+    picks: npt.NDArray[np.int64]  # each player's chosen card, as an index into its remaining cards (players)
+    cnt: npt.NDArray[np.int64]  # unseen_prefix's counts (PREFIX)
+    hb: npt.NDArray[np.int64]  # and bullheads (PREFIX)
+    work: npt.NDArray[np.int64]  # the heuristic's room (2 * turns + HEURISTIC_ROOM)
+    costs: npt.NDArray[np.float64]  # a cost (or logit) per card of a hand (turns)
+    targets: npt.NDArray[np.int64]  # a row per card of a hand (turns)
+    feats: npt.NDArray[np.float32]  # the network's features, (turns, features)
+    x: npt.NDArray[np.float32]  # the same, standardised
+    h1: npt.NDArray[np.float32]  # its hidden layers, (turns, hidden units)
+    h2: npt.NDArray[np.float32]
+
+
+@_jit
+def room(players, turns, net):  # type: ignore[no-untyped-def]
+    """A :class:`Room` for hands of ``players`` and up to ``turns`` turns (``net``: the learned network's
+    weights, as in :class:`nimmt.batch.Policies`, for the sizes of its layers)."""
+    features = max(1, int(net[0]))
+    hidden = max(1, int(net[1]))
+    return Room(
+        np.arange(1, 105).astype(np.int64), np.zeros((players, turns), np.int64), np.empty(4, np.int64),
+        np.empty(4, np.int64), np.empty(4, np.int64), np.zeros(105, np.bool_), np.zeros(players, np.bool_),
+        np.zeros(players, np.int64), np.zeros(1, np.int64), np.empty(105, np.int64), np.empty(players, np.int64),
+        np.empty(players, np.int64), np.empty(PREFIX, np.int64), np.empty(PREFIX, np.int64),
+        np.empty(2 * turns + HEURISTIC_ROOM, np.int64), np.empty(turns), np.empty(turns, np.int64),
+        np.empty((turns, features), np.float32), np.empty((turns, features), np.float32),
+        np.empty((turns, hidden), np.float32), np.empty((turns, hidden), np.float32),
+    )
 
 
 class Tally(NamedTuple):

@@ -6,7 +6,10 @@ in turn ``t``; a 0 means "no card" (a player whose card of the first turn was al
 rollout starts). What the kernels take comes in named structures: :class:`Policies` (how each
 seat plays), :class:`Room` (scratch space), :class:`Tally` (what whole games give) and
 :class:`Start` (where rollouts start). The parts live in :mod:`._base` (shared), :mod:`._choices`
-(the policies' choices) and :mod:`._plain` (random play's hot loops); this module gathers them.
+(the policies' choices) and :mod:`._plain` (random play's hot loop); this module gathers them.
+A plain table, where every seat plays its cards in the order given (a random order is random play),
+is played through the hot loop :func:`play_plain` (by :func:`hands`, :func:`rollouts` and the loops
+of :mod:`._plain`), any other through :func:`play_hand`: the same hands, card for card.
 """
 
 from __future__ import annotations
@@ -24,16 +27,20 @@ from ._base import (
     HEURISTIC_ROOM,
     MC_CARD,
     MC_COST,
+    PREFIX,
     CardPolicy,
+    Room,
     RowPolicy,
     Tally,
     _add_round,
     _jit,
+    _jit_inline,
     below,
     deal_hand,
     fewest,
     lay,
     place_fewest,
+    room,
     tally,
     target,
     unseen_prefix,
@@ -49,14 +56,14 @@ from ._choices import (
     net_card,
     net_choice,
 )
-from ._plain import deal_many, plain_games, plain_hands, plain_many, play_plain
+from ._plain import deal_many, plain_dealt, plain_games, plain_hands, play_plain
 
 __all__ = [
     "HAVE_NUMBA", "HEURISTIC_FEW", "HEURISTIC_LOOK", "HEURISTIC_ROOM", "MC_CARD", "MC_COST", "NET_CARD_FEATURES",
     "NET_TAKE_ROW", "PREFIX", "CardPolicy", "Policies", "Room", "RowPolicy", "Start", "Tally", "below",
-    "deal_hand", "deal_many", "fewest", "heuristic_card", "heuristic_row", "lay", "mc_card", "net_choice",
-    "place_fewest", "plain_games", "plain_hands", "plain_many", "play_hand", "play_plain", "policies",
-    "policy_games", "policy_many", "rollouts", "room", "tally", "target", "unseen_prefix",
+    "deal_hand", "deal_many", "fewest", "games", "hands", "heuristic_card", "heuristic_row", "lay", "mc_card",
+    "net_choice", "place_fewest", "plain_games", "plain_hands", "plain_rows", "play_hand", "play_plain", "policies",
+    "rollouts", "room", "tally", "target", "unseen_prefix",
 ]
 
 
@@ -78,45 +85,111 @@ def policies(cards: Any, rows: Any, tie: float = 0.0, later: float = 0.0, net: A
     )
 
 
-PREFIX = 106  # unseen_prefix's counts: one per card 0-104, and one past the last
+@_jit_inline
+def plain_rows(seats):  # type: ignore[no-untyped-def]
+    """The row policy of a plain table, where every seat plays its cards in the order given and takes
+    rows alike (given, at random or by the fewest bullheads): random play's hot loop plays it
+    (:func:`play_plain`); -1 for any other table (:func:`play_hand`)."""
+    rows = seats.rows
+    first = rows[0]
+    if first == RowPolicy.HEURISTIC:
+        return -1
+    for p in range(rows.shape[0]):
+        if seats.cards[p] != CardPolicy.ORDER or rows[p] != first:
+            return -1
+    return first
 
 
-class Room(NamedTuple):
-    """The scratch space of the kernels, made once per kernel call by :func:`room`: the rows and the
-    public cards of the hand in play, and what :func:`play_hand` works in."""
+@_jit_inline
+def _uses(cards, rows):  # type: ignore[no-untyped-def]
+    """(looking, choosing, marking): some card policy of ``cards`` looks at the table, some chooses at
+    all, and the public cards are wanted (by a policy that looks, or by the heuristic's row choice)."""
+    looking = False
+    choosing = False
+    marking = False
+    for p in range(cards.shape[0]):
+        cp = cards[p]
+        if cp == CardPolicy.HEURISTIC or cp == CardPolicy.SNUG or cp == CardPolicy.MC or cp == CardPolicy.NET:
+            looking = True
+        if cp != CardPolicy.ORDER:
+            choosing = True
+        if rows[p] == RowPolicy.HEURISTIC:
+            marking = True
+    return looking, choosing, looking or marking
 
-    ends: npt.NDArray[np.int64]  # the rows' last cards (4)
-    counts: npt.NDArray[np.int64]  # their lengths (4)
-    heads: npt.NDArray[np.int64]  # their bullheads (4)
-    public: npt.NDArray[np.bool_]  # the cards everybody has seen (105)
-    fixed: npt.NDArray[np.bool_]  # no player's first card is fixed (players, all False)
 
-    keys: npt.NDArray[np.int64]  # this turn's cards, card * 16 + player, lowest first (players)
-    picks: npt.NDArray[np.int64]  # each player's chosen card, as an index into its remaining cards (players)
-    cnt: npt.NDArray[np.int64]  # unseen_prefix's counts (PREFIX)
-    hb: npt.NDArray[np.int64]  # and bullheads (PREFIX)
-    work: npt.NDArray[np.int64]  # the heuristic's room (2 * turns + HEURISTIC_ROOM)
-    costs: npt.NDArray[np.float64]  # a cost (or logit) per card of a hand (turns)
-    targets: npt.NDArray[np.int64]  # a row per card of a hand (turns)
-    feats: npt.NDArray[np.float32]  # the network's features, (turns, features)
-    x: npt.NDArray[np.float32]  # the same, standardised
-    h1: npt.NDArray[np.float32]  # its hidden layers, (turns, hidden units)
-    h2: npt.NDArray[np.float32]
+@_jit_inline
+def _move_picks(orders, t, picks):  # type: ignore[no-untyped-def]
+    """Move each player's chosen card (``picks[p]``, a place in ``orders[p, t:]``; -1: none) to turn t."""
+    for p in range(orders.shape[0]):
+        if picks[p] > 0:
+            i = t + picks[p]
+            c = orders[p, i]
+            orders[p, i] = orders[p, t]
+            orders[p, t] = c
+
+
+@_jit_inline
+def _reveal(orders, t, keys, public, marking):  # type: ignore[no-untyped-def]
+    """Turn ``t``'s cards as ``keys`` (card * 16 + player), lowest first, and public when ``marking``;
+    returns how many there are (a player may have none)."""
+    n = 0
+    for p in range(orders.shape[0]):
+        c = orders[p, t]
+        if c > 0:
+            key = c * 16 + p
+            i = n
+            while i > 0 and keys[i - 1] > key:
+                keys[i] = keys[i - 1]
+                i -= 1
+            keys[i] = key
+            n += 1
+            if marking:
+                public[c] = True
+    return n
 
 
 @_jit
-def room(players, turns, net):  # type: ignore[no-untyped-def]
-    """A :class:`Room` for hands of ``players`` and up to ``turns`` turns (``net``: as in :class:`Policies`)."""
-    features = max(1, int(net[0]))
-    hidden = max(1, int(net[1]))
-    return Room(
-        np.empty(4, np.int64), np.empty(4, np.int64), np.empty(4, np.int64), np.zeros(105, np.bool_),
-        np.zeros(players, np.bool_), np.empty(players, np.int64), np.empty(players, np.int64),
-        np.empty(PREFIX, np.int64), np.empty(PREFIX, np.int64), np.empty(2 * turns + HEURISTIC_ROOM, np.int64),
-        np.empty(turns), np.empty(turns, np.int64), np.empty((turns, features), np.float32),
-        np.empty((turns, features), np.float32), np.empty((turns, hidden), np.float32),
-        np.empty((turns, hidden), np.float32),
-    )
+def _heuristic_low(ends, counts, heads, keys, i, n, hand, cnt, hb, opponents, later, work):  # type: ignore[no-untyped-def]
+    """The row the heuristic takes for the low card ``keys[i]``, the turn's cards after it still to be
+    placed and ``hand`` its player's later cards (a call of its own: the heuristic's helpers are
+    inlined once, here, not once more into every routine that places a turn)."""
+    still = np.empty(n - i - 1, np.int64)
+    for j in range(i + 1, n):
+        still[j - i - 1] = keys[j] >> 4
+    return heuristic_row(ends, counts, heads, keys[i] >> 4, still, hand, cnt, hb, opponents, later, work)
+
+
+@_jit_inline
+def _place_turn(ends, counts, heads, public, orders, t, keys, n, choices, event, rows, later, penalties, cnt, hb,  # type: ignore[no-untyped-def]
+                work, state):
+    """Place turn ``t``'s ``n`` revealed cards (``keys``), lowest first, adding the bullheads each
+    player takes to ``penalties``; a card below every row takes the row its player's row policy
+    (``rows[p]``) picks: ``choices[event]`` for the event-th such card of the hand when given, or the
+    heuristic's (``later``: its weight, ``cnt``/``hb``/``work``: its room). Returns (state, event)."""
+    counted = False  # unseen_prefix holds this turn's cards
+    for i in range(n):
+        card = keys[i] >> 4
+        p = keys[i] & 15
+        r = target(ends, card)
+        low = r < 0
+        if low:
+            rp = rows[p]
+            if rp == RowPolicy.GIVEN:
+                r = choices[event]
+            elif rp == RowPolicy.RANDOM:
+                state, r = below(state, 4)
+            elif rp == RowPolicy.FEWEST:
+                r = fewest(heads)
+            else:
+                if not counted:
+                    unseen_prefix(public, cnt, hb)
+                    counted = True
+                r = _heuristic_low(ends, counts, heads, keys, i, n, orders[p, t + 1 :], cnt, hb, orders.shape[0] - 1,
+                                   later, work)
+            event += 1
+        penalties[p] += lay(ends, counts, heads, r, card, low, BULL)
+    return state, event
 
 
 @_jit
@@ -129,105 +202,53 @@ def play_hand(ends, counts, heads, public, orders, fixed, choices, seats, penalt
     candidate card, or cards already revealed). ``public`` (105 flags) marks the cards everybody has
     seen; it is kept up to date only when a policy looks at the table. ``choices`` holds the rows of
     the low cards, in order, for RowPolicy.GIVEN. ``room``: :func:`room` for these players and turns.
+
+    The card policies are dispatched here, not in a helper: Numba inlines the heuristic's and the
+    network's helpers into the routine that calls them, and once more into each routine that inlines
+    that one (a compile twice as long).
     """
     players = orders.shape[0]
-    turns = orders.shape[1]
-    keys = room.keys
-    picks = room.picks
-    cnt = room.cnt
-    hb = room.hb
-    work = room.work
-    costs = room.costs
-    looking = False  # some card policy looks at the table
-    choosing = False  # some card policy chooses at all
-    for p in range(players):
-        cp = seats.cards[p]
-        if cp == CardPolicy.HEURISTIC or cp == CardPolicy.SNUG or cp == CardPolicy.MC or cp == CardPolicy.NET:
-            looking = True
-        if cp != CardPolicy.ORDER:
-            choosing = True
-    heuristic = looking
-    for p in range(players):
-        if seats.rows[p] == RowPolicy.HEURISTIC:
-            heuristic = True
+    # Every field read once, here: a read in a loop costs two atomic reference counts each time.
+    keys, picks, cnt, hb, work, costs = room.keys, room.picks, room.cnt, room.hb, room.work, room.costs
+    targets, feats, x, h1, h2 = room.targets, room.feats, room.x, room.h1, room.h2
+    cards, rows, tie, later, net = seats.cards, seats.rows, seats.tie, seats.later, seats.net
+    looking, choosing, marking = _uses(cards, rows)
     opponents = players - 1
     event = 0
-    for t in range(turns):
-        if choosing:
+    for t in range(orders.shape[1]):
+        if choosing:  # everybody chooses from the same rows
             if looking:
                 unseen_prefix(public, cnt, hb)
             for p in range(players):
                 picks[p] = -1
                 if (t > 0 or not fixed[p]) and orders[p, t] > 0:
-                    cp = seats.cards[p]
+                    cp = cards[p]
                     if cp == CardPolicy.HEURISTIC:
-                        picks[p] = heuristic_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, seats.tie,
-                                                  work, costs)
+                        picks[p] = heuristic_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, tie, work,
+                                                  costs)
                     elif cp == CardPolicy.BEGINNER:
                         picks[p] = beginner_card(ends, counts, orders[p, t:])
                     elif cp == CardPolicy.SNUG:
-                        picks[p] = heuristic_pick(ends, counts, heads, orders[p, t:], cnt, hb, opponents, seats.tie,
-                                                  work, costs, False, True)
+                        picks[p] = heuristic_pick(ends, counts, heads, orders[p, t:], cnt, hb, opponents, tie, work,
+                                                  costs, False, True)
                     elif cp == CardPolicy.MC:
                         state, picks[p] = mc_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, work,
                                                   costs, state)
                     elif cp == CardPolicy.NET:
-                        picks[p] = net_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, seats.tie, work,
-                                            costs, room.targets, seats.net, room.feats, room.x, room.h1, room.h2)
-            # Everybody chooses from the same rows, then the chosen cards move to turn t.
-            for p in range(players):
-                if picks[p] > 0:
-                    i = t + picks[p]
-                    c = orders[p, i]
-                    orders[p, i] = orders[p, t]
-                    orders[p, t] = c
-        n = 0
-        for p in range(players):
-            c = orders[p, t]
-            if c > 0:
-                key = c * 16 + p
-                i = n
-                while i > 0 and keys[i - 1] > key:
-                    keys[i] = keys[i - 1]
-                    i -= 1
-                keys[i] = key
-                n += 1
-                if heuristic:
-                    public[c] = True
-        fresh = False
-        for i in range(n):
-            key = keys[i]
-            card = key >> 4
-            p = key & 15
-            r = target(ends, card)
-            low = r < 0
-            if low:
-                rp = seats.rows[p]
-                if rp == RowPolicy.GIVEN:
-                    r = choices[event]
-                elif rp == RowPolicy.RANDOM:
-                    state, r = below(state, 4)
-                elif rp == RowPolicy.FEWEST:
-                    r = fewest(heads)
-                else:
-                    if not fresh:
-                        unseen_prefix(public, cnt, hb)
-                        fresh = True
-                    still = np.empty(n - i - 1, np.int64)
-                    for j in range(i + 1, n):
-                        still[j - i - 1] = keys[j] >> 4
-                    r = heuristic_row(ends, counts, heads, card, still, orders[p, t + 1 :], cnt, hb, opponents,
-                                      seats.later, work)
-                event += 1
-            penalties[p] += lay(ends, counts, heads, r, card, low, BULL)
+                        picks[p] = net_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, tie, work, costs,
+                                            targets, net, feats, x, h1, h2)
+            _move_picks(orders, t, picks)
+        n = _reveal(orders, t, keys, public, marking)
+        state, event = _place_turn(ends, counts, heads, public, orders, t, keys, n, choices, event, rows, later,
+                                   penalties, cnt, hb, work, state)
     return state
 
 
-@_jit
-def _play_policy(deck, players, seats, choices, penalties, room, state):  # type: ignore[no-untyped-def]
-    """Play the hand dealt at the front of ``deck`` with :func:`play_hand`, in ``room``'s rows."""
-    ends, counts, heads, public = room.ends, room.counts, room.heads, room.public
-    dealt = 4 + 10 * players
+@_jit_inline
+def _play_dealt(deck, players, turns, seats, choices, penalties, room, state):  # type: ignore[no-untyped-def]
+    """Play the hand dealt at the front of ``deck`` (the 4 rows, then player p's card of turn t at
+    4 + t * players + p) from fresh rows with :func:`play_hand`. Returns the random state."""
+    ends, counts, heads, public, orders = room.ends, room.counts, room.heads, room.public, room.orders
     public[:] = False
     for r in range(4):
         c = deck[r]
@@ -235,44 +256,50 @@ def _play_policy(deck, players, seats, choices, penalties, room, state):  # type
         counts[r] = 1
         heads[r] = BULL[c]
         public[c] = True
-    orders = deck[4:dealt].reshape((10, players)).T.copy()
+    orders[:, :] = deck[4 : 4 + turns * players].reshape((turns, players)).T  # play_hand moves chosen cards
     return play_hand(ends, counts, heads, public, orders, room.fixed, choices, seats, penalties, room, state)
 
 
 @_jit
-def policy_many(rows, orders, choices, seats, seed, penalties):  # type: ignore[no-untyped-def]
-    """:func:`plain_many` for any policies, seat by seat (:class:`Policies`); orders (B, players, 10)."""
-    count = rows.shape[0]
-    players = orders.shape[1]
-    deck = np.empty(4 + 10 * players, np.int64)
-    scratch = room(players, 10, seats.net)
+def hands(rows, orders, choices, seats, seed, penalties):  # type: ignore[no-untyped-def]
+    """Play one hand per deal, seat by seat as ``seats`` says (:class:`Policies`): rows (B, 4), orders
+    (B, players, turns), choices (B, events) for RowPolicy.GIVEN (else (B, 1)); penalties (B, players)
+    receives the bullheads. A plain table (:func:`plain_rows`) plays through random play's hot loop.
+    Returns the random state."""
+    count, players, turns = orders.shape
+    scratch = room(players, turns, seats.net)
+    deck, ends, counts, heads, owner = scratch.deck, scratch.ends, scratch.counts, scratch.heads, scratch.owner
+    plain = plain_rows(seats)
     state = np.uint64(seed)
     for b in range(count):
         for r in range(4):
             deck[r] = rows[b, r]
         for p in range(players):
-            for t in range(10):
+            for t in range(turns):
                 deck[4 + t * players + p] = orders[b, p, t]
-        state = _play_policy(deck, players, seats, choices[b], penalties[b], scratch, state)
+        if plain >= 0:
+            state = plain_dealt(deck, ends, counts, heads, owner, players, turns, plain, choices[b], penalties[b],
+                                state)
+        else:
+            state = _play_dealt(deck, players, turns, seats, choices[b], penalties[b], scratch, state)
     return state
 
 
 @_jit
-def policy_games(players, count, end_above, rounds, seats, seed, tally):  # type: ignore[no-untyped-def]
-    """:func:`plain_games` where each seat has its own policies (:class:`Policies`), as ``nimmt
-    simulate`` plays them. Random hands are policy_games with rounds=1."""
-    deck = np.arange(1, 105).astype(np.int64)
+def games(players, count, end_above, rounds, seats, seed, tally):  # type: ignore[no-untyped-def]
+    """Play ``count`` whole games, each seat by its policies in ``seats`` (:class:`Policies`), as
+    ``nimmt simulate`` plays them: rounds until a total is above ``end_above`` (or exactly ``rounds``
+    rounds when rounds > 0), into the :class:`Tally`. Hands are games of one round. A table of random
+    play is faster through :func:`plain_games` (the same games, card for card)."""
     scratch = room(players, 10, seats.net)
-    choices = np.zeros(1, np.int64)
-    penalties = np.zeros(players, np.int64)
-    dealt = 4 + 10 * players
+    deck, penalties, choices = scratch.deck, scratch.penalties, scratch.choices
     state = np.uint64(seed)
     for g in range(count):
         done = 0
         while True:
-            state = deal_hand(deck, dealt, state)
+            state = deal_hand(deck, 4 + 10 * players, state)
             penalties[:] = 0
-            state = _play_policy(deck, players, seats, choices, penalties, scratch, state)
+            state = _play_dealt(deck, players, 10, seats, choices, penalties, scratch, state)
             done += 1
             if _add_round(tally, g, penalties, done, end_above, rounds):
                 break
@@ -322,11 +349,10 @@ def rollouts(start, seats, samples, seed, out, rest):  # type: ignore[no-untyped
             if span > turns:
                 turns = span
     orders = np.zeros((players, turns), np.int64)
-    work = np.empty((players, turns), np.int64)
-    choices = np.zeros(1, np.int64)
-    penalties = np.zeros(players, np.int64)
     scratch = room(players, turns, seats.net)
+    work, choices, penalties, owner = scratch.orders, scratch.choices, scratch.penalties, scratch.owner
     ends, counts, heads, public = scratch.ends, scratch.counts, scratch.heads, scratch.public
+    plain = plain_rows(seats)
     cards = pool.copy()
     own = mine.copy()
     need = 0
@@ -365,9 +391,12 @@ def rollouts(start, seats, samples, seed, out, rest):  # type: ignore[no-untyped
                 ends[r] = ends0[k, r]
                 counts[r] = counts0[k, r]
                 heads[r] = heads0[k, r]
-            public[:] = public0
             penalties[:] = 0
-            state = play_hand(ends, counts, heads, public, work, fixed, choices, seats, penalties, scratch, state)
+            if plain >= 0:
+                state = play_plain(ends, counts, heads, work, choices, plain, penalties, owner, state)
+            else:
+                public[:] = public0
+                state = play_hand(ends, counts, heads, public, work, fixed, choices, seats, penalties, scratch, state)
             out[k, s] = penalties[me]
             if keep_rest:
                 rest[k, s] = penalties.sum() - penalties[me]

@@ -1,42 +1,30 @@
-"""Random play's hot loops: each player plays its cards in a given order (a random order is random
+"""Random play's hot loop: each player plays its cards in a given order (a random order is random
 play), low cards take rows given, at random or by the fewest bullheads, and the rows are packed
-into four 64-bit numbers (see :func:`play_plain`). Measured to matter: ``docs/speed.md``; held
-to the core by ``tests/conformance``.
+into four 64-bit numbers (see :func:`play_plain`); the game loops of :mod:`._kernels` play such
+tables with it. Measured to matter: ``docs/speed.md``; held to the core by ``tests/conformance``.
+
+Whole games and hands of random play have their own loops here (:func:`plain_games`,
+:func:`plain_hands`) beside :func:`nimmt.batch._kernels.games`, which plays any policy: one loop
+for both, choosing the hot loop or ``play_hand`` for each hand, played random hands and games 10 to
+25 % slower (measured side by side, docs/speed.md). They share the setup (:func:`room`) and the
+hand's start (:func:`plain_dealt`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._base import BULL, _add_round, _jit, below, deal_hand, trailing_zeros
+from ._base import BULL, NO_NET, _add_round, _jit, _jit_inline, below, deal_hand, room, trailing_zeros
 
 
-@_jit
-def play_plain(rows, turns, choices, row_policy, penalties, owner, state):  # type: ignore[no-untyped-def]
-    """The hot loop of random play: each player plays the given cards; a low card's row comes from
-    ``choices`` (ROW_GIVEN), the random source (ROW_RANDOM) or the fewest bullheads (ROW_FEWEST).
-
-    ``rows``: the 4 starting cards; ``turns`` (turns, players): the cards of each turn. Adds each
-    player's bullheads to ``penalties`` and returns the random state; ``owner`` is scratch (105).
-
-    Each row is one number, ``end << 16 | row << 12 | bullheads << 4 | count``, and the four are
-    kept sorted by their last card in ``v0 < v1 < v2 < v3``: the row a card goes to is then the
-    count of rows below it, and placing a card there keeps the order (only a low card, which
-    starts its row again below all others, moves a row to the front). Everything stays in
-    registers and the common case has no branch to mispredict. Each turn's cards are put in
-    order by setting their bits in two 64-bit words and reading them back lowest first.
-    """
-    turn_count = turns.shape[0]
-    players = turns.shape[1]
-    a0 = np.int64(rows[0])
-    a1 = np.int64(rows[1])
-    a2 = np.int64(rows[2])
-    a3 = np.int64(rows[3])
-    w0 = (a0 << 16) | (BULL[a0] << 4) | 1
-    w1 = (a1 << 16) | (1 << 12) | (BULL[a1] << 4) | 1
-    w2 = (a2 << 16) | (2 << 12) | (BULL[a2] << 4) | 1
-    w3 = (a3 << 16) | (3 << 12) | (BULL[a3] << 4) | 1
-    # A sorting network for four.
+@_jit_inline
+def _packed_rows(ends, counts, heads):  # type: ignore[no-untyped-def]
+    """The four rows, each one number ``end << 16 | row << 12 | bullheads << 4 | count``, sorted by
+    their last card (a sorting network for four)."""
+    w0 = (ends[0] << 16) | (heads[0] << 4) | counts[0]
+    w1 = (ends[1] << 16) | (1 << 12) | (heads[1] << 4) | counts[1]
+    w2 = (ends[2] << 16) | (2 << 12) | (heads[2] << 4) | counts[2]
+    w3 = (ends[3] << 16) | (3 << 12) | (heads[3] << 4) | counts[3]
     lo = min(w0, w1)
     w1 = max(w0, w1)
     w0 = lo
@@ -49,134 +37,151 @@ def play_plain(rows, turns, choices, row_policy, penalties, owner, state):  # ty
     lo = min(w1, w3)
     w3 = max(w1, w3)
     w1 = lo
-    v0 = w0
-    v1 = min(w1, w2)
-    v2 = max(w1, w2)
-    v3 = w3
+    return w0, min(w1, w2), max(w1, w2), w3
+
+
+@_jit_inline
+def _unpack_row(v, ends, counts, heads):  # type: ignore[no-untyped-def]
+    r = (v >> 12) & 3
+    ends[r] = v >> 16
+    heads[r] = (v >> 4) & 255
+    counts[r] = v & 15
+
+
+@_jit_inline
+def _turn_bits(orders, t, owner):  # type: ignore[no-untyped-def]
+    """Turn ``t``'s cards as the bits of two words (cards 1-63 and 64-127; no card, 0, sets none);
+    ``owner[c]``: who played c."""
+    one = np.uint64(1)
+    low_bits = np.uint64(0)
+    high_bits = np.uint64(0)
+    for p in range(orders.shape[0]):
+        c = np.int64(orders[p, t])
+        owner[c] = p
+        bit = one << np.uint64(c & 63)
+        if c >= 64:
+            high_bits |= bit
+        else:
+            low_bits |= bit
+    return low_bits & ~one, high_bits
+
+
+@_jit_inline
+def _add_packed(v0, v1, v2, v3, key, slot, b):  # type: ignore[no-untyped-def]
+    """Lay the card ``key`` (card << 16), ``b`` bullheads, on the row of place ``slot`` (1-4, the
+    rows ending below it), without a branch; (bullheads taken, the rows)."""
+    m0 = -np.int64(slot == 1)
+    m1 = -np.int64(slot == 2)
+    m2 = -np.int64(slot == 3)
+    m3 = -np.int64(slot == 4)
+    w = (v0 & m0) | (v1 & m1) | (v2 & m2) | (v3 & m3)
+    count = w & 15
+    h = (w >> 4) & 255
+    full = -np.int64(count == 5)  # all ones when this card is the sixth
+    new = key | (w & 0x3000) | (((h & ~full) + b) << 4) | ((count + 1) & ~full) | (1 & full)
+    return (h & full, (new & m0) | (v0 & ~m0), (new & m1) | (v1 & ~m1), (new & m2) | (v2 & ~m2),
+            (new & m3) | (v3 & ~m3))
+
+
+@_jit_inline
+def _low_row(v0, v1, v2, v3, row_policy, choices, event, state):  # type: ignore[no-untyped-def]
+    """(state, the row a card below every row takes): given, random, or the fewest bullheads (the
+    lowest row number on a tie)."""
+    if row_policy == 0:
+        return state, np.int64(choices[event])
+    if row_policy == 1:
+        return below(state, 4)
+    f0 = (v0 & 0xFF0) | ((v0 >> 12) & 3)
+    f1 = (v1 & 0xFF0) | ((v1 >> 12) & 3)
+    f2 = (v2 & 0xFF0) | ((v2 >> 12) & 3)
+    f3 = (v3 & 0xFF0) | ((v3 >> 12) & 3)
+    return state, min(min(f0, f1), min(f2, f3)) & 3
+
+
+@_jit_inline
+def _take_packed(v0, v1, v2, v3, key, r, b):  # type: ignore[no-untyped-def]
+    """A low card ``key`` takes row number ``r``, which starts again in front of the others;
+    (bullheads taken, the rows)."""
+    new = key | (r << 12) | (b << 4) | 1
+    if ((v0 >> 12) & 3) == r:
+        return (v0 >> 4) & 255, new, v1, v2, v3
+    if ((v1 >> 12) & 3) == r:
+        return (v1 >> 4) & 255, new, v0, v2, v3
+    if ((v2 >> 12) & 3) == r:
+        return (v2 >> 4) & 255, new, v0, v1, v3
+    return (v3 >> 4) & 255, new, v0, v1, v2
+
+
+@_jit
+def play_plain(ends, counts, heads, orders, choices, row_policy, penalties, owner, state):  # type: ignore[no-untyped-def]
+    """The hot loop of random play, :func:`nimmt.batch._kernels.play_hand` for a table where every
+    player plays ``orders`` (players, turns; 0: no card) as given and a low card's row comes from
+    ``choices`` (RowPolicy.GIVEN), the random source (RANDOM) or the fewest bullheads (FEWEST), from
+    the rows ``ends``/``counts``/``heads`` (changed in place). Adds each player's bullheads to
+    ``penalties`` and returns the random state; ``owner`` is scratch (105).
+
+    Each row is one number, ``end << 16 | row << 12 | bullheads << 4 | count``, and the four are
+    kept sorted by their last card in ``v0 < v1 < v2 < v3``: the row a card goes to is then the
+    count of rows below it, and placing a card there keeps the order (only a low card, which
+    starts its row again below all others, moves a row to the front). Everything stays in
+    registers and the common case has no branch to mispredict. Each turn's cards are put in
+    order by setting their bits in two 64-bit words and reading them back lowest first.
+    """
+    v0, v1, v2, v3 = _packed_rows(ends, counts, heads)
     event = 0
     one = np.uint64(1)
     zero = np.uint64(0)
-    for t in range(turn_count):
-        cards = turns[t]
-        low_bits = zero
-        high_bits = zero
-        for p in range(players):
-            c = np.int64(cards[p])
-            owner[c] = p
-            bit = one << np.uint64(c & 63)
-            if c >= 64:
-                high_bits |= bit
-            else:
-                low_bits |= bit
+    for t in range(orders.shape[1]):
+        low_bits, high_bits = _turn_bits(orders, t, owner)
         for word in range(2):
             bits = low_bits if word == 0 else high_bits
             base = 0 if word == 0 else 64
             while bits != zero:
                 card = base + np.int64(trailing_zeros(bits))
                 bits &= bits - one
-                p = owner[card]
                 key = card << 16
                 slot = int(v0 < key) + int(v1 < key) + int(v2 < key) + int(v3 < key)
-                b = BULL[card]
                 if slot > 0:
-                    m0 = -np.int64(slot == 1)
-                    m1 = -np.int64(slot == 2)
-                    m2 = -np.int64(slot == 3)
-                    m3 = -np.int64(slot == 4)
-                    w = (v0 & m0) | (v1 & m1) | (v2 & m2) | (v3 & m3)
-                    count = w & 15
-                    h = (w >> 4) & 255
-                    full = -np.int64(count == 5)  # all ones when this card is the sixth
-                    penalties[p] += h & full
-                    new = key | (w & 0x3000) | (((h & ~full) + b) << 4) | ((count + 1) & ~full) | (1 & full)
-                    v0 = (new & m0) | (v0 & ~m0)
-                    v1 = (new & m1) | (v1 & ~m1)
-                    v2 = (new & m2) | (v2 & ~m2)
-                    v3 = (new & m3) | (v3 & ~m3)
-                    continue
-                if row_policy == 0:
-                    r = np.int64(choices[event])
-                elif row_policy == 1:
-                    state, r = below(state, 4)
-                else:  # fewest bullheads, the lowest row number on a tie
-                    f0 = (v0 & 0xFF0) | ((v0 >> 12) & 3)
-                    f1 = (v1 & 0xFF0) | ((v1 >> 12) & 3)
-                    f2 = (v2 & 0xFF0) | ((v2 >> 12) & 3)
-                    f3 = (v3 & 0xFF0) | ((v3 >> 12) & 3)
-                    r = min(min(f0, f1), min(f2, f3)) & 3
-                event += 1
-                new = key | (r << 12) | (b << 4) | 1
-                if ((v0 >> 12) & 3) == r:
-                    penalties[p] += (v0 >> 4) & 255
-                    v0 = new
-                elif ((v1 >> 12) & 3) == r:
-                    penalties[p] += (v1 >> 4) & 255
-                    v1 = v0
-                    v0 = new
-                elif ((v2 >> 12) & 3) == r:
-                    penalties[p] += (v2 >> 4) & 255
-                    v2 = v1
-                    v1 = v0
-                    v0 = new
+                    taken, v0, v1, v2, v3 = _add_packed(v0, v1, v2, v3, key, slot, BULL[card])
                 else:
-                    penalties[p] += (v3 >> 4) & 255
-                    v3 = v2
-                    v2 = v1
-                    v1 = v0
-                    v0 = new
+                    state, r = _low_row(v0, v1, v2, v3, row_policy, choices, event, state)
+                    event += 1
+                    taken, v0, v1, v2, v3 = _take_packed(v0, v1, v2, v3, key, r, BULL[card])
+                penalties[owner[card]] += taken
+    _unpack_row(v0, ends, counts, heads)
+    _unpack_row(v1, ends, counts, heads)
+    _unpack_row(v2, ends, counts, heads)
+    _unpack_row(v3, ends, counts, heads)
     return state
 
 
-@_jit
-def plain_many(rows, orders, choices, row_policy, seed, penalties):  # type: ignore[no-untyped-def]
-    """Play hands from their deals, each player's cards in the given order: rows (B, 4), orders
-    (B, players, turns), choices (B, events); penalties (B, players) receives the bullheads."""
-    count = rows.shape[0]
-    players = orders.shape[1]
-    turn_count = orders.shape[2]
-    turns = np.empty((turn_count, players), np.int64)
-    owner = np.empty(105, np.int64)
-    state = np.uint64(seed)
-    for b in range(count):
-        for p in range(players):
-            for t in range(turn_count):
-                turns[t, p] = orders[b, p, t]
-        state = play_plain(rows[b], turns, choices[b], row_policy, penalties[b], owner, state)
-    return state
-
-
-@_jit
-def deal_many(players, count, seed, rows, orders):  # type: ignore[no-untyped-def]
-    """Deal ``count`` random hands into rows (count, 4) and orders (count, players, 10), exactly as
-    the batch loops deal them (player p's card of turn t is deck[4 + t * players + p])."""
-    deck = np.arange(1, 105).astype(np.int64)
-    dealt = 4 + 10 * players
-    state = np.uint64(seed)
-    for b in range(count):
-        state = deal_hand(deck, dealt, state)
-        for r in range(4):
-            rows[b, r] = deck[r]
-        for p in range(players):
-            for t in range(10):
-                orders[b, p, t] = deck[4 + t * players + p]
-    return state
+@_jit_inline
+def plain_dealt(deck, ends, counts, heads, owner, players, turns, row_policy, choices, penalties, state):  # type: ignore[no-untyped-def]
+    """Play the hand dealt at the front of ``deck`` (the 4 rows, then player p's card of turn t at
+    4 + t * players + p) from fresh rows ``ends``/``counts``/``heads`` with :func:`play_plain`. The
+    arrays come apart, not as the :class:`Room` they belong to: a field read in a loop costs two
+    atomic reference counts a hand."""
+    for r in range(4):
+        c = deck[r]
+        ends[r] = c
+        counts[r] = 1
+        heads[r] = BULL[c]
+    dealt = deck[4 : 4 + turns * players].reshape((turns, players)).T
+    return play_plain(ends, counts, heads, dealt, choices, row_policy, penalties, owner, state)
 
 
 @_jit
 def plain_hands(players, count, row_policy, seed, totals, spread):  # type: ignore[no-untyped-def]
     """Deal and play ``count`` hands of random play; add each player's penalty to ``totals`` and
     count the hands by each player's penalty in ``spread`` (players, 172). Holds one hand at a time."""
-    deck = np.arange(1, 105).astype(np.int64)
-    dealt = 4 + 10 * players
-    owner = np.empty(105, np.int64)
-    choices = np.zeros(1, np.int64)
-    penalties = np.zeros(players, np.int64)
+    scratch = room(players, 10, NO_NET)
+    deck, ends, counts, heads, owner = scratch.deck, scratch.ends, scratch.counts, scratch.heads, scratch.owner
+    penalties, choices = scratch.penalties, scratch.choices
     state = np.uint64(seed)
     for _ in range(count):
-        state = deal_hand(deck, dealt, state)
+        state = deal_hand(deck, 4 + 10 * players, state)
         penalties[:] = 0
-        state = play_plain(deck[0:4], deck[4:dealt].reshape((10, players)), choices, row_policy, penalties,
-                           owner, state)
+        state = plain_dealt(deck, ends, counts, heads, owner, players, 10, row_policy, choices, penalties, state)
         for p in range(players):
             totals[p] += penalties[p]
             spread[p, penalties[p]] += 1
@@ -185,24 +190,36 @@ def plain_hands(players, count, row_policy, seed, totals, spread):  # type: igno
 
 @_jit
 def plain_games(players, count, end_above, rounds, row_policy, seed, tally):  # type: ignore[no-untyped-def]
-    """Play ``count`` whole games of random cards, every seat taking rows by ``row_policy``: rounds
-    until a total is above ``end_above`` (or exactly ``rounds`` rounds when rounds > 0), into the
-    :class:`Tally`. The hot loop :func:`play_plain` only, which compiles fast."""
-    deck = np.arange(1, 105).astype(np.int64)
-    dealt = 4 + 10 * players
-    owner = np.empty(105, np.int64)
-    choices = np.zeros(1, np.int64)
-    penalties = np.zeros(players, np.int64)
+    """:func:`nimmt.batch._kernels.games` for a table of random cards, every seat taking rows by
+    ``row_policy`` (not the heuristic): the hot loop :func:`play_plain` only, which compiles fast."""
+    scratch = room(players, 10, NO_NET)
+    deck, ends, counts, heads, owner = scratch.deck, scratch.ends, scratch.counts, scratch.heads, scratch.owner
+    penalties, choices = scratch.penalties, scratch.choices
     state = np.uint64(seed)
     for g in range(count):
         done = 0
         while True:
-            state = deal_hand(deck, dealt, state)
+            state = deal_hand(deck, 4 + 10 * players, state)
             penalties[:] = 0
-            state = play_plain(deck[0:4], deck[4:dealt].reshape((10, players)), choices, row_policy, penalties,
-                               owner, state)
+            state = plain_dealt(deck, ends, counts, heads, owner, players, 10, row_policy, choices, penalties, state)
             done += 1
             if _add_round(tally, g, penalties, done, end_above, rounds):
                 break
         tally.played[g] = done
+    return state
+
+
+@_jit
+def deal_many(players, count, seed, rows, orders):  # type: ignore[no-untyped-def]
+    """Deal ``count`` random hands into rows (count, 4) and orders (count, players, 10), exactly as
+    the batch loops deal them (player p's card of turn t is deck[4 + t * players + p])."""
+    deck = np.arange(1, 105).astype(np.int64)
+    state = np.uint64(seed)
+    for b in range(count):
+        state = deal_hand(deck, 4 + 10 * players, state)
+        for r in range(4):
+            rows[b, r] = deck[r]
+        for p in range(players):
+            for t in range(10):
+                orders[b, p, t] = deck[4 + t * players + p]
     return state

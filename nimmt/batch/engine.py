@@ -196,12 +196,9 @@ def play(
         raise BatchError("the heuristic card policy plays whole hands of 10 turns")
     rng = rng if rng is not None else np.random.default_rng()
     penalties = np.zeros((count, players), np.int64)
-    if cp == CardPolicy.HEURISTIC or rp == RowPolicy.HEURISTIC:
+    if cp == CardPolicy.HEURISTIC or rp == RowPolicy.HEURISTIC or engine_name(engine) == "numba":
         seats = seat_policies(np.full(players, cp), np.full(players, rp))
-        run_kernel(K.policy_many, r, o, ch, seats, _seed(rng), penalties)
-        return penalties
-    if engine_name(engine) == "numba":
-        K.plain_many(r, o, ch, int(rp), _seed(rng), penalties)
+        run_kernel(K.hands, r, o, ch, seats, _seed(rng), penalties)
         return penalties
     return N.play_rows(r, o, rp, ch, rng)
 
@@ -250,19 +247,18 @@ def play_hands(
     for size in chunks(hands, chunk):
         if name == "numba" and cp == CardPolicy.ORDER:
             K.plain_hands(players, size, int(rp), _seed(rng), stats.totals, stats.spread)
-        elif cp == CardPolicy.ORDER:
+            stats.hands += size
+            continue
+        if cp != CardPolicy.ORDER:  # hands are games of one round
+            games = K.tally(size, players)
+            run_kernel(K.games, players, size, 0, 1, seats, _seed(rng), games)
+            penalties = games.totals
+        else:
             rows, orders = N.deal(players, size, rng)
             penalties = N.play_rows(rows, orders, rp, None, rng)
-            stats.totals += penalties.sum(axis=0)
-            for p in range(players):
-                stats.spread[p] += np.bincount(penalties[:, p], minlength=172)
-        else:
-            games = K.tally(size, players)
-            run_kernel(K.policy_games, players, size, 0, 1, seats, _seed(rng), games)
-            totals = games.totals
-            stats.totals += totals.sum(axis=0)
-            for p in range(players):
-                stats.spread[p] += np.bincount(totals[:, p], minlength=172)
+        stats.totals += penalties.sum(axis=0)
+        for p in range(players):
+            stats.spread[p] += np.bincount(penalties[:, p], minlength=172)
         stats.hands += size
     return stats
 
@@ -315,10 +311,10 @@ def play_games(
         tally = K.tally(size, players)
         if name == "numba" and cp == CardPolicy.ORDER:
             K.plain_games(players, size, rules.end_above, rounds, int(rp), _seed(rng), tally)
-        elif cp == CardPolicy.ORDER:
-            _numpy_games(players, rules.end_above, rounds, rp, rng, tally.totals, tally.played)
+        elif cp != CardPolicy.ORDER:
+            run_kernel(K.games, players, size, rules.end_above, rounds, seats, _seed(rng), tally)
         else:
-            run_kernel(K.policy_games, players, size, rules.end_above, rounds, seats, _seed(rng), tally)
+            _numpy_games(players, rules.end_above, rounds, rp, rng, tally.totals, tally.played)
         stats.add(tally.totals, tally.played)
     return stats
 
@@ -371,8 +367,8 @@ def seat_hands(
     if turns != 10 and (cards != CardPolicy.ORDER).any():
         raise BatchError("the beginner and heuristic seats play whole hands of 10 turns")
     penalties = np.zeros((count, players), np.int64)
-    run_kernel(K.policy_many, r, o, np.zeros((count, 1), np.int64), seat_policies(cards, row_pols),
-               np.uint64(seed % 2**64), penalties)
+    run_kernel(K.hands, r, o, np.zeros((count, 1), np.int64), seat_policies(cards, row_pols), np.uint64(seed % 2**64),
+               penalties)
     return penalties
 
 
@@ -400,6 +396,6 @@ def seat_games(
         K.plain_games(players, games, rules.end_above, rules.rounds or 0, int(rows_[0]), np.uint64(seed % 2**64),
                       tally)
     else:
-        K.policy_games(players, games, rules.end_above, rules.rounds or 0, seat_policies(cards, rows_),
-                       np.uint64(seed % 2**64), tally)
+        K.games(players, games, rules.end_above, rules.rounds or 0, seat_policies(cards, rows_),
+                np.uint64(seed % 2**64), tally)
     return SeatGames(tally.totals, tally.played, tally.squares)

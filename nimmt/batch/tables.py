@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from ._base import BULL, HEURISTIC_ROOM, CardPolicy, RowPolicy, _jit, below, fewest, lay, target, unseen_prefix
+from ._base import BULL, CardPolicy, RowPolicy, _jit, _jit_inline, below, fewest, lay, room, target, unseen_prefix
 from ._choices import beginner_card, heuristic_card, heuristic_row
 
 CARDS = 0  # the seat must play a card
@@ -137,6 +137,82 @@ def _resolve(i, seat, seats, t, cnt, hb, work):  # type: ignore[no-untyped-def]
     return taken
 
 
+# The helpers of step_tables take the arrays of Tables, read once in step_tables: a field read for
+# each table costs two atomic reference counts.
+
+
+@_jit_inline
+def _random_card(hands, states, i, p):  # type: ignore[no-untyped-def]
+    """The place in ``hands[i, p]`` of a uniformly random card player p of table i still holds (from
+    the table's random source ``states[i]``)."""
+    held = 0
+    for k in range(10):
+        if hands[i, p, k] > 0:
+            held += 1
+    state, pick = below(states[i], held)
+    states[i] = state
+    for k in range(10):
+        if hands[i, p, k] > 0:
+            if pick == 0:
+                return k
+            pick -= 1
+    return -1
+
+
+@_jit_inline
+def _seat_card(hands, i, seat, action):  # type: ignore[no-untyped-def]
+    """The place in ``hands[i, seat]`` of the card ``action`` plays; -1 when the seat holds no such card."""
+    for k in range(10):
+        c = hands[i, seat, k]
+        if c > 0 and c == action + 1:
+            return k
+    return -1
+
+
+@_jit_inline
+def _reveal(hands, public, keys, i, picks):  # type: ignore[no-untyped-def]
+    """Take table i's chosen cards (``picks[p]``: a place in p's hand) out of the hands and reveal
+    them: ``keys[i]`` lowest first."""
+    for p in range(picks.shape[0]):
+        c = hands[i, p, picks[p]]
+        hands[i, p, picks[p]] = 0
+        public[i, c] = True
+        key = c * 16 + p
+        j = p  # the cards of seats 0..p-1 are in order already
+        while j > 0 and keys[i, j - 1] > key:
+            keys[i, j] = keys[i, j - 1]
+            j -= 1
+        keys[i, j] = key
+
+
+@_jit_inline
+def _row_of(states, i, action):  # type: ignore[no-untyped-def]
+    """(row, refused): the row of a row ``action``, or a random row when it is not one."""
+    r = action - ROW_ACTION
+    if 0 <= r <= 3:
+        return r, False
+    state, r = below(states[i], 4)
+    states[i] = state
+    return r, True
+
+
+@_jit_inline
+def _end_turn(turn, played, totals, penalties, phase, i, end_above, rounds):  # type: ignore[no-untyped-def]
+    """Table i's turn is over: after the tenth the round ends (phase DEAL) or the game (phase OVER:
+    returns True)."""
+    turn[i] += 1
+    if turn[i] < 10:
+        return False
+    played[i] += 1
+    top = 0
+    for p in range(totals.shape[1]):
+        totals[i, p] += penalties[i, p]
+        top = max(top, totals[i, p])
+    over = played[i] >= rounds if rounds > 0 else top > end_above
+    phase[i] = OVER if over else DEAL
+    return over
+
+
 @_jit
 def step_tables(actions, seat, seats, end_above, rounds, t, out):  # type: ignore[no-untyped-def]
     """One action of the seat at every table of ``t`` (:class:`Tables`) whose phase is CARDS or ROW
@@ -150,108 +226,50 @@ def step_tables(actions, seat, seats, end_above, rounds, t, out):  # type: ignor
     """
     hands, public, penalties, totals, played = t.hands, t.public, t.penalties, t.totals, t.played
     turn, phase, keys, resolved, states = t.turn, t.phase, t.keys, t.resolved, t.states
+    row_end, row_len, row_heads = t.row_end, t.row_len, t.row_heads
     rewards, illegal, terminated = out.rewards, out.illegal, out.terminated
-    row_len, row_end, row_heads = t.row_len, t.row_end, t.row_heads
+    cards, tie = seats.cards, seats.tie
     players = keys.shape[1]
-    count = actions.shape[0]
-    cnt = np.empty(106, np.int64)
-    hb = np.empty(106, np.int64)
-    work = np.empty(2 * 10 + HEURISTIC_ROOM, np.int64)
-    costs = np.empty(10)
-    picks = np.empty(players, np.int64)
-    card_heuristic = False
+    scratch = room(players, 10, seats.net)
+    picks, cnt, hb, work, costs = scratch.picks, scratch.cnt, scratch.hb, scratch.work, scratch.costs
+    looking = False
     for p in range(players):
-        if p != seat and seats.cards[p] == CardPolicy.HEURISTIC:
-            card_heuristic = True
-    for i in range(count):
+        if p != seat and cards[p] == CardPolicy.HEURISTIC:
+            looking = True
+    for i in range(actions.shape[0]):
         rewards[i] = 0.0
         illegal[i] = False
         terminated[i] = False
-        if phase[i] != CARDS and phase[i] != ROW:
-            continue
-        action = actions[i]
         taken = 0
         if phase[i] == CARDS:
-            mine = -1
-            held = 0
-            for k in range(10):
-                c = hands[i, seat, k]
-                if c > 0:
-                    held += 1
-                    if c == action + 1:
-                        mine = k
+            mine = _seat_card(hands, i, seat, actions[i])
+            illegal[i] = mine < 0
             if mine < 0:  # not a card of the hand: a random one of them instead
-                illegal[i] = True
-                state, pick = below(states[i], held)
-                states[i] = state
-                for k in range(10):
-                    if hands[i, seat, k] > 0:
-                        if pick == 0:
-                            mine = k
-                            break
-                        pick -= 1
-            if card_heuristic:
+                mine = _random_card(hands, states, i, seat)
+            if looking:
                 unseen_prefix(public[i], cnt, hb)
-            for p in range(players):
+            for p in range(players):  # the card policies dispatched here, as in play_hand
                 if p == seat:
                     picks[p] = mine
-                    continue
-                cp = seats.cards[p]
-                if cp == CardPolicy.HEURISTIC:
+                elif cards[p] == CardPolicy.HEURISTIC:
                     picks[p] = heuristic_card(row_end[i], row_len[i], row_heads[i], hands[i, p], cnt, hb,
-                                              players - 1, seats.tie, work, costs)
-                elif cp == CardPolicy.BEGINNER:
+                                              players - 1, tie, work, costs)
+                elif cards[p] == CardPolicy.BEGINNER:
                     picks[p] = beginner_card(row_end[i], row_len[i], hands[i, p])
                 else:
-                    held = 0
-                    for k in range(10):
-                        if hands[i, p, k] > 0:
-                            held += 1
-                    state, pick = below(states[i], held)
-                    states[i] = state
-                    for k in range(10):
-                        if hands[i, p, k] > 0:
-                            if pick == 0:
-                                picks[p] = k
-                                break
-                            pick -= 1
-            # Reveal: take the cards out of the hands, order them lowest first.
-            for p in range(players):
-                c = hands[i, p, picks[p]]
-                hands[i, p, picks[p]] = 0
-                public[i, c] = True
-                key = c * 16 + p
-                j = p  # the cards of seats 0..p-1 are in order already
-                while j > 0 and keys[i, j - 1] > key:
-                    keys[i, j] = keys[i, j - 1]
-                    j -= 1
-                keys[i, j] = key
+                    picks[p] = _random_card(hands, states, i, p)
+            _reveal(hands, public, keys, i, picks)
             resolved[i] = 0
-        else:
-            r = action - ROW_ACTION
-            if r < 0 or r > 3:
-                illegal[i] = True
-                state, r = below(states[i], 4)
-                states[i] = state
-            card = keys[i, resolved[i]] >> 4
-            taken += _lay(i, seat, r, card, True, t)
+        elif phase[i] == ROW:
+            r, illegal[i] = _row_of(states, i, actions[i])
+            taken += _lay(i, seat, r, keys[i, resolved[i]] >> 4, True, t)
             resolved[i] += 1
+        else:
+            continue
         taken += _resolve(i, seat, seats, t, cnt, hb, work)
         rewards[i] = -float(taken)
         if phase[i] == CARDS:
-            turn[i] += 1
-            if turn[i] == 10:
-                played[i] += 1
-                top = 0
-                for p in range(players):
-                    totals[i, p] += penalties[i, p]
-                    top = max(top, totals[i, p])
-                over = played[i] >= rounds if rounds > 0 else top > end_above
-                if over:
-                    phase[i] = OVER
-                    terminated[i] = True
-                else:
-                    phase[i] = DEAL
+            terminated[i] = _end_turn(turn, played, totals, penalties, phase, i, end_above, rounds)
 
 
 @_jit

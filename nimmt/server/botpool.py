@@ -144,6 +144,17 @@ def think(name: str, seed: float, state: bytes | None, seen: View, budget: float
     return action, pickle.dumps(bot), time.perf_counter() - start
 
 
+def _warm_quick_bots() -> None:
+    """Load what the quick bots decide with (the batch engine and the heuristic's kernels, compiled
+    ones once prepared: about a second), in a thread when the server starts, not in the event loop
+    at a table's first bot move."""
+    from nimmt.core import Deal, apply, new_game, view
+
+    hands = (tuple(range(11, 21)), tuple(range(21, 31)))
+    with contextlib.suppress(Exception):
+        HeuristicBot(random.Random(0)).act(view(apply(new_game(2), Deal((1, 2, 3, 4), hands)).state, 0))
+
+
 def fallback_action(seat_bot: SeatBot, seen: View) -> PlayCard | ChooseRow:
     """The heuristic's decision, for a bot that did not answer in time (seeded by the decision)."""
     rng = random.Random(f"{seat_bot.seed}:{seen.round}:{seen.turn}:{seen.resolved}")
@@ -171,6 +182,7 @@ class BotPool:
         self._started_at = 0.0
         self._said_slow = False  # the log said that the workers are slow to start (once per start)
         self._prepared = False  # the compiled kernels are in the cache (looked at on first need)
+        self._warming = False  # the quick bots' kernels are being loaded, or were
         self._preparing: asyncio.Task[None] | None = None  # the process that compiles them, while it runs
         self._preparer: asyncio.subprocess.Process | None = None
 
@@ -243,6 +255,9 @@ class BotPool:
         priority started here (the first time it is asked, and again if it failed)."""
         if self._prepared:
             return True
+        if not self._warming:
+            self._warming = True
+            threading.Thread(target=_warm_quick_bots, daemon=True, name="nimmt-warm-bots").start()
         if is_prepared():
             self._prepared = True
             return True

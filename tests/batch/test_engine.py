@@ -138,9 +138,10 @@ def test_bad_table_sizes_and_policies() -> None:
 
 
 def test_the_fused_loops_play_the_deals_that_deal_many_deals() -> None:
-    """plain_hands / plain_games / policy_games deal and play in one loop; with fewest-bullheads
-    rows (no random draw while playing) they must give the penalties of dealing with deal_many
-    from the same seed and playing those deals, which the exactness tests check against the core."""
+    """plain_hands / plain_games / games deal and play in one loop; with fewest-bullheads rows (no
+    random draw while playing) they must give the penalties of dealing with deal_many from the same
+    seed and playing those deals, which the exactness tests check against the core; ``games`` plays
+    a table of random cards card for card as random play's hot loop does."""
     if not HAVE_NUMBA:
         pytest.skip("the fused loops are the compiled path")  # pragma: no cover
     for players in (2, 6, 10):
@@ -155,12 +156,22 @@ def test_the_fused_loops_play_the_deals_that_deal_many_deals() -> None:
         games = K.tally(500, players)
         K.plain_games(players, 500, 0, 1, int(K.RowPolicy.FEWEST), np.uint64(99), games)
         np.testing.assert_array_equal(games.totals, expected)
-        np.testing.assert_array_equal(games.squares, expected**2)
+        for cards in (K.CardPolicy.ORDER, K.CardPolicy.BEGINNER):  # random cards, and one beginner seat
+            seats = K.policies([cards] + [K.CardPolicy.ORDER] * (players - 1), np.full(players, K.RowPolicy.FEWEST))
+            if cards == K.CardPolicy.BEGINNER:  # the same deals through play_hand
+                expected = np.zeros((500, players), np.int64)
+                K.hands(rows.astype(np.int64), orders.astype(np.int64), np.zeros((500, 1), np.int64), seats,
+                        np.uint64(0), expected)
+            games = K.tally(500, players)
+            K.games(players, 500, 0, 1, seats, np.uint64(99), games)
+            np.testing.assert_array_equal(games.totals, expected)
+            np.testing.assert_array_equal(games.squares, expected**2)
+            assert (games.played == 1).all()
         heuristic = play(rows[:50], orders[:50], row_policy="heuristic", card_policy="heuristic")
         games = K.tally(50, players)
         seats = K.policies(np.full(players, K.CardPolicy.HEURISTIC), np.full(players, K.RowPolicy.HEURISTIC),
                            HEURISTIC_TIE, HEURISTIC_LATER)
-        K.policy_games(players, 50, 0, 1, seats, np.uint64(99), games)
+        K.games(players, 50, 0, 1, seats, np.uint64(99), games)
         np.testing.assert_array_equal(games.totals, heuristic)
 
 

@@ -123,35 +123,3 @@ def test_it_beats_random_play_clearly() -> None:
         random_low, _ = summary["mean_penalty_per_round_ci95"][seat]
         assert heuristic_high < random_low
     assert summary["win_share"][0] > 0.5
-
-
-DECISIONS = """
-import json, random, sys
-from nimmt.bots import make_bot
-from nimmt.core import Deal, PlayCard, apply, new_game, view
-hands = ((1, *range(11, 20)), tuple(range(21, 31)), tuple(range(41, 51)))
-state = apply(new_game(3), Deal((5, 6, 7, 8), hands)).state
-cards = [make_bot(name, random.Random(0)).act(view(state, 0)).card for name in ("heuristic", "learned")]
-for seat, card in ((0, 1), (1, 21), (2, 41)):
-    state = apply(state, PlayCard(seat, card)).state
-rows = [make_bot(name, random.Random(0)).act(view(state, 0)).row for name in ("heuristic", "learned")]
-print(json.dumps({"cards": cards, "rows": rows, "numba": "numba" in sys.modules}))
-"""
-
-
-def test_a_decision_does_not_load_numba() -> None:
-    """The quick bots decide in a server's event loop: their first decision must not import Numba (about
-    a second). In a fresh interpreter the heuristic and learned bots choose a card and a row, the
-    policies' kernels running as plain Python; here, the same choices (compiled, when this process
-    has loaded Numba and the kernels are prepared)."""
-    import json
-    import subprocess
-    import sys
-
-    done = subprocess.run([sys.executable, "-c", DECISIONS], capture_output=True, text=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr
-    fresh = json.loads(done.stdout.strip().splitlines()[-1])
-    assert fresh["numba"] is False
-    namespace: dict[str, object] = {}
-    exec(DECISIONS.replace("print(", "result = ("), namespace)
-    assert fresh["cards"] == namespace["cards"] and fresh["rows"] == namespace["rows"]

@@ -202,4 +202,4 @@ def test_a_folder_without_records_is_not_valid(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("nothing here")
     told = nimmt("replay", "--lang", "de", str(tmp_path))
     assert told.returncode == 2
-    assert f"{tmp_path}: keine Spieldateien (*.json) in diesem Ordner" in told.stdout
+    assert f"{tmp_path}: keine Partiedateien (*.json) in diesem Ordner" in told.stdout

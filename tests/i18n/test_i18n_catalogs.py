@@ -23,7 +23,7 @@ OTHER_LANGUAGES = [language for language in LANGUAGES if language != DEFAULT_LAN
 SAME_AS_ENGLISH: dict[str, frozenset[str]] = {
     "*": frozenset({"nimmt", "ok", "bot", "bots", "monte", "carlo"}),
     "fr": frozenset({"total", "expert"}),
-    "de": frozenset({"lobby"}),  # the German word, in Duden and in apps
+    "de": frozenset(),
     "es": frozenset({"total", "no"}),
     "pt-PT": frozenset({"total"}),
     "pt-BR": frozenset({"total"}),

@@ -202,7 +202,7 @@ def test_pages_are_in_every_language(client: TestClient) -> None:
     for path, marker in (("/me", "people.css"), ("/link/ABCDEFGHJK", "ABCDEFGHJK"), ("/join/ABCDEFGHJK", "ABCDEFGHJK"),
                          (f"/groups/{group['id']}", group["id"]), (f"/groups/{group['id']}/screen", group["id"]),
                          ("/ratings", "ratings.js")):
-        for lang, word in (("fr", "Mes parties"), ("pt-BR", "Minhas partidas"), ("de", "Meine Spiele")):
+        for lang, word in (("fr", "Mes parties"), ("pt-BR", "Meus jogos"), ("de", "Meine Partien")):
             page = client.get(f"{path}?lang={lang}")
             assert page.status_code == 200, (path, page.text)
             assert marker in page.text and word in page.text and f'lang="{lang}"' in page.text

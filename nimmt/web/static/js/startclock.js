@@ -40,13 +40,3 @@ export function updateStartClock(message) {
   draw();
   if (!ticking) ticking = setInterval(draw, 250);
 }
-
-/** The host's Start and bot level: under the countdown of a table that starts by itself (on a phone's
- * first screen), Start first: the bot level goes when the seats are full and nothing moves under the
- * finger. Else where every lobby has them, after the invite. */
-export function placeStart(counting) {
-  const $ = (id) => document.getElementById(id);
-  const box = $("start-box");
-  if (counting && box.parentElement !== $("start-countdown")) $("start-countdown").append(box, $("lobby-host"));
-  if (!counting && box.parentElement !== $("lobby")) $("coach-option").before($("lobby-host"), box);
-}

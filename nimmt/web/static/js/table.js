@@ -4,7 +4,7 @@ import {
   isolateName, page, playerKey, reducedMotion, renderRows, rowName, t, tp,
 } from "./common.js";
 import { setupReactions, showReaction, updateReactions } from "./reactions.js";
-import { placeStart, updateStartClock } from "./startclock.js";
+import { updateStartClock } from "./startclock.js";
 import { updateClock } from "./tableclock.js";
 
 const tableId = page.table;
@@ -324,6 +324,14 @@ function renderLobby(table, you) {
   $("start-box").hidden = !table.creator;
   $("start").hidden = free > 0;
   $("start").disabled = free > 0;
+}
+
+// The host's Start and bot level: under the countdown of a table that starts by itself, Start first
+// (the bot level goes when the seats are full: nothing moves under the finger), else after the invite.
+function placeStart(counting) {
+  const box = $("start-box");
+  if (counting && box.parentElement !== $("start-countdown")) $("start-countdown").append(box, $("lobby-host"));
+  if (!counting && box.parentElement !== $("lobby")) $("coach-option").before($("lobby-host"), box);
 }
 
 // A bot's short name (a phone's menu shows it whole); its description is its ``bot_`` text.
