@@ -292,6 +292,9 @@ class BotPool:
             if self._preparer is not None and self._preparer.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
                     self._preparer.kill()
+                # Reaped here, in the loop: a transport left to the collector after the loop closed
+                # broke the interpreter's shutdown (the test session ended in a SystemError).
+                await self._preparer.wait()
             self._preparer = None
             self._preparing = None
         if code == 0:
