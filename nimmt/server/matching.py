@@ -25,6 +25,8 @@ from contextlib import asynccontextmanager
 from sqlalchemy import Column, Float, String, Table, delete, select, text
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
+from nimmt.core.errors import NimmtError
+
 from .public import PUBLIC_SCHEMA, PublicTables
 
 WAIT = 20.0  # seconds an asker waits at most for its turn (then: try again)
@@ -40,7 +42,7 @@ QUICK_TURNS = Table(
 )
 
 
-class NoTurn(Exception):
+class NoTurn(NimmtError):
     """The turn did not come within :data:`WAIT` seconds (the store is busy or away)."""
 
 
