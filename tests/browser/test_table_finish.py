@@ -275,7 +275,8 @@ class _Player(threading.Thread):
 
     def __init__(self, server: LiveServer, table_id: str, token: str) -> None:
         super().__init__(daemon=True)
-        self.socket = connect(f"{server.ws_url}/ws/{table_id}")
+        self.opened = contextlib.ExitStack()  # websockets wants its connection used as a context manager
+        self.socket = self.opened.enter_context(connect(f"{server.ws_url}/ws/{table_id}"))
         self.socket.send(json.dumps({"type": "hello", "token": token}))
         self.refs = 0
 
@@ -297,7 +298,7 @@ class _Player(threading.Thread):
                 self.socket.send(json.dumps({**action, "version": message["version"], "ref": str(self.refs)}))
 
     def close(self) -> None:
-        self.socket.close()
+        self.opened.close()
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ it, and they join the ask."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from typing import Any
@@ -100,7 +101,9 @@ class _Host(threading.Thread):
 
     def __init__(self, server: LiveServer, table_id: str, token: str) -> None:
         super().__init__(daemon=True)
-        self.socket = connect(server.url.replace("http", "ws", 1) + f"/ws/{table_id}", open_timeout=WAIT_MS / 1000)
+        self.opened = contextlib.ExitStack()  # websockets wants its connection used as a context manager
+        self.socket = self.opened.enter_context(
+            connect(server.url.replace("http", "ws", 1) + f"/ws/{table_id}", open_timeout=WAIT_MS / 1000))
         self.socket.send(json.dumps({"type": "hello", "token": token}))
         self.failure: str | None = None
 
@@ -129,7 +132,7 @@ class _Host(threading.Thread):
             self.failure = repr(error)
 
     def close(self) -> None:
-        self.socket.close()
+        self.opened.close()
 
 
 def test_the_rematch_asked_for_is_shown_to_the_others_who_can_join_it(browser: Browser, server: LiveServer) -> None:
