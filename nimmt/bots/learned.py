@@ -146,7 +146,7 @@ class Net:
     @cached_property
     def flat(self) -> Floats:
         """The weights as one float32 array, as the compiled rollouts take them
-        (:func:`nimmt.batch._kernels.net_logits`): features and hidden units, then the arrays. Made
+        (:func:`nimmt.batch._choices.net_logits`): features and hidden units, then the arrays. Made
         once per network (the rollouts ask for it on every call)."""
         features, hidden = self.w1.shape
         parts = [np.array([features, hidden], np.float32)] + [getattr(self, name).ravel() for name in self.ARRAYS]
