@@ -345,3 +345,27 @@ def _add_round(tally, g, penalties, done, end_above, rounds):  # type: ignore[no
     if rounds > 0:
         return done >= rounds
     return top > end_above
+
+
+@_jit_inline
+def whole_games(play, how, scratch, players, count, end_above, rounds, seed, tally):  # type: ignore[no-untyped-def]
+    """The one loop of whole games: deal and play rounds of ``count`` games into the :class:`Tally`
+    until a total is above ``end_above`` (or exactly ``rounds`` rounds when rounds > 0), each hand
+    played by ``play(deck, ends, counts, heads, owner, players, turns, how, choices, penalties,
+    scratch, state)`` from the :class:`Room` ``scratch``. Numba compiles this loop once for each hand
+    player passed (a dispatcher is a type of its own): the call is chosen when compiling, not in each
+    hand. Returns the random state."""
+    deck, ends, counts, heads, owner = scratch.deck, scratch.ends, scratch.counts, scratch.heads, scratch.owner
+    penalties, choices = scratch.penalties, scratch.choices
+    state = np.uint64(seed)
+    for g in range(count):
+        done = 0
+        while True:
+            state = deal_hand(deck, 4 + 10 * players, state)
+            penalties[:] = 0
+            state = play(deck, ends, counts, heads, owner, players, 10, how, choices, penalties, scratch, state)
+            done += 1
+            if _add_round(tally, g, penalties, done, end_above, rounds):
+                break
+        tally.played[g] = done
+    return state

@@ -32,7 +32,6 @@ from ._base import (
     Room,
     RowPolicy,
     Tally,
-    _add_round,
     _jit,
     _jit_inline,
     below,
@@ -44,6 +43,7 @@ from ._base import (
     tally,
     target,
     unseen_prefix,
+    whole_games,
 )
 from ._choices import (
     NET_CARD_FEATURES,
@@ -245,10 +245,12 @@ def play_hand(ends, counts, heads, public, orders, fixed, choices, seats, penalt
 
 
 @_jit_inline
-def _play_dealt(deck, players, turns, seats, choices, penalties, room, state):  # type: ignore[no-untyped-def]
+def _play_dealt(deck, ends, counts, heads, owner, players, turns, seats, choices, penalties, room, state):  # type: ignore[no-untyped-def]
     """Play the hand dealt at the front of ``deck`` (the 4 rows, then player p's card of turn t at
-    4 + t * players + p) from fresh rows with :func:`play_hand`. Returns the random state."""
-    ends, counts, heads, public, orders = room.ends, room.counts, room.heads, room.public, room.orders
+    4 + t * players + p) from fresh rows ``ends``/``counts``/``heads`` (``room``'s) with
+    :func:`play_hand`; the arguments of :func:`plain_dealt` (``owner`` not used). Returns the random
+    state."""
+    public, orders = room.public, room.orders
     public[:] = False
     for r in range(4):
         c = deck[r]
@@ -279,9 +281,10 @@ def hands(rows, orders, choices, seats, seed, penalties):  # type: ignore[no-unt
                 deck[4 + t * players + p] = orders[b, p, t]
         if plain >= 0:
             state = plain_dealt(deck, ends, counts, heads, owner, players, turns, plain, choices[b], penalties[b],
-                                state)
+                                scratch, state)
         else:
-            state = _play_dealt(deck, players, turns, seats, choices[b], penalties[b], scratch, state)
+            state = _play_dealt(deck, ends, counts, heads, owner, players, turns, seats, choices[b], penalties[b],
+                                scratch, state)
     return state
 
 
@@ -290,21 +293,10 @@ def games(players, count, end_above, rounds, seats, seed, tally):  # type: ignor
     """Play ``count`` whole games, each seat by its policies in ``seats`` (:class:`Policies`), as
     ``nimmt simulate`` plays them: rounds until a total is above ``end_above`` (or exactly ``rounds``
     rounds when rounds > 0), into the :class:`Tally`. Hands are games of one round. A table of random
-    play is faster through :func:`plain_games` (the same games, card for card)."""
-    scratch = room(players, 10, seats.net)
-    deck, penalties, choices = scratch.deck, scratch.penalties, scratch.choices
-    state = np.uint64(seed)
-    for g in range(count):
-        done = 0
-        while True:
-            state = deal_hand(deck, 4 + 10 * players, state)
-            penalties[:] = 0
-            state = _play_dealt(deck, players, 10, seats, choices, penalties, scratch, state)
-            done += 1
-            if _add_round(tally, g, penalties, done, end_above, rounds):
-                break
-        tally.played[g] = done
-    return state
+    play is faster through :func:`plain_games` (the same games, card for card: the same loop,
+    :func:`whole_games`, compiled for the hot loop)."""
+    return whole_games(_play_dealt, seats, room(players, 10, seats.net), players, count, end_above, rounds, seed,
+                       tally)
 
 
 class Start(NamedTuple):

@@ -3,18 +3,18 @@ play), low cards take rows given, at random or by the fewest bullheads, and the 
 into four 64-bit numbers (see :func:`play_plain`); the game loops of :mod:`._kernels` play such
 tables with it. Measured to matter: ``docs/speed.md``; held to the core by ``tests/conformance``.
 
-Whole games and hands of random play have their own loops here (:func:`plain_games`,
-:func:`plain_hands`) beside :func:`nimmt.batch._kernels.games`, which plays any policy: one loop
-for both, choosing the hot loop or ``play_hand`` for each hand, played random hands and games 10 to
-25 % slower (measured side by side, docs/speed.md). They share the setup (:func:`room`) and the
-hand's start (:func:`plain_dealt`).
+Whole games of random play (:func:`plain_games`) go through the one game loop
+(:func:`._base.whole_games`) with this module's hand player, :func:`plain_dealt`, passed as an
+argument: Numba compiles the loop once for each hand player, so no hand chooses at run time (one
+loop choosing the hot loop or ``play_hand`` for each hand was 10 to 25 % slower, docs/speed.md).
+Random hands keep their own loop (:func:`plain_hands`: random deals, counted by penalty).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._base import BULL, NO_NET, _add_round, _jit, _jit_inline, below, deal_hand, room, trailing_zeros
+from ._base import BULL, NO_NET, _jit, _jit_inline, below, deal_hand, room, trailing_zeros, whole_games
 
 
 @_jit_inline
@@ -156,11 +156,12 @@ def play_plain(ends, counts, heads, orders, choices, row_policy, penalties, owne
 
 
 @_jit_inline
-def plain_dealt(deck, ends, counts, heads, owner, players, turns, row_policy, choices, penalties, state):  # type: ignore[no-untyped-def]
+def plain_dealt(deck, ends, counts, heads, owner, players, turns, row_policy, choices, penalties, scratch, state):  # type: ignore[no-untyped-def]
     """Play the hand dealt at the front of ``deck`` (the 4 rows, then player p's card of turn t at
     4 + t * players + p) from fresh rows ``ends``/``counts``/``heads`` with :func:`play_plain`. The
     arrays come apart, not as the :class:`Room` they belong to: a field read in a loop costs two
-    atomic reference counts a hand."""
+    atomic reference counts a hand. ``scratch`` (the :class:`Room`) is not used: the hand players of
+    :func:`whole_games` take the same arguments."""
     for r in range(4):
         c = deck[r]
         ends[r] = c
@@ -181,7 +182,8 @@ def plain_hands(players, count, row_policy, seed, totals, spread):  # type: igno
     for _ in range(count):
         state = deal_hand(deck, 4 + 10 * players, state)
         penalties[:] = 0
-        state = plain_dealt(deck, ends, counts, heads, owner, players, 10, row_policy, choices, penalties, state)
+        state = plain_dealt(deck, ends, counts, heads, owner, players, 10, row_policy, choices, penalties, scratch,
+                            state)
         for p in range(players):
             totals[p] += penalties[p]
             spread[p, penalties[p]] += 1
@@ -191,22 +193,10 @@ def plain_hands(players, count, row_policy, seed, totals, spread):  # type: igno
 @_jit
 def plain_games(players, count, end_above, rounds, row_policy, seed, tally):  # type: ignore[no-untyped-def]
     """:func:`nimmt.batch._kernels.games` for a table of random cards, every seat taking rows by
-    ``row_policy`` (not the heuristic): the hot loop :func:`play_plain` only, which compiles fast."""
-    scratch = room(players, 10, NO_NET)
-    deck, ends, counts, heads, owner = scratch.deck, scratch.ends, scratch.counts, scratch.heads, scratch.owner
-    penalties, choices = scratch.penalties, scratch.choices
-    state = np.uint64(seed)
-    for g in range(count):
-        done = 0
-        while True:
-            state = deal_hand(deck, 4 + 10 * players, state)
-            penalties[:] = 0
-            state = plain_dealt(deck, ends, counts, heads, owner, players, 10, row_policy, choices, penalties, state)
-            done += 1
-            if _add_round(tally, g, penalties, done, end_above, rounds):
-                break
-        tally.played[g] = done
-    return state
+    ``row_policy`` (not the heuristic): the same loop (:func:`whole_games`), each hand played by the
+    hot loop :func:`play_plain` only, which compiles fast."""
+    return whole_games(plain_dealt, row_policy, room(players, 10, NO_NET), players, count, end_above, rounds, seed,
+                       tally)
 
 
 @_jit
