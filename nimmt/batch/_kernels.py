@@ -72,8 +72,8 @@ class Policies(NamedTuple):
 
     cards: npt.NDArray[np.int64]  # the CardPolicy of each seat
     rows: npt.NDArray[np.int64]  # the RowPolicy of each seat
-    tie: float  # HeuristicBot.TIE, for the seats that play like it
-    later: float  # HeuristicBot.LATER, for the seats that take rows like it
+    tie: float  # HEURISTIC_TIE, for the seats that play like it
+    later: float  # HEURISTIC_LATER, for the seats that take rows like it
     net: npt.NDArray[np.float32]  # the learned network's weights (Net.flat) for NET seats, else 2 zeros
 
 
