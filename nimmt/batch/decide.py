@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from nimmt.core import BULLHEADS
+from nimmt.core import BULLHEADS, row_bullheads
 
 Floats = npt.NDArray[np.float32]
 
@@ -118,7 +118,7 @@ def _pack(rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[i
     cnt, hb = [0] * 106, [0] * 106
     _plain().unseen_prefix(public, cnt, hb)
     packed = [
-        [r[-1] for r in rows], [len(r) for r in rows], [sum(BULLHEADS[c] for c in r) for r in rows], sorted(hand),
+        [r[-1] for r in rows], [len(r) for r in rows], [row_bullheads(r) for r in rows], sorted(hand),
         cnt, hb, [0] * (2 * len(hand) + HEURISTIC_ROOM),
     ]
     return [np.array(x, np.int64) for x in packed] if _arrays(compiled) else packed
@@ -189,7 +189,6 @@ def at_least(n: int, p: float, k: int) -> float:
     (0.5, 1.0, 0.0)
     """
     return float(_plain().at_least(n, p, k))
-
 
 
 __all__ = [
