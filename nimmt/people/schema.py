@@ -1,5 +1,5 @@
 """The people tables at the newest migration (``0003_people``, ``0006_people_rated``,
-``0007_people_chat``), for SQLAlchemy Core.
+``0007_people_chat``, ``0009_counts_and_probe``), for SQLAlchemy Core.
 
 The migrations in :mod:`nimmt.server.migrations` make and change them; the store contract test
 compares this model with the database they make.
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Column,
     DateTime,
@@ -116,4 +117,11 @@ CHAT = Table(  # a group's chat: the id is the readers' cursor (in the order the
     Index("ix_people_chat_group_id", "group_id", "id"),
     Index("ix_people_chat_player_id", "player_id", "sent_at"),
     sqlite_autoincrement=True,  # an id is never given twice, even after a deleted player's last message
+)
+COUNTS = Table(  # what one key or address made in the current window (nimmt/people/counts.py)
+    "people_counts", PEOPLE_SCHEMA,
+    Column("what", String(24), primary_key=True),  # the kind and its window: "groups/player"
+    Column("who", String(80), primary_key=True),  # a player's id, or an address
+    Column("window", BigInteger, nullable=False),  # its number: seconds since 1970 // the window's length
+    Column("n", Integer, nullable=False),
 )

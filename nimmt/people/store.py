@@ -17,7 +17,7 @@ from typing import Any, Literal, Protocol
 
 from sqlalchemy import Row, and_, delete, event, func, insert, select, update
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from nimmt.names import NameRefused, clean_name
@@ -170,8 +170,11 @@ class SqlPeopleStore:
             return None
         now = self._when()
         if row.last_used_at is None or now - _utc(row.last_used_at) > _TOUCH_EVERY:
-            async with self._engine.begin() as connection:
-                await connection.execute(update(KEYS).where(KEYS.c.id == row.device).values(last_used_at=now))
+            try:
+                async with self._engine.begin() as connection:
+                    await connection.execute(update(KEYS).where(KEYS.c.id == row.device).values(last_used_at=now))
+            except DBAPIError as error:  # a full disk: the key still works, "last used" waits for the next time
+                logger.warning("a key's last use was not written: %s", error.orig)
         return _player(row)
 
     async def player(self, player_id: str) -> Player | None:

@@ -209,8 +209,10 @@ class ApiErrorBody(BaseModel):
 class Health(BaseModel):
     status: Literal["ok", "unavailable"]
     store: Literal["up", "down"]
-    writes: Literal["ok", "refused"] | None = Field(default=None, description="whether the store takes a write "
-                                                    "(a write undone) when it answers")
+    writes: Literal["ok", "refused"] | None = Field(default=None, description="whether a write reaches the store "
+                                                    "(this process's probe row, written and committed)")
+    failed: Literal["read", "write"] | None = Field(default=None, description="what failed (when unavailable)")
+    error: str | None = Field(default=None, description="what the database said (when unavailable), one line")
     version: str
     tables: int | None = Field(default=None, description="tables in this process's memory (when up)")
 

@@ -105,7 +105,8 @@ def test_healthz_says_whether_the_store_answers(client: TestClient, monkeypatch:
 
     monkeypatch.setattr(store, "journal", down)
     answer = client.get("/healthz")
-    assert answer.status_code == 503 and answer.json() == {"status": "unavailable", "store": "down",
+    assert answer.status_code == 503 and answer.json() == {"status": "unavailable", "store": "down", "failed": "read",
+                                                           "error": "OSError: the database is gone",
                                                            "version": answer.json()["version"]}
 
 

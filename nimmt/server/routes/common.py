@@ -3,13 +3,16 @@ the API's refusals and how each becomes a JSON answer with a code the client tra
 
 from __future__ import annotations
 
+import logging
 import re
+import sqlite3
 from collections.abc import Iterable, Iterator
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 from starlette.routing import BaseRoute, Match
@@ -17,10 +20,12 @@ from starlette.routing import BaseRoute, Match
 from nimmt.core.errors import NimmtError
 
 from ..models import TABLE_ID_PATTERN, ApiErrorBody
-from ..store import Store
+from ..store import Store, StoreClosed
 from ..tables import ActionError, Table, TableService
 
 _TABLE_ID = re.compile(TABLE_ID_PATTERN)
+logger = logging.getLogger("nimmt.server")
+STORE_RETRY = 5  # seconds a client is told to wait after the store failed
 
 
 class ApiError(NimmtError):
@@ -64,7 +69,10 @@ def handle_errors(app: FastAPI) -> None:
 
     async def action_error(_request: Request, error: Exception) -> Response:
         assert isinstance(error, ActionError)
-        return error_response(ACTION_STATUS.get(error.code, 409), error.code, error.message, **error.params)
+        response = error_response(ACTION_STATUS.get(error.code, 409), error.code, error.message, **error.params)
+        if error.code == "server_error":  # the store failed: worth trying again soon
+            response.headers["Retry-After"] = str(STORE_RETRY)
+        return response
 
     async def invalid(_request: Request, error: Exception) -> Response:
         assert isinstance(error, RequestValidationError)
@@ -82,10 +90,48 @@ def handle_errors(app: FastAPI) -> None:
             response.headers["Allow"] = ", ".join(allowed_methods(app, request))
         return response
 
+    handle_store_failures(app)
     app.add_exception_handler(ApiError, api_error)
     app.add_exception_handler(ActionError, action_error)
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(StarletteHTTPException, http)
+
+
+def store_failures() -> tuple[type[Exception], ...]:
+    """What a database's failure is raised as, on either database (asyncpg's own, when installed)."""
+    kinds: list[type[Exception]] = [SQLAlchemyError, sqlite3.Error, StoreClosed, ConnectionError]
+    try:
+        import asyncpg  # type: ignore[import-untyped]
+    except ImportError:  # pragma: no cover - a SQLite-only install
+        pass
+    else:
+        kinds += [asyncpg.PostgresError, asyncpg.InterfaceError]
+    return tuple(kinds)
+
+
+def store_failure_text(error: BaseException) -> str:
+    """What the database said, as one short line (its message alone: no statement, no URL)."""
+    if isinstance(error, TimeoutError):
+        return "TimeoutError: no answer in time"
+    inner = getattr(error, "orig", None) or error
+    lines = str(inner).strip().splitlines()
+    return f"{type(inner).__name__}: {lines[0] if lines else ''}"[:200]
+
+
+def handle_store_failures(app: FastAPI) -> None:
+    """A store that fails (a full disk, a database down or read-only) is a clean ``503 server_error``
+    with ``Retry-After`` on every route, one line in the log, never a 500 with a traceback."""
+
+    async def store_failed(request: Request, error: Exception) -> Response:
+        logger.warning("store failure on %s %s: %s", request.method, request.url.path, store_failure_text(error))
+        response = error_response(503, "server_error", "the store failed: nothing was changed, try again",
+                                  retry_after=STORE_RETRY)
+        response.headers["Retry-After"] = str(STORE_RETRY)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    for kind in store_failures():
+        app.add_exception_handler(kind, store_failed)
 
 
 def allowed_methods(app: FastAPI, request: Request) -> list[str]:

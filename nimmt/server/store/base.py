@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import socket
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,10 +26,12 @@ from typing import Any, Protocol, Self
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Column,
     Connection,
     Engine,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -34,8 +39,8 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    delete,
     select,
-    text,
 )
 from sqlalchemy.dialects.postgresql import Insert as PgInsert
 from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
@@ -48,6 +53,12 @@ from nimmt.core.errors import NimmtError
 # Sequence and game numbers are 32-bit columns on PostgreSQL: a number outside them is no entry.
 LARGEST = 2**31 - 1
 ID_LENGTH = 64  # the table id's column
+
+
+def probe_process() -> str:
+    """This process's row of ``health_probe`` (asked each time: a forked worker has its own)."""
+    return f"{socket.gethostname()[:60]}:{os.getpid()}"
+
 
 
 class StoreConflict(NimmtError):
@@ -91,7 +102,7 @@ class Store(Protocol):
     async def game(self, table_id: str, game: int) -> GameRow | None: ...
 
     async def check_write(self) -> None:
-        """Raise unless the database takes writes now (a write undone: nothing is kept)."""
+        """Raise unless a write reaches the database now (one small row per process, committed)."""
         ...
 
 
@@ -117,6 +128,12 @@ GAMES = Table(
     Column("game", Integer, primary_key=True),
     Column("record", JSON, nullable=False),
     Column("finished", Boolean, nullable=False),
+)
+HEALTH_PROBE = Table(  # one row per server process, written by each health check (check_write)
+    "health_probe", SCHEMA,
+    Column("process", String(80), primary_key=True),
+    Column("at", Float, nullable=False),
+    Column("n", BigInteger, nullable=False),
 )
 
 
@@ -306,15 +323,18 @@ class SqlStore:
         raise NotImplementedError
 
     async def check_write(self) -> None:
-        """A real write, undone: the one row of Alembic's version table updated to itself in a
-        transaction rolled back. Raises when the database refuses writes (made read-only, a file
-        it cannot write, a lock held too long); cheap, and nothing is kept. For the health check."""
-        async with self._engine.connect() as connection:
-            transaction = await connection.begin()
-            try:
-                await connection.execute(text("UPDATE alembic_version SET version_num = version_num"))
-            finally:
-                await transaction.rollback()
+        """A real write, committed: this process's row of ``health_probe`` written (its time and a
+        count) and the transaction committed, so that it reaches the disk (SQLite's WAL, PostgreSQL's
+        log, both synced at commit); rows of processes gone for a day are removed in it. Raises when
+        the database refuses writes (a full disk, made read-only, a file it cannot write, a lock held
+        too long). For the health check."""
+        now = time.time()
+        upsert = self._dialect_insert(HEALTH_PROBE).values(process=probe_process(), at=now, n=1)
+        upsert = upsert.on_conflict_do_update(index_elements=[HEALTH_PROBE.c.process],
+                                              set_={"at": upsert.excluded.at, "n": HEALTH_PROBE.c.n + 1})
+        async with self._engine.begin() as connection:
+            await connection.execute(upsert)
+            await connection.execute(delete(HEALTH_PROBE).where(HEALTH_PROBE.c.at < now - 86_400))
 
     def _insert_in(self, connection: Connection, candidates: list[Pending], look: bool) -> set[tuple[str, int]]:
         created: set[str] = set()
