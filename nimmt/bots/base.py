@@ -8,6 +8,10 @@ from typing import ClassVar
 
 from nimmt.core import ChooseRow, NimmtError, PlayCard, View
 
+# Seconds a bot that searches thinks over one decision unless told otherwise (``expert``, ``field:dmc``);
+# a tournament writes it in its files as the budget in force when ``--time-budget`` is not given.
+DEFAULT_TIME_BUDGET = 1.0
+
 
 class BotError(NimmtError, ValueError):
     """A bot asked for something it cannot do (an unknown bot, a bad option, an impossible position)."""

@@ -40,7 +40,7 @@ from typing import ClassVar
 
 from nimmt.core import ROW_COUNT, View
 
-from .base import Bot, BotError
+from .base import DEFAULT_TIME_BUDGET, Bot, BotError
 from .opponents import OpponentModel
 from .search import Estimate, batch_available, evaluate, evaluate_batch
 from .styles import DEFAULT_STYLES, STYLES, Seats, seats_of
@@ -78,7 +78,7 @@ class ExpertBot(Bot):
     def __init__(
         self,
         rng: random.Random | None = None,
-        time_budget: float = 1.0,
+        time_budget: float = DEFAULT_TIME_BUDGET,
         samples: int | None = None,
         clock: str = "wall",
         prior_margin: float | None = None,

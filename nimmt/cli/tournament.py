@@ -34,12 +34,14 @@ from nimmt.tournament import (
     Standing,
     Summary,
     TournamentError,
+    budget_in_force,
     deal_sets_for,
     parse_seats,
     plot,
     read_bots_file,
     saved_seed,
     settings_of,
+    summary_of,
     tournament,
 )
 
@@ -102,8 +104,8 @@ def _lead(summary: Summary, _: Translate, language: str) -> str | None:
              low=number(lead.low, 2, language), high=number(lead.high, 2, language))
 
 
-def _print(summary: Summary, seed: int, elapsed: float, console: Console, _: Translate, language: str,
-           players: int) -> None:
+def _print(summary: Summary, seed: int, console: Console, _: Translate, language: str, players: int) -> None:
+    elapsed = summary.seconds  # the games' own time, also when they were read back from a save file
     if summary.field:
         console.print(_("field_heading", bot=escape(summary.entries[0].label), players=players, games=summary.games,
                         sets=summary.deal_sets, seed=seed, seconds=number(elapsed, 1, language)))
@@ -117,7 +119,21 @@ def _print(summary: Summary, seed: int, elapsed: float, console: Console, _: Tra
     lead = _lead(summary, _, language)
     if lead is not None:
         console.print(escape(lead))
+    for note in _notes(summary, _):
+        _say(console, note)
     console.print(_("tournament_legend"))
+
+
+def _notes(summary: Summary, _: Translate) -> list[str]:
+    """What the figures leave out: deal sets not played in every rotation, games saved without their time."""
+    notes = []
+    if summary.incomplete:
+        which = ", ".join(f"{d} ({n})" for d, n in summary.incomplete)
+        notes.append(_("incomplete_left_out", games=sum(n for _, n in summary.incomplete),
+                       sets=len(summary.incomplete), which=which))
+    if summary.untimed:
+        notes.append(_("untimed_games", count=summary.untimed))
+    return notes
 
 
 # The messages nimmt.tournament.run gives when Ray cannot be used, with their values.
@@ -287,17 +303,21 @@ def tournament_command(
     if seed is None:
         seed = fresh_seed()
     start = time.perf_counter()
-    summary = _play(plan, seed, save, save_file, console, _)
+    summary, stopped = _play(plan, seed, save, save_file, console, _)
     elapsed = time.perf_counter() - start
+    if stopped and not summary.games:
+        raise typer.Exit(130)
     if plot_file is not None:
         plot(summary, plot_file, language)
     if as_json:
         _print_json(summary, plan, seed, save_file, elapsed)
     else:
         out = Console() if sys.stdout.isatty() else Console(width=160)
-        _print(summary, seed, elapsed, out, _, language, count)
+        _print(summary, seed, out, _, language, count)
         if plot_file is not None:
             out.print(_("chart_written", file=escape(str(plot_file))))
+    if stopped:
+        raise typer.Exit(130)
 
 
 def _lineup(bots: str | None, bots_file: Path | None, field: bool, field_bots: str | None, players: int | None,
@@ -404,17 +424,19 @@ def _progress(console: Console, total: int, already: int, _: Translate) -> Itera
 
 
 def _play(plan: _Plan, seed: int, save: SaveFile | None, save_file: Path | None, console: Console,
-          _: Translate) -> Summary:
-    """Play the tournament, its progress on ``console``. A tournament that cannot run (status 2), a
-    game that fails (1), Ctrl-C or a ``kill`` (130) is told and ends the command; the games already
-    finished stay in the save file, which is closed in every case."""
+          _: Translate) -> tuple[Summary, bool]:
+    """Play the tournament, its progress on ``console``: its summary, and whether it was stopped. A
+    tournament that cannot run (status 2) or a game that fails (1) is told and ends the command;
+    Ctrl-C or a ``kill`` is told, and with a save file gives the summary of the complete deal sets it
+    holds (the command then ends with 130); the games already finished stay in the save file, which
+    is closed in every case."""
     sets = deal_sets_for(plan.games, plan.players)
     wanted = {(d, r) for d in range(sets) for r in range(plan.players)}
     kept = set() if save is None else set(save.done)
     total, already = len(wanted | kept), len(kept)
     try:
         with _stop_on_sigterm(), _progress(console, total, already, _) as progress:
-            return plan.play(seed, save, progress)
+            return plan.play(seed, save, progress), False
     except (TournamentError, RayUnavailable) as error:
         console.print(f"[red]{escape(_('error_prefix'))}[/red] {escape(_error(error, _))}")
         raise typer.Exit(2) from None
@@ -428,9 +450,10 @@ def _play(plan: _Plan, seed: int, save: SaveFile | None, save_file: Path | None,
     except KeyboardInterrupt:
         if save is None:
             _say(console, _("stopped_lost"))
-        else:
-            _say(console, _("stopped_saved", count=save.kept(), file=repr(str(save_file))))
-        raise typer.Exit(130) from None
+            raise typer.Exit(130) from None
+        held = save.held()
+        _say(console, _("stopped_saved", count=len(held), file=repr(str(save_file))))
+        return summary_of(plan.seats, held, plan.field), True
     finally:
         if save is not None:
             save.close()
@@ -442,11 +465,11 @@ def _print_json(summary: Summary, plan: _Plan, seed: int, save_file: Path | None
         "players": plan.players,
         "jobs": plan.jobs,
         "ray": plan.ray_address,
-        "time_budget": plan.time_budget,
+        "time_budget": budget_in_force([*plan.seats, *(plan.field or [])], plan.time_budget),
         "rounds": plan.rounds,
         "budget_clock": plan.budget_clock,
         "save": None if save_file is None else str(save_file),
-        "seconds": elapsed,
+        "run_seconds": elapsed,  # this command's time; the summary's "seconds" is the games' own
         **summary.to_json(),
     }
     sys.stdout.write(json.dumps(data, indent=2) + "\n")

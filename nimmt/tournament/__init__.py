@@ -12,8 +12,10 @@ against tables drawn from a field of styles (``field=``, see :mod:`nimmt.bots.fi
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 
+from nimmt.bots.base import DEFAULT_TIME_BUDGET
 from nimmt.core import MAX_PLAYERS, MIN_PLAYERS, NimmtError
 
 from .play import GameFailed, MatchResult, play_match
@@ -21,14 +23,32 @@ from .plot import plot
 from .run import Progress, RayUnavailable, run_local, run_ray
 from .save import SaveError, SaveFile, Settings, saved_seed
 from .schedule import MatchSpec, deal_sets_for, field_table, schedule, schedule_field
-from .seats import Seat, SeatError, as_seat, entry_labels, parse_seats, program_name, read_bots_file
-from .stats import Interval, Standing, Summary, summarize, summarize_field
+from .seats import KNOWN, Seat, SeatError, as_seat, entry_labels, parse_seats, program_name, read_bots_file
+from .stats import Interval, Standing, Summary, complete_sets, summarize, summarize_field
 
 DEFAULT_BUDGET_CLOCK = "cpu"  # a tournament measures bots, not the machine's load (see docs/ladder.md)
 
 
 class TournamentError(NimmtError, ValueError):
     """A tournament that cannot be run as asked (unknown bot, wrong number of players...)."""
+
+
+def takes_budget(seat: Seat | str) -> bool:
+    """Whether the tournament's time budget reaches this seat: a built-in bot that searches on a clock
+    (it takes a ``time_budget``) and whose options do not set its own."""
+    spec = as_seat(seat)
+    if spec.is_program or spec.bot not in KNOWN or "time_budget" in dict(spec.options):
+        return False
+    return "time_budget" in inspect.signature(KNOWN[spec.bot].__init__).parameters
+
+
+def budget_in_force(seats: Sequence[Seat | str], time_budget: float | None) -> float | None:
+    """The time budget a tournament's searching bots run with: the one given, else the default's
+    number (:data:`~nimmt.bots.base.DEFAULT_TIME_BUDGET`) when a seat takes it, else None (no seat
+    searches on the tournament's budget). Written in the save file and the JSON as it is in force."""
+    if time_budget is not None:
+        return time_budget
+    return DEFAULT_TIME_BUDGET if any(takes_budget(s) for s in seats) else None
 
 
 def check_bots(bots: Sequence[Seat | str]) -> list[Seat]:
@@ -87,6 +107,7 @@ def tournament(
     if budget_clock not in (None, "wall", "cpu"):
         raise TournamentError(f"the budget clock is 'wall' or 'cpu', not {budget_clock!r}")
     deal_sets = deal_sets_for(games, count)
+    time_budget = budget_in_force([*seats, *(field_seats if field else [])], time_budget)
     if field:
         specs = schedule_field(seats[0], field_seats, count, deal_sets, seed, time_budget=time_budget,
                                rounds=rounds, budget_clock=budget_clock)
@@ -103,9 +124,20 @@ def tournament(
     )
     if save is not None:
         results = sorted(save.done.values(), key=lambda r: (r.deal_set, r.rotation))
+    return summary_of(seats, results, field_seats if field else None)
+
+
+def summary_of(
+    bots: Sequence[Seat | str], results: Sequence[MatchResult], field: Sequence[Seat | str] | None = None
+) -> Summary:
+    """The summary of games already played (a save file's, a stopped run's): by entry, or with
+    ``field`` for the one bot of ``bots`` against that field. Only deal sets played in every rotation
+    count; the others are named in :attr:`Summary.incomplete`."""
     if field:
-        return summarize_field(seats[0], field_seats, results)
-    return summarize(seats, results)
+        seat = as_seat(bots[0])
+        field_seats = [f for f in (as_seat(f) for f in field) if f.key != seat.key] or [as_seat(f) for f in field]
+        return summarize_field(seat, field_seats, results)
+    return summarize([as_seat(b) for b in bots], results)
 
 
 def settings_of(
@@ -119,6 +151,7 @@ def settings_of(
 ) -> Settings:
     """The settings a save file keeps for this tournament."""
     keys = tuple(as_seat(b).key for b in bots)
+    time_budget = budget_in_force([*bots, *(field or ())], time_budget)
     if field:
         first = keys[0]
         field_keys = tuple(k for k in (as_seat(f).key for f in field) if k != first) or tuple(
@@ -128,10 +161,10 @@ def settings_of(
 
 
 __all__ = [
-    "DEFAULT_BUDGET_CLOCK", "GameFailed", "Interval", "MatchResult", "MatchSpec", "RayUnavailable", "SaveError",
-    "SaveFile", "Seat", "SeatError", "Settings", "Standing", "Summary",
-    "TournamentError", "as_seat", "check_bots", "deal_sets_for", "entry_labels", "field_table", "parse_seats",
-    "play_match", "plot", "program_name", "read_bots_file", "run_local",
-    "run_ray", "saved_seed", "schedule", "schedule_field", "settings_of", "summarize", "summarize_field",
-    "tournament",
+    "DEFAULT_BUDGET_CLOCK", "DEFAULT_TIME_BUDGET", "GameFailed", "Interval", "MatchResult", "MatchSpec",
+    "RayUnavailable", "SaveError", "SaveFile", "Seat", "SeatError", "Settings", "Standing", "Summary",
+    "TournamentError", "as_seat", "budget_in_force", "check_bots", "complete_sets", "deal_sets_for", "entry_labels",
+    "field_table", "parse_seats", "play_match", "plot", "program_name", "read_bots_file", "run_local", "run_ray",
+    "saved_seed", "schedule", "schedule_field", "settings_of", "summarize", "summarize_field", "summary_of",
+    "takes_budget", "tournament",
 ]

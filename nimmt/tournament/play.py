@@ -35,6 +35,7 @@ class MatchResult:
     # The same decisions in CPU seconds: of this thread for a built-in bot, of the program's process
     # (all its threads) for a program.
     decision_cpu: tuple[tuple[float, ...], ...] = ()
+    seconds: float | None = None  # the game's own wall-clock time (None: saved before it was kept)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -178,6 +179,7 @@ def play_match(spec: MatchSpec) -> MatchResult:
     from nimmt.protocol import BotFailure
 
     bots: list[TimedBot] = []
+    began = time.perf_counter()
     try:
         for seat, name in enumerate(spec.seats):
             bots.append(TimedBot(build_bot(name, random.Random(spec.bot_seed(seat)), spec.time_budget,
@@ -210,4 +212,5 @@ def play_match(spec: MatchSpec) -> MatchResult:
         winners=state.winners,
         decision_times=tuple(tuple(b.times) for b in bots),
         decision_cpu=tuple(tuple(b.cpu) for b in bots),
+        seconds=time.perf_counter() - began,
     )

@@ -23,6 +23,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
+from nimmt.bots.base import DEFAULT_TIME_BUDGET
 from nimmt.core import NimmtError
 
 from .play import MatchResult
@@ -47,7 +48,7 @@ class Settings:
     bots: tuple[str, ...]  # the key of each entry's bot (nimmt.tournament.seats.Seat.key)
     seed: int
     rounds: int | None = None
-    time_budget: float | None = None
+    time_budget: float | None = None  # the budget in force: the default's number when none was given
     budget_clock: str | None = None
     field: tuple[str, ...] = ()  # tables drawn from this field for the one bot in ``bots``
     players: int | None = None  # players per game, when tables are drawn from a field
@@ -66,6 +67,7 @@ def result_to_json(result: MatchResult) -> dict[str, object]:
         **result.to_json(),
         "decision_times": [list(t) for t in result.decision_times],
         "decision_cpu": [list(t) for t in result.decision_cpu],
+        "seconds": result.seconds,
     }
 
 
@@ -88,6 +90,9 @@ def result_from_json(data: Any) -> MatchResult:
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         raise ValueError("seats are not bot names")
     deal_set, rotation = data["deal_set"], data["rotation"]
+    seconds = data.get("seconds")  # absent from the lines of files saved before it was kept
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, int | float)):
+        raise ValueError("seconds is not a number")
     if not isinstance(deal_set, int) or not isinstance(rotation, int):
         raise ValueError("deal set and rotation are whole numbers")
     return MatchResult(
@@ -100,6 +105,7 @@ def result_from_json(data: Any) -> MatchResult:
         winners=ints(data["winners"]),
         decision_times=floats(data["decision_times"]),
         decision_cpu=floats(data.get("decision_cpu", [])),
+        seconds=None if seconds is None else float(seconds),
     )
 
 
@@ -207,6 +213,9 @@ class SaveFile:
             raise SaveError("save_not_save_file", f"{name} is not a tournament save file (its first line has no "
                             f"\"format\": \"{FORMAT}\")", file=name, format=FORMAT)
         wanted = self.settings.to_json()
+        if data.get("time_budget") is None and wanted.get("time_budget") == DEFAULT_TIME_BUDGET:
+            # Files saved before the budget in force was written say null for the default budget.
+            wanted["time_budget"] = None
         if any(data.get(key) != wanted.get(key) for key in {*wanted, "field"}):
             theirs, ours = _settings_text(data), _settings_text(wanted)
             raise SaveError(
@@ -240,14 +249,19 @@ class SaveFile:
         the file itself, not from :attr:`done`: the signal mask of :meth:`add` holds only in its own
         thread, so a Ctrl-C delivered to another thread (a pool's) can still land between a game's
         line and its count."""
+        return len(self.held())
+
+    def held(self) -> list[MatchResult]:
+        """The finished games the file holds now, read from the file (see :meth:`kept`), in order."""
         try:
             if self._file is not None:
                 self._file.flush()
             again = SaveFile(self.path, self.settings)
             again._read(self.path.read_bytes())
+            games = again.done
         except (OSError, SaveError):
-            return len(self.done)
-        return len(again.done)
+            games = self.done
+        return sorted(games.values(), key=lambda r: (r.deal_set, r.rotation))
 
     def close(self) -> None:
         if self._file is not None:

@@ -10,6 +10,10 @@ with a 95% interval from Student's t (a win share also gets Wilson's score inter
 games, so that 0% or 100% do not come out as certain). A difference between two entries is taken deal set by deal
 set (paired), which is where duplicate deals cut the luck.
 
+Only **complete** deal sets count: a deal set played in some of its rotations only (a run stopped
+part way, a save file read before it was finished) would weigh some hands of its deals and not the
+others, so its games are left out and named (:attr:`Summary.incomplete`).
+
 Ratings: every game updates an openskill Plackett-Luce rating per entry, with the final totals as
 the ranking (ties share a rank), in the tournament's fixed game order.
 """
@@ -258,15 +262,38 @@ def ratings(count: int, group_of: Group, labels: Sequence[str], results: Sequenc
     return [(p.mu, p.sigma, p.ordinal()) for p in current]
 
 
+def complete_sets(results: Sequence[MatchResult]) -> tuple[list[MatchResult], tuple[tuple[int, int], ...]]:
+    """The games of the deal sets played in every rotation (one per seat of the table), and each other
+    deal set with how many games it holds: (deal set, games), left out of the figures.
+
+    >>> from nimmt.tournament.play import MatchResult
+    >>> game = lambda d, r: MatchResult(d, r, ("a", "b"), (r, 1 - r), ((0, 0),), (0, 0), (0, 1), ((), ()))
+    >>> kept, left = complete_sets([game(0, 0), game(0, 1), game(1, 0)])
+    >>> [(r.deal_set, r.rotation) for r in kept], left
+    ([(0, 0), (0, 1)], ((1, 1),))
+    """
+    rotations: dict[int, set[int]] = {}
+    seats: dict[int, int] = {}
+    for r in results:
+        rotations.setdefault(r.deal_set, set()).add(r.rotation)
+        seats[r.deal_set] = len(r.seats)
+    whole = {d for d, played in rotations.items() if played == set(range(seats[d]))}
+    left = tuple((d, len(rotations[d])) for d in sorted(rotations) if d not in whole)
+    return [r for r in results if r.deal_set in whole], left
+
+
 @dataclass(frozen=True, slots=True)
 class Summary:
     bots: tuple[str, ...]  # the key of each entry's bot
-    games: int
-    deal_sets: int
+    games: int  # games counted: those of complete deal sets
+    deal_sets: int  # complete deal sets
     entries: tuple[Standing, ...]
     by_bot: tuple[Standing, ...]
     lead: Interval | None = None  # the others' penalty per round minus the first entry's, paired by deal set
     field: tuple[str, ...] = ()  # the keys of a field's bots, when tables were drawn from one
+    incomplete: tuple[tuple[int, int], ...] = ()  # (deal set, games it holds): not every rotation played, left out
+    seconds: float = 0.0  # the counted games' own wall-clock time, added up (not the time of reading them)
+    untimed: int = 0  # counted games whose time was not kept (saved before it was), left out of ``seconds``
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -278,7 +305,17 @@ class Summary:
             "by_bot": [s.to_json() for s in self.by_bot],
             "lead": None if self.lead is None else self.lead.to_json(),
             "field": list(self.field),
+            "incomplete": [{"deal_set": d, "games": n} for d, n in self.incomplete],
+            "games_left_out": sum(n for _, n in self.incomplete),
+            "seconds": self.seconds,
+            "untimed_games": self.untimed,
         }
+
+
+def _timed(results: Sequence[MatchResult]) -> tuple[float, int]:
+    """The games' own time added up, and how many games have none."""
+    times = [r.seconds for r in results]
+    return sum(t for t in times if t is not None), sum(t is None for t in times)
 
 
 def _rated(standings: list[Standing], rated: list[tuple[float, float, float]]) -> list[Standing]:
@@ -287,7 +324,9 @@ def _rated(standings: list[Standing], rated: list[tuple[float, float, float]]) -
 
 
 def summarize(bots: Sequence[Seat | str], results: Sequence[MatchResult]) -> Summary:
-    """The standings of a tournament at one table: by entry, and by bot (copies pooled, per seat)."""
+    """The standings of a tournament at one table: by entry, and by bot (copies pooled, per seat),
+    over its complete deal sets."""
+    results, incomplete = complete_sets(results)
     seats = [as_seat(b) for b in bots]
     keys = [s.key for s in seats]
     labels = entry_labels(seats)
@@ -313,12 +352,17 @@ def summarize(bots: Sequence[Seat | str], results: Sequence[MatchResult]) -> Sum
         entries=tuple(entries),
         by_bot=tuple(by_bot),
         lead=lead_of_first(results, lambda r, seat: r.entries[seat] == 0) if len(seats) > 1 else None,
+        incomplete=incomplete,
+        seconds=_timed(results)[0],
+        untimed=_timed(results)[1],
     )
 
 
 def summarize_field(tested: Seat | str, field: Sequence[Seat | str], results: Sequence[MatchResult]) -> Summary:
     """The standings of a bot against tables drawn from a field: the tested bot first, then every
-    bot of the field (each over the deal sets it sat in, per seat); ``lead`` is the tested bot's."""
+    bot of the field (each over the deal sets it sat in, per seat); ``lead`` is the tested bot's.
+    Complete deal sets only, as :func:`summarize`."""
+    results, incomplete = complete_sets(results)
     seat = as_seat(tested)
     seats = [seat, *[as_seat(f) for f in field if as_seat(f).key != seat.key]]
     distinct = list(dict.fromkeys(s.key for s in seats))
@@ -343,4 +387,7 @@ def summarize_field(tested: Seat | str, field: Sequence[Seat | str], results: Se
         by_bot=(),
         lead=lead_of_first(results, lambda r, at: r.entries[at] == 0),
         field=tuple(as_seat(f).key for f in field),
+        incomplete=incomplete,
+        seconds=_timed(results)[0],
+        untimed=_timed(results)[1],
     )

@@ -325,7 +325,7 @@ def test_a_failing_bot_is_reported_in_the_language_by_both_commands() -> None:
 
 # -- machine output does not change ----------------------------------------------------------------
 
-_MEASURED = {"games_per_second", "seconds", "timing", "median_ms", "slowest_ms"}
+_MEASURED = {"games_per_second", "seconds", "run_seconds", "timing", "median_ms", "slowest_ms"}
 
 
 def without_measures(data: Any) -> Any:
