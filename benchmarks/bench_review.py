@@ -14,6 +14,17 @@
     nice -n 5 .venv/bin/python benchmarks/bench_review.py [--games 16] [--positions 60] [--seed 1]
 
 Bounded by its counts; prints the figures and the CPU time of each part (``--json FILE`` keeps them).
+
+3. **Cost, before and after** (``--cost``): one seeded 4-player game (as in 1.), reviewed by
+   ``nimmt replay --review --json`` of this tree and of an older one (``--old``, default main at
+   3c03e61, before the review settled options early: a git worktree made in a temporary folder, its
+   kernels loaded from this tree's Numba cache), each a whole process, the two taken in turn
+   ``--repeats`` times: the median CPU seconds (user + system) of each, their ratio, the load average;
+   then the error bars of the same game by each: every option's standard error, the chosen option's
+   standard error of its loss (median and 90th percentile), and each player's accuracy over
+   ``--seeds`` review seeds (mean and spread: how much the figure moves with the review's own luck).
+
+    taskset -c 1 .venv/bin/python benchmarks/bench_review.py --cost [--repeats 3] [--seeds 3]
 """
 
 from __future__ import annotations
@@ -21,11 +32,18 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
+import resource
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 from nimmt.bots import make_bot
@@ -134,6 +152,104 @@ def agreement(reviewed: list[Any], positions: int, seed: int, reference: int) ->
     }
 
 
+OLD = "3c03e61"  # main before the review settled options early (issue 29)
+HERE = Path(__file__).resolve().parent.parent
+
+
+def _old_tree(commit: str, folder: str) -> Path:
+    """A worktree of ``commit`` in ``folder``, with this tree's Numba cache (the kernels' sources are the
+    same: loaded, not compiled) and prepared."""
+    tree = Path(folder) / "old"
+    subprocess.run(["git", "-C", str(HERE), "worktree", "add", "--detach", str(tree), commit], check=True,
+                   capture_output=True)
+    cache = HERE / "nimmt" / "batch" / "__pycache__"
+    if cache.is_dir():
+        shutil.copytree(cache, tree / "nimmt" / "batch" / "__pycache__", dirs_exist_ok=True)
+    subprocess.run([sys.executable, "-m", "nimmt", "prepare"], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
+                   check=True, capture_output=True)
+    return tree
+
+
+def _timed_review(tree: Path, record: str, seed: int) -> tuple[float, dict[str, Any]]:
+    """CPU seconds (user + system) of ``nimmt replay --review --json`` of ``tree``, and its review."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run([sys.executable, "-m", "nimmt", "replay", "--review", "--json", "--seed", str(seed), record],
+                          env={**os.environ, "PYTHONPATH": str(tree), "NUMBA_NUM_THREADS": "1"}, cwd=tree,
+                          capture_output=True, text=True, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    review_json: dict[str, Any] = json.loads(done.stdout)["review"]
+    return cpu, review_json
+
+
+def _quantile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def error_bars(reviews: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The error bars of one game's reviews at several seeds: see the module (3.)."""
+    first = reviews[0]
+    stderrs = [o["stderr"] for d in first["decisions"] for o in d["options"]]
+    chosen = [o["loss_stderr"] for d in first["decisions"] if not d["forced"] for o in d["options"] if o["chosen"]]
+    players = []
+    for p, player in enumerate(first["players"]):
+        values = [r["players"][p]["accuracy"] for r in reviews]
+        players.append({"name": player["name"], "accuracy": statistics.fmean(values),
+                        "spread": statistics.stdev(values) if len(values) > 1 else 0.0, "seeds": values})
+    return {
+        "option_stderr": {"median": statistics.median(stderrs), "p90": _quantile(stderrs, 0.9)},
+        "chosen_loss_stderr": {"median": statistics.median(chosen), "p90": _quantile(chosen, 0.9)},
+        "players": players,
+    }
+
+
+def cost(game: int, seed: int, expert_samples: int, repeats: int, seeds: int, old: str | None) -> dict[str, Any]:
+    record, order = play(game, seed, expert_samples)
+    with tempfile.TemporaryDirectory() as folder:
+        path = str(Path(folder) / "game.json")
+        Path(path).write_text(json.dumps(record.to_json()), encoding="utf-8")
+        old_tree = Path(old) if old else _old_tree(OLD, folder)
+        trees = {"before": old_tree, "after": HERE}
+        cpu: dict[str, list[float]] = {name: [] for name in trees}
+        reviews: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
+        try:
+            for i in range(max(repeats, seeds)):
+                for name, tree in trees.items():
+                    seconds, result = _timed_review(tree, path, i % seeds)
+                    if i < repeats:
+                        cpu[name].append(seconds)
+                    if i < seeds:
+                        reviews[name].append(result)
+                    print(f"  {name}: seed {i % seeds}, {seconds:.2f} CPU-s", flush=True)
+        finally:
+            if not old:
+                subprocess.run(["git", "-C", str(HERE), "worktree", "remove", "--force", str(old_tree)],
+                               capture_output=True)
+    decisions = len(reviews["after"][0]["decisions"])
+    figures = {
+        "game": {"seats": order, "decisions": decisions, "rounds": len(record.rounds)},
+        "load_average": os.getloadavg()[0],
+        "cpu_seconds": {name: {"median": statistics.median(v), "runs": v} for name, v in cpu.items()},
+        "ratio": statistics.median(cpu["before"]) / statistics.median(cpu["after"]),
+        "error_bars": {name: error_bars(v) for name, v in reviews.items()},
+    }
+    before, after = figures["cpu_seconds"]["before"]["median"], figures["cpu_seconds"]["after"]["median"]
+    print(f"one 4-player game ({decisions} decisions, {len(record.rounds)} rounds; {', '.join(order)}), "
+          f"load average {figures['load_average']:.1f}, median of {repeats}:")
+    print(f"| | before ({old or OLD}) | after | ratio |\n|---|---:|---:|---:|")
+    print(f"| CPU-s of `nimmt replay --review --json` | {before:.2f} | {after:.2f} | {before / after:.1f}x |")
+    bars = figures["error_bars"]
+    for key, label in (("option_stderr", "an option's standard error"),
+                       ("chosen_loss_stderr", "the chosen option's loss, standard error")):
+        b, a = bars["before"][key], bars["after"][key]
+        print(f"| {label}, median / p90 | {b['median']:.3f} / {b['p90']:.3f} | {a['median']:.3f} / {a['p90']:.3f} | |")
+    for b, a in zip(bars["before"]["players"], bars["after"]["players"], strict=True):
+        print(f"| {a['name']}: accuracy, mean ± spread over {seeds} seeds | {b['accuracy']:.1f} ± {b['spread']:.1f} | "
+              f"{a['accuracy']:.1f} ± {a['spread']:.1f} | |")
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=16)
@@ -143,7 +259,18 @@ def main() -> None:
     parser.add_argument("--expert-samples", type=int, default=128)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--cost", action="store_true", help="only the cost before and after (3.)")
+    parser.add_argument("--game", type=int, default=0, help="with --cost: which seeded game")
+    parser.add_argument("--repeats", type=int, default=3, help="with --cost: runs of each side")
+    parser.add_argument("--seeds", type=int, default=3, help="with --cost: review seeds for the error bars")
+    parser.add_argument("--old", help=f"with --cost: the older tree (default: a worktree of {OLD})")
     args = parser.parse_args()
+    if args.cost:
+        figures = cost(args.game, args.seed, args.expert_samples, args.repeats, args.seeds, args.old)
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as handle:
+                json.dump(figures, handle, indent=1)
+        return
     start = time.process_time()
     order, reviewed = ordering(args.games, args.seed, args.samples, args.expert_samples)
     played = time.process_time() - start

@@ -13,6 +13,14 @@ all options on the same samples (common random numbers). The budget is a number 
 time, and every decision draws from its own seed: a review is repeatable, and one decision's numbers
 do not depend on which other decisions were reviewed.
 
+The budget is an upper bound (:func:`sample`): every option is played out :data:`FIRST` times, then
+only the options not yet settled go on, a chunk of :data:`CHUNK` samples at a time, until the budget:
+an option clearly worse than the best so far, or at most a near tie better than it, stops; the chosen
+option stops when its accuracy is known to :data:`ACCURACY_PRECISION` points. Most options of most
+decisions are settled after a few chunks, so a review costs a third of what every option at the whole
+budget did; the figures a person reads (the chosen option's loss, the accuracy) keep their precision,
+the settled options' own means have a wider error (``docs/review.md``, "Cost").
+
 Each decision then has
 
 * per option its ``expected`` bullheads, their standard error, and its ``loss``: ``expected`` minus
@@ -24,8 +32,10 @@ Each decision then has
   *forced* and never marked.
 
 Each player gets an **accuracy** from 0 to 100: the mean, over their unforced decisions, of
-``100 * 2 ** (-loss / ACCURACY_HALF)``: a decision as good as the best (or within the noise of the
-best) scores 100, one that costs :data:`ACCURACY_HALF` bullheads more than the best scores 50.
+``100 * 2 ** (-max(0, loss - FORGIVEN) / ACCURACY_HALF)``: a decision as good as the best (or within
+:data:`FORGIVEN` of it) scores 100, one that costs :data:`ACCURACY_HALF` bullheads more than that
+scores 50. (The loss is forgiven a fixed amount, not "whatever lies within the noise": a figure that
+does not depend on how many samples a decision took.)
 ``docs/review.md`` says how these numbers were chosen and what they measure.
 
 >>> from nimmt.records import GameRecord, Recorder
@@ -74,6 +84,11 @@ if TYPE_CHECKING:  # NumPy and the bots' rollouts are imported when a review run
 DEFAULT_SAMPLES = 1024  # samples per option and decision: a 4-player game in well under a minute
 DEFAULT_SEED = 0
 CHUNK = 32  # samples per draw of the other players' styles
+FIRST = 64  # samples every option gets before any is settled
+SETTLED_Z = 2.0  # an option this many standard errors (of the paired difference) worse than the best is settled
+TIE = 0.2  # ... and one that can be at most this much better than the best (bullheads)
+ACCURACY_PRECISION = 3.0  # the chosen option is settled when its accuracy is known to this standard error
+FORGIVEN = 0.2  # the accuracy forgives this much loss a decision (bullheads): near ties count as the best
 NOISE_Z = 2.0  # a loss within this many standard errors of the best is noise: never marked
 # (mark, threshold in bullheads of loss), worst first
 MARKS: tuple[tuple[str, float], ...] = (("blunder", 5.0), ("mistake", 2.5), ("inaccuracy", 1.0))
@@ -94,11 +109,13 @@ class Option:
     loss: float  # expected minus the best option's expected: 0 for the best
     loss_stderr: float  # standard error of ``loss`` (paired samples); 0 for the best
     chosen: bool
+    samples: int = 0  # samples this option was played out on (the settled ones stop early)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "option": self.option, "expected": round(self.expected, 3), "stderr": round(self.stderr, 3),
             "loss": round(self.loss, 3), "loss_stderr": round(self.loss_stderr, 3), "chosen": self.chosen,
+            "samples": self.samples,
         }
 
 
@@ -148,8 +165,8 @@ class Decision:
 
     @property
     def counted_loss(self) -> float:
-        """The loss the accuracy counts: 0 within the estimate's noise of the best."""
-        return 0.0 if self.noise else self.loss
+        """The loss the accuracy counts: the loss less :data:`FORGIVEN` (never below 0)."""
+        return counted(self.loss)
 
     @property
     def accuracy(self) -> float:
@@ -162,6 +179,11 @@ class Decision:
             "hand": list(self.hand), "took": self.took, "forced": self.forced, "loss": round(self.loss, 3),
             "mark": self.mark, "best": self.best.option, "options": [o.to_json() for o in self.options],
         }
+
+
+def counted(loss: float) -> float:
+    """The loss the accuracy counts: ``loss`` less :data:`FORGIVEN`, never below 0."""
+    return max(0.0, loss - FORGIVEN)
 
 
 def decision_accuracy(loss: float) -> float:
@@ -257,53 +279,152 @@ def _rng(seed: int, *where: object) -> random.Random:
     return random.Random(":".join(map(str, (seed, *where))))
 
 
-def penalties(
-    seen: View, kind: str, samples: int, rng: random.Random, model: OpponentModel
+def _chunk(
+    seen: View, kind: str, cards: Sequence[int], size: int, rng: random.Random, generator: np.random.Generator,
+    model: OpponentModel,
 ) -> npt.NDArray[np.int64]:
-    """(options, samples): the bullheads ``seen.player`` takes to the end of the round with each option,
-    the others in styles drawn from ``model`` (an :class:`~nimmt.bots.opponents.OpponentModel`)."""
-    import numpy as np
-
+    """(options, size): one draw of the other players' styles, ``size`` samples shared by ``cards``
+    (every row for a row choice)."""
     from nimmt.bots.styles import seat_card_penalties, seat_row_penalties, seats_of
 
     me = seen.player
     assert me is not None
+    styles = model.draw(seen, rng)
+    styles[me] = "heuristic"
+    seats = seats_of(styles)
+    if kind == "card":
+        return seat_card_penalties(seen, list(cards), size, generator, seats)
+    return seat_row_penalties(seen, size, generator, seats)
+
+
+def penalties(
+    seen: View, kind: str, samples: int, rng: random.Random, model: OpponentModel
+) -> npt.NDArray[np.int64]:
+    """(options, samples): the bullheads ``seen.player`` takes to the end of the round with each option,
+    the others in styles drawn from ``model`` (an :class:`~nimmt.bots.opponents.OpponentModel`); every
+    option on every sample (the review itself stops the settled ones: :func:`sample`)."""
+    import numpy as np
+
     generator = np.random.default_rng(rng.getrandbits(64))
+    labels = list(seen.hand) if kind == "card" else list(range(ROW_COUNT))
     blocks = []
     taken = 0
     while taken < samples:
         size = min(CHUNK, samples - taken)
-        styles = model.draw(seen, rng)
-        styles[me] = "heuristic"
-        seats = seats_of(styles)
-        if kind == "card":
-            blocks.append(seat_card_penalties(seen, list(seen.hand), size, generator, seats))
-        else:
-            blocks.append(seat_row_penalties(seen, size, generator, seats))
+        blocks.append(_chunk(seen, kind, labels, size, rng, generator, model))
         taken += size
     return np.concatenate(blocks, axis=1)
 
 
-def options_of(values: npt.NDArray[np.int64], labels: Sequence[int], chosen: int) -> tuple[Option, ...]:
-    """Means, standard errors and paired losses from the (options, samples) array ``values``."""
+@dataclass(slots=True)
+class Samples:
+    """The samples of one decision: ``values[i, :counts[i]]`` are option i's, the first ``counts[j]`` of
+    them on the same deals (and styles) as option j's when ``counts[j] <= counts[i]``."""
+
+    values: npt.NDArray[np.int64]  # (options, most samples)
+    counts: npt.NDArray[np.int64]  # samples taken of each option
+
+
+def _paired(values: npt.NDArray[np.int64], i: int, b: int, n: int) -> tuple[float, float, float]:
+    """Mean of option i minus option b over their first ``n`` common samples, its standard error, and
+    the standard deviation of one paired difference."""
+    gaps = values[i, :n] - values[b, :n]
+    mean = float(gaps.mean())
+    spread = float(gaps.std(ddof=1)) if n > 1 else math.inf
+    return mean, spread / math.sqrt(n), spread
+
+
+def sample(
+    seen: View, kind: str, chosen: int, budget: int, rng: random.Random, model: OpponentModel
+) -> Samples:
+    """The samples of a decision, option by option only as many as its answer needs (at most ``budget``
+    each; see the module): every option gets :data:`FIRST` samples on the same deals; then, a chunk of
+    :data:`CHUNK` at a time, only the options not yet settled: an option stops when it is clearly worse
+    than the best so far (by :data:`SETTLED_Z` standard errors of the paired difference), or when it can
+    be better than the best by :data:`TIE` at most; the chosen option when its accuracy is known to
+    :data:`ACCURACY_PRECISION` points (one standard error); the best when no other option is left."""
+    import numpy as np
+
+    generator = np.random.default_rng(rng.getrandbits(64))
+    labels = list(seen.hand) if kind == "card" else list(range(ROW_COUNT))
+    k = len(labels)
+    c = labels.index(chosen)
+    values = np.zeros((k, budget), np.int64)
+    counts = np.zeros(k, np.int64)
+    active = list(range(k))
+    taken = 0
+    while taken < budget and active:
+        size = min(CHUNK, budget - taken)
+        block = _chunk(seen, kind, [labels[i] for i in active], size, rng, generator, model)
+        if kind == "row":  # the rows come together: keep the active ones
+            block = block[active]
+        values[active, taken : taken + size] = block
+        taken += size
+        counts[active] = taken
+        if taken < min(FIRST, budget) or taken >= budget:
+            continue
+        active = _still_open(values[:, :taken], active, c)
+    return Samples(values, counts)
+
+
+def _still_open(values: npt.NDArray[np.int64], active: list[int], c: int) -> list[int]:
+    """The options of ``active`` (each with every sample of ``values``) that need more samples; none
+    when only the best is left."""
     n = values.shape[1]
-    means = values.mean(axis=1)
-    best = int(means.argmin())
-    spread = values.std(axis=1, ddof=1) if n > 1 else means * math.inf
-    gaps = values - values[best]
-    gap_spread = gaps.std(axis=1, ddof=1) if n > 1 else means * math.inf
-    root = math.sqrt(n)
-    return tuple(
-        Option(
-            option=label,
-            expected=float(means[i]),
-            stderr=float(spread[i]) / root,
-            loss=float(means[i] - means[best]),
-            loss_stderr=0.0 if i == best else float(gap_spread[i]) / root,
-            chosen=label == chosen,
-        )
-        for i, label in enumerate(labels)
-    )
+    means = values[active].mean(axis=1)
+    b = active[int(means.argmin())]
+    open_: list[int] = []
+    for i in active:
+        if i == b:
+            continue
+        loss, error, _ = _paired(values, i, b, n)
+        if i == c:  # its accuracy known well enough (its slope times the loss's error)
+            done = math.log(2) * decision_accuracy(counted(loss)) * error <= ACCURACY_PRECISION
+        else:  # clearly worse than the best, or at most a near tie better than it
+            done = loss - SETTLED_Z * error > 0 or SETTLED_Z * error - loss <= TIE
+        if not done:
+            open_.append(i)
+    return [b, *open_] if open_ else []
+
+
+def options_of(values: npt.NDArray[np.int64], labels: Sequence[int], chosen: int,
+               counts: npt.NDArray[np.int64] | None = None) -> tuple[Option, ...]:
+    """Means, standard errors and paired losses from the (options, samples) array ``values``; with
+    ``counts``, option i has only its first ``counts[i]`` samples (:class:`Samples`): the best is taken
+    among the options sampled most, and an option sampled less is estimated as the best's mean plus
+    their paired difference over the samples they share (so that ``loss`` is ``expected`` minus the
+    best's ``expected``, and the shared deals narrow its error)."""
+    import numpy as np
+
+    k, most = values.shape
+    if counts is None:
+        counts = np.full(k, most, np.int64)
+    n_top = int(counts.max())
+    top = [i for i in range(k) if counts[i] == n_top]
+    b = min(top, key=lambda i: (float(values[i, :n_top].mean()), i))
+    base = float(values[b, :n_top].mean())
+    b_spread = float(values[b, :n_top].std(ddof=1)) if n_top > 1 else math.inf
+    result = []
+    for i, label in enumerate(labels):
+        n = int(counts[i])
+        if i == b:
+            expected, stderr, loss, loss_stderr = base, b_spread / math.sqrt(n_top), 0.0, 0.0
+        else:
+            loss, loss_stderr, _ = _paired(values, i, b, n)
+            if n == n_top:
+                expected = float(values[i, :n].mean())
+                stderr = (float(values[i, :n].std(ddof=1)) if n > 1 else math.inf) / math.sqrt(n)
+            else:  # the best's mean over all its samples plus the difference over the shared ones
+                expected = base + loss
+                gaps = values[i, :n] - values[b, :n]
+                shared = float(np.cov(values[b, :n], gaps)[0, 1]) if n > 1 else 0.0
+                variance = b_spread**2 / n_top + loss_stderr**2 + 2 * shared / n_top
+                stderr = math.sqrt(max(variance, 0.0))
+            if loss < 0:  # dropped early, then the best changed: it is no better than the best
+                expected, loss = base, 0.0
+        result.append(Option(option=label, expected=expected, stderr=stderr, loss=loss, loss_stderr=loss_stderr,
+                             chosen=label == chosen, samples=n))
+    return tuple(result)
 
 
 def judge(
@@ -311,8 +432,8 @@ def judge(
 ) -> tuple[Option, ...]:
     """Every legal option of ``seen.player`` at this moment, estimated from ``seen`` alone."""
     labels = list(seen.hand) if kind == "card" else list(range(ROW_COUNT))
-    values = penalties(seen, kind, samples, rng, model)
-    return options_of(values, labels, chosen)
+    taken = sample(seen, kind, chosen, samples, rng, model)
+    return options_of(taken.values, labels, chosen, taken.counts)
 
 
 # -- the review ----------------------------------------------------------------------------------
@@ -397,7 +518,7 @@ def merge(record: GameRecord, parts: Sequence[Review]) -> Review:
     return Review(players=summaries, decisions=tuple(decisions), samples=parts[0].samples, seed=parts[0].seed)
 
 
-STORE_FORMAT = 1
+STORE_FORMAT = 2  # 1: options without their samples (every option had the review's budget)
 
 
 def to_store(result: Review) -> dict[str, Any]:
@@ -408,8 +529,8 @@ def to_store(result: Review) -> dict[str, Any]:
         "players": [p.player for p in result.players],
         "decisions": [
             [d.round, d.turn, d.player, d.kind, d.chosen, d.took,
-             [[o.option, round(o.expected, 4), round(o.stderr, 4), round(o.loss, 4), round(o.loss_stderr, 4)]
-              for o in d.options]]
+             [[o.option, round(o.expected, 4), round(o.stderr, 4), round(o.loss, 4), round(o.loss_stderr, 4),
+               o.samples] for o in d.options]]
             for d in result.decisions
         ],
     }
@@ -418,8 +539,9 @@ def to_store(result: Review) -> dict[str, Any]:
 def from_store(record: GameRecord, data: Any) -> Review:
     """The review :func:`to_store` kept for ``record``; :class:`ReviewError` if it is not one."""
     try:
-        if data["format"] != STORE_FORMAT:
+        if data["format"] not in (1, STORE_FORMAT):
             raise ReviewError(f"unknown stored review format {data['format']!r}")
+        every = data["samples"] if data["format"] == 1 else None
         places = {(m.state.round, m.state.turn + 1, m.player, m.kind): m for m, _ in moments(record)}
         decisions = []
         for rnd, turn, player, kind, chosen, took, options in data["decisions"]:
@@ -427,8 +549,9 @@ def from_store(record: GameRecord, data: Any) -> Review:
             decisions.append(Decision(
                 player=player, round=rnd, turn=turn, kind=kind, chosen=chosen, rows=seen.rows, hand=seen.hand,
                 card=seen.row_choice_card if kind == "row" else None, took=took, samples=data["samples"],
-                options=tuple(Option(option, expected, stderr, loss, loss_stderr, option == chosen)
-                              for option, expected, stderr, loss, loss_stderr in options)))
+                options=tuple(Option(option, expected, stderr, loss, loss_stderr, option == chosen,
+                                     every if every is not None else rest[0])
+                              for option, expected, stderr, loss, loss_stderr, *rest in options)))
         summaries = tuple(_summary(p, record.players[p], decisions) for p in data["players"])
         return Review(players=summaries, decisions=tuple(decisions), samples=data["samples"], seed=data["seed"])
     except (KeyError, TypeError, ValueError, IndexError) as error:

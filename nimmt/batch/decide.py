@@ -84,6 +84,7 @@ def _plain() -> ModuleType:
     return _plain_modules()["_choices"]
 
 
+@functools.cache
 def _kernel(name: str, compiled: bool) -> Callable[..., Any]:
     """The kernel ``name``: compiled (Numba) when asked for and installed, else its plain twin."""
     if _arrays(compiled):
@@ -93,9 +94,26 @@ def _kernel(name: str, compiled: bool) -> Callable[..., Any]:
     return plain
 
 
+@functools.cache
 def _arrays(compiled: bool) -> bool:
     """Whether the kernels take NumPy arrays (compiled) or lists (plain)."""
     return compiled and importlib.import_module("._base", __package__).HAVE_NUMBA is True
+
+
+@functools.lru_cache(maxsize=64)
+def _prefix(hidden: frozenset[int], compiled: bool) -> tuple[Any, Any]:
+    """:func:`unseen_prefix`'s counts and bullheads for the cards ``hidden`` from a player (the ones
+    not seen and their own), as the kernels take them (which only read them): kept, since one view
+    asks for them many times (the expert's opponent model: once per style and sampled hand, all with
+    the same cards hidden)."""
+    public = [True] * 105
+    for c in hidden:
+        public[c] = False
+    cnt, hb = [0] * 106, [0] * 106
+    _plain().unseen_prefix(public, cnt, hb)
+    if _arrays(compiled):
+        return np.array(cnt, np.int64), np.array(hb, np.int64)
+    return cnt, hb
 
 
 HEURISTIC_ROOM: int = _plain_modules()["_base"].HEURISTIC_ROOM
@@ -112,16 +130,13 @@ def _pack(rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[i
     """Ends, lengths and bullheads of the rows, the hand (sorted), the prefix counts of the cards this
     player has not seen (theirs included, as the kernels count) and the room the kernels work in:
     lists, or int64 arrays for the compiled entries."""
-    public = [True] * 105
-    for c in (*unseen, *hand):
-        public[c] = False
-    cnt, hb = [0] * 106, [0] * 106
-    _plain().unseen_prefix(public, cnt, hb)
+    cnt, hb = _prefix(frozenset((*unseen, *hand)), compiled)
     packed = [
         [r[-1] for r in rows], [len(r) for r in rows], [row_bullheads(r) for r in rows], sorted(hand),
-        cnt, hb, [0] * (2 * len(hand) + HEURISTIC_ROOM),
+        [0] * (2 * len(hand) + HEURISTIC_ROOM),
     ]
-    return [np.array(x, np.int64) for x in packed] if _arrays(compiled) else packed
+    made: list[Any] = [np.array(x, np.int64) for x in packed] if _arrays(compiled) else list(packed)
+    return [*made[:4], cnt, hb, made[4]]
 
 
 def _room(n: int, compiled: bool) -> tuple[Any, Any]:
