@@ -37,7 +37,7 @@ from .model import (
     SeatResult,
 )
 from .rated import RatedStore
-from .schema import CHAT, CODES, GAMES, GROUPS, KEYS, MEMBERS, PASSKEYS, PLAYERS, SEATS
+from .schema import CHAT, CODES, GAMES, GROUPS, KEYS, MEMBERS, PASSKEYS, PLAYERS, RATED, SEATS
 
 Clock = Callable[[], datetime]
 LINK_TTL = timedelta(minutes=5)  # a device-link code: long enough to pick up the other phone
@@ -92,6 +92,8 @@ class PeopleStore(Protocol):
     async def new_device_key(self, player_id: str, how: Literal["code", "passkey"]) -> str: ...
     async def new_link_code(self, player_id: str) -> tuple[str, datetime]: ...
     async def use_link_code(self, code: str) -> tuple[Player, str]: ...
+    async def link_code_player(self, code: str) -> Player: ...
+    async def merge_by_code(self, code: str, player_id: str) -> Player: ...
     async def put_challenge(self, kind: CodeKind, player_id: str | None, data: dict[str, Any]) -> str: ...
     async def take_challenge(self, kind: CodeKind, token: str) -> tuple[str | None, dict[str, Any]]: ...
     async def add_passkey(self, player_id: str, credential_id: str, public_key: str, sign_count: int) -> None: ...
@@ -271,6 +273,65 @@ class SqlPeopleStore:
         if player is None:
             raise PeopleError("unknown_player", "the player of this code was deleted")
         return player, key
+
+    async def link_code_player(self, code: str) -> Player:
+        """The player a device-link code would link to, the code left unused (a device that already
+        holds a player is told what linking would do before anything is done)."""
+        if not isinstance(code, str) or len(code) > 40:
+            raise PeopleError("code_unknown", "no such code")
+        query = select(CODES).where(CODES.c.hash == hash_secret(normal_code(code)), CODES.c.kind == "link")
+        async with self._engine.connect() as connection:
+            row = (await connection.execute(query)).first()
+        if row is None or row.player_id is None:
+            raise PeopleError("code_unknown", "no such code: check it, or make a new one on the other device")
+        if row.used_at is not None:
+            raise PeopleError("code_used", "this code was already used: make a new one on the other device")
+        if _utc(row.expires_at) <= self._when():
+            raise PeopleError("code_expired", "this code has expired: make a new one on the other device")
+        player = await self.player(row.player_id)
+        if player is None:
+            raise PeopleError("unknown_player", "the player of this code was deleted")
+        return player
+
+    async def merge_by_code(self, code: str, player_id: str) -> Player:
+        """Use a device-link code on a device that holds another player (``player_id``): that player
+        becomes part of the code's player (docs/people.md, A second device). Its devices, passkeys,
+        groups (and the groups it hosts), chat messages and seats in finished games move to the
+        code's player, and it is deleted; a game where both sat keeps this seat as a guest's (its
+        name at the table), so nobody counts twice. The kept ratings are folded again."""
+        target = await self.link_code_player(code)
+        if target.id == player_id:
+            raise PeopleError("link_same", "this device already plays as the player of this code")
+        row = await self._use_code(normal_code(code), "link")  # exactly one device wins the code
+        into = row.player_id
+        async with self._engine.begin() as connection:
+            if (await connection.execute(select(PLAYERS.c.id).where(PLAYERS.c.id == player_id))).first() is None:
+                raise PeopleError("unknown_player", "no such player (deleted?)")
+            for table in (KEYS, PASSKEYS, CHAT):
+                await connection.execute(update(table).where(table.c.player_id == player_id).values(player_id=into))
+            await connection.execute(delete(CODES).where(CODES.c.player_id == player_id))
+            both = select(SEATS.c.game_id).where(SEATS.c.player_id == into)
+            await connection.execute(update(SEATS).where(SEATS.c.player_id == player_id, SEATS.c.game_id.in_(both))
+                                     .values(player_id=None))
+            await connection.execute(update(SEATS).where(SEATS.c.player_id == player_id).values(player_id=into))
+            mine = (await connection.execute(select(MEMBERS).where(MEMBERS.c.player_id == player_id))).all()
+            for member in mine:
+                theirs = (await connection.execute(select(MEMBERS.c.joined_at).where(
+                    MEMBERS.c.group_id == member.group_id, MEMBERS.c.player_id == into))).scalar()
+                await connection.execute(delete(MEMBERS).where(MEMBERS.c.group_id == member.group_id,
+                                                               MEMBERS.c.player_id == player_id))
+                joined = member.joined_at if theirs is None else min(_utc(theirs), _utc(member.joined_at))
+                await connection.execute(delete(MEMBERS).where(MEMBERS.c.group_id == member.group_id,
+                                                               MEMBERS.c.player_id == into))
+                await connection.execute(insert(MEMBERS).values(group_id=member.group_id, player_id=into,
+                                                                joined_at=joined))
+            await connection.execute(update(GROUPS).where(GROUPS.c.host_id == player_id).values(host_id=into))
+            await connection.execute(delete(RATED))  # every scope is folded again when next read
+            await connection.execute(delete(PLAYERS).where(PLAYERS.c.id == player_id))
+        merged = await self.player(into)
+        if merged is None:
+            raise PeopleError("unknown_player", "the player of this code was deleted")
+        return merged
 
     async def put_challenge(self, kind: CodeKind, player_id: str | None, data: dict[str, Any]) -> str:
         """Keep a WebAuthn ceremony's state until its answer comes (any process may receive it)."""

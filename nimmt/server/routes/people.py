@@ -44,6 +44,7 @@ PEOPLE_STATUS = {
     "code_unknown": 404, "code_used": 409, "code_expired": 410,
     "invite_unknown": 404, "invite_closed": 403, "unknown_group": 404, "not_member": 403, "not_host": 403,
     "not_in_game": 404, "passkey_taken": 409, "passkey_refused": 422, "bad_name": 422, "bad_game": 422,
+    "link_same": 409,
     "people_unavailable": 503,
 }
 _PEOPLE_TEXTS = {
@@ -51,7 +52,7 @@ _PEOPLE_TEXTS = {
     403: "not allowed for this player (not_member, not_host, invite_closed)",
     404: "no such code, invite, group, game, device or passkey (code_unknown, invite_unknown, unknown_group, "
          "not_in_game, unknown_device, unknown_passkey)",
-    409: "already done (code_used, passkey_taken)",
+    409: "already done (code_used, passkey_taken, link_same), or to be confirmed (link_merge)",
     410: "the one-time code has expired (code_expired)",
 }
 
@@ -247,6 +248,10 @@ class ChangePlayer(_Body):
 
 class UseCode(_Body):
     code: Annotated[str, StringConstraints(min_length=1, max_length=40)]
+    merge: bool = Field(default=False, description=(
+        "for a device that already holds a player (its key in X-Player-Key): true makes that player part of "
+        "the code's player (its games, groups, messages and devices move there, docs/people.md); without it "
+        "such a device is answered 409 link_merge, saying what would move, and the code stays unused"))
 
 
 class PasskeyAnswer(_Body):
@@ -355,10 +360,28 @@ async def link_code(request: Request, me: Me, people: People) -> LinkCodeOut:
 
 @router.post("/api/link", response_model=PlayerWithKey, status_code=201,
              responses=people_errors(404, 409, 410, 422, 429, 503))
-async def use_link_code(body: UseCode, request: Request, people: People) -> PlayerWithKey:
-    """Trade a one-time code from another device for a key of that device's player."""
+async def use_link_code(body: UseCode, request: Request, people: People, me: MaybeMe,
+                        key: Annotated[str | None, Security(_key_header)] = None) -> PlayerWithKey:
+    """Trade a one-time code from another device for a key of that device's player. A device that
+    already holds another player is first told what would happen to it (409 ``link_merge``: the
+    code's player's name, and how many games and groups would move); with ``merge`` it becomes part
+    of the code's player and keeps its key. The same player: 409 ``link_same``."""
     limited(request, "codes")
-    return await with_key(people.use_link_code(body.code))
+    if me is None or key is None:
+        return await with_key(people.use_link_code(body.code))
+    try:
+        if not body.merge:
+            target = await people.link_code_player(body.code)
+            if target.id == me.id:
+                raise PeopleError("link_same", "this device already plays as the player of this code")
+            games = len(await people.games_of(me.id, limit=500))
+            raise ApiError(409, "link_merge", "this device holds another player: send merge: true to make it "
+                           "part of the code's player", name=target.name or "", mine=me.name or "",
+                           games=games, groups=len(await people.groups_of(me.id)))
+        player = await people.merge_by_code(body.code, me.id)
+    except PeopleError as error:
+        raise refusal(error) from None
+    return PlayerWithKey(player=PlayerOut.of(player), key=key)
 
 
 @router.delete("/api/me/devices/{device_id}", status_code=204, response_class=Response,

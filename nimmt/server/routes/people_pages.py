@@ -35,12 +35,13 @@ async def link_page(code: str, request: Request) -> HTMLResponse:
 @router.get("/join/{invite}", response_class=HTMLResponse)
 async def join_page(invite: str, request: Request) -> HTMLResponse:
     """A group's invite link: the page names the group before anybody joins (or says the link is
-    closed or unknown), from the page's data, so nothing moves once it is drawn."""
+    closed or unknown), from the page's data, so nothing moves once it is drawn; its Join button is
+    on the first screen, for a person with a player or without (static/js/join.js)."""
     code = _code(invite)
     people: PeopleStore | None = getattr(request.app.state, "people", None)
     found = await people.invited(code) if people is not None and code else None
     group = None if found is None else {"name": found[0].name, "members": found[1], "open": found[0].invite_open}
-    return page("me", request, {"invite": code, "invited": group}, DOMAINS)
+    return page("join", request, {"invite": code, "invited": group}, DOMAINS)
 
 
 @router.get("/groups/{group_id}", response_class=HTMLResponse)

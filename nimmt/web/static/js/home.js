@@ -2,6 +2,7 @@
 // creator's seat token. The name (and the bots' strength for play now) are remembered here.
 import { api, el, errorText, has, page, t } from "./common.js";
 import "./daily.js";
+import "./group-table.js"; // from a group's page: the group the new table is for, named first
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "nimmt:name";

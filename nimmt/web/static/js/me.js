@@ -1,5 +1,5 @@
 // "You": this browser's player (its key in local storage), their games, groups, devices and data.
-import { announce, api, el, errorText, lang, listFormat, page, playerKey, t } from "./common.js";
+import { announce, api, el, errorText, isolateName, lang, listFormat, page, playerKey, t, tp } from "./common.js";
 import { createPasskey, passkeysAvailable, usePasskey } from "./passkey.js";
 
 const $ = (id) => document.getElementById(id);
@@ -86,19 +86,6 @@ function render() {
       status(t("passkey_removed"));
     }) }, t("passkey_remove")))));
   $("passkey-add").hidden = !passkeysAvailable();
-  const invited = page.invite && page.invited && page.invited.open;
-  $("join-button").hidden = !invited;
-  if (invited) $("join-button").textContent = t("group_join", { name: page.invited.name });
-}
-
-/** An invite link names its group before anything else (the server read it into the page). */
-function renderInvite() {
-  if (!page.invite) return;
-  const group = page.invited;
-  $("invite-note").hidden = false;
-  $("invite-note").classList.toggle("error", !group || !group.open);
-  $("invite-note").textContent = !group ? t("error_invite_unknown")
-    : group.open ? t("group_invited", { name: group.name }) : t("error_invite_closed");
 }
 
 async function load() {
@@ -109,7 +96,7 @@ async function load() {
   }) : null;
   render();
   if (me) await loadGames();
-  if (page.link) $("code-input").value = page.link;
+  if (page.link && !me) $("code-input").value = page.link;
 }
 
 function remember(answer) {
@@ -122,7 +109,49 @@ $("start-form").addEventListener("submit", guarded(async () => {
   if (!name) return fail({ code: "bad_name", params: { longest: 24 } });
   remember(await api("POST", "/api/players", { name }));
   await load();
-  if (page.invite) await join();
+}));
+
+// A device that already holds a player, given another device's code: it is told first what happens
+// to its player (its games, groups, messages and devices move to the code's player), and only
+// then, if the person agrees, linked (docs/people.md, A second device).
+let merging = null; // the code being asked about
+
+async function askLink(code) {
+  try {
+    remember(await api("POST", "/api/link", { code }));  // this device's key was unknown: a plain link
+    await load();
+  } catch (error) {
+    if (error.code !== "link_merge") throw error;
+    const { name, mine, games, groups } = error.params;
+    merging = { code, name };
+    $("link-merge-text").textContent = t("merge_text", {
+      name, mine: isolateName(mine || "…"), games: tp("merge_games", games), groups: tp("merge_groups", groups) });
+    $("link-merge-yes").textContent = t("merge_yes", { name });
+    $("link-merge").hidden = false;
+    $("link-merge").scrollIntoView({ block: "start" });
+    $("link-merge-yes").focus();
+  }
+}
+
+$("link-merge-yes").addEventListener("click", guarded(async () => {
+  if (!merging) return;
+  const answer = await api("POST", "/api/link", { code: merging.code, merge: true });
+  merging = null;
+  $("link-merge").hidden = true;
+  $("merge-code-input").value = "";
+  await load();
+  status(t("merge_done", { name: answer.player.name || "…" }));
+}));
+
+$("link-merge-no").addEventListener("click", () => {
+  merging = null;
+  $("link-merge").hidden = true;
+  status(t("merge_kept", { name: (me && me.player.name) || "…" }));
+});
+
+$("merge-code-form").addEventListener("submit", guarded(async () => {
+  const code = $("merge-code-input").value.trim();
+  if (code) await askLink(code);
 }));
 
 $("code-form").addEventListener("submit", guarded(async () => {
@@ -169,12 +198,6 @@ $("group-form").addEventListener("submit", guarded(async () => {
   window.location.assign(`/groups/${encodeURIComponent(group.id)}`);
 }));
 
-async function join() {
-  const group = await api("POST", "/api/invites", { invite: page.invite });
-  status(t("group_joined", { name: group.name }));
-  window.location.assign(`/groups/${encodeURIComponent(group.id)}`);
-}
-$("join-button").addEventListener("click", guarded(join));
 
 $("link-make").addEventListener("click", guarded(async () => {
   const link = await api("POST", "/api/me/link", {});
@@ -201,5 +224,4 @@ $("data-delete").addEventListener("click", guarded(async () => {
   status(t("data_deleted"));
 }));
 
-renderInvite();
-load();
+load().then(() => (page.link && me ? guarded(() => askLink(page.link))() : null));
