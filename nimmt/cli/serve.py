@@ -94,6 +94,11 @@ def serve(
         int, typer.Option(min=0, help="Records one address may post to be checked and replayed per minute "
                           "(0: no limit).")
     ] = DEFAULT_LIMITS.replays_per_minute,
+    people_quotas: Annotated[
+        bool, typer.Option("--people-quotas/--no-people-quotas", help="Hold what one key or address may make "
+                           "(players, groups, codes, sheets, chat: counted in the database, docs/deploy/README.md, "
+                           "Limits); off only for load tests from one address.")
+    ] = True,
     bot_workers: Annotated[
         int | None, typer.Option(min=1, max=256, help="Processes in which bots and the coach think "
                                  "(default: the cores but one, at least one).")
@@ -132,7 +137,7 @@ def serve(
     app = create_app(store=store, hub=the_hub, bot_delay=bot_delay, seed=seed, limits=Limits(
         tables_per_minute=limit_tables, joins_per_minute=limit_joins, sockets_per_minute=limit_sockets,
         messages_per_minute=limit_messages, connections=limit_connections, replays_per_minute=limit_replays),
-        away_grace=away_grace,
+        away_grace=away_grace, quotas=None if people_quotas else (),
         bot_workers=bot_workers, bot_budget=bot_budget, idle_after=idle_minutes * 60 or None)
     server = uvicorn.Server(_uvicorn_config(app, log_json, ws_compression))
     collect_garbage_for_a_server()

@@ -6,12 +6,12 @@ On PostgreSQL two messages to one group are stored one after the other (the grou
 while one is written), so their ids follow the order they became visible in, and a reader's cursor
 never skips one committed late. A message is one line held to the rules of a name
 (:func:`nimmt.names.clean_name`: no control or direction characters, spaces made plain), at most
-:data:`LENGTH` characters; a person sends at most :data:`BURST` messages in :data:`WINDOW`.
+:data:`LENGTH` characters; a person sends at most :data:`BURST` messages in :data:`WINDOW`, and an
+address as many as its quotas say (nimmt/people/counts.py: counted in the store, with the message).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -22,11 +22,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from nimmt.names import NameRefused, clean_name
 
+from .counts import CountStore, Limited
 from .model import PeopleError
 from .schema import CHAT, GROUPS, MEMBERS, PLAYERS
 
 LENGTH = 500  # characters in a message, once made plain
-BURST = 5  # messages a person may send within WINDOW (in all their groups)
+BURST = 5  # messages a person may send within WINDOW (in all their groups): the default quota
 WINDOW = timedelta(seconds=10)
 PAGE = 100  # messages in one answer at most
 
@@ -76,16 +77,23 @@ _ROWS = select(CHAT, PLAYERS.c.name).join(PLAYERS, PLAYERS.c.id == CHAT.c.player
 class ChatStore:
     """The ``people_chat`` rows, on the people store's engine and clock."""
 
-    def __init__(self, engine: AsyncEngine, clock: Callable[[], datetime]) -> None:
+    def __init__(self, engine: AsyncEngine, clock: Callable[[], datetime], counts: CountStore) -> None:
         self._engine = engine
         self._clock = clock
+        self._counts = counts
 
-    async def post(self, group_id: str, player_id: str, text: str) -> ChatMessage:
-        """Store a member's message; ``unknown_group``, ``not_member`` or :class:`ChatRefused`
-        (nothing stored) otherwise."""
+    async def post(self, group_id: str, player_id: str, text: str, *, address: str | None = None) -> ChatMessage:
+        """Store a member's message (sent from ``address``); ``unknown_group``, ``not_member`` or
+        :class:`ChatRefused` (nothing stored) otherwise."""
         text = clean_message(text)
         now = _utc(self._clock())
         async with self._engine.begin() as connection:
+            # Counted first, with the message (the same transaction): by the person and by the address,
+            # atomically (nimmt/people/counts.py). Refused: nothing is counted, nothing kept.
+            try:
+                await self._counts.take_in(connection, "chat", player=player_id, address=address)
+            except Limited as limited:
+                raise ChatRefused("chat_too_soon", str(limited), **limited.params) from None
             # The group's row locked (PostgreSQL): the group's messages are numbered in commit order.
             group = select(GROUPS.c.id).where(GROUPS.c.id == group_id).with_for_update()
             if (await connection.execute(group)).first() is None:
@@ -94,12 +102,6 @@ class ChatStore:
                                                        MEMBERS.c.player_id == player_id)
             if (await connection.execute(member)).first() is None:
                 raise PeopleError("not_member", "only the group's members see this")
-            recent = (await connection.execute(
-                select(CHAT.c.sent_at).where(CHAT.c.player_id == player_id, CHAT.c.sent_at > now - WINDOW)
-                .order_by(CHAT.c.sent_at.desc()).limit(BURST))).scalars().all()
-            if len(recent) >= BURST:
-                wait = max(1, math.ceil((_utc(recent[-1]) + WINDOW - now).total_seconds()))
-                raise ChatRefused("chat_too_soon", f"too many messages: wait {wait} s", retry_after=wait)
             done = await connection.execute(insert(CHAT).values(group_id=group_id, player_id=player_id, text=text,
                                                                 sent_at=now))
             (message_id,) = done.inserted_primary_key or (None,)

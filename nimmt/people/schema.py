@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from sqlalchemy import (
     JSON,
-    BigInteger,
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -120,8 +120,8 @@ CHAT = Table(  # a group's chat: the id is the readers' cursor (in the order the
 )
 COUNTS = Table(  # what one key or address made in the current window (nimmt/people/counts.py)
     "people_counts", PEOPLE_SCHEMA,
-    Column("what", String(24), primary_key=True),  # the kind and its window: "groups/player"
+    Column("what", String(40), primary_key=True),  # the thing, by whom, the window: "groups/player/3600"
     Column("who", String(80), primary_key=True),  # a player's id, or an address
-    Column("window", BigInteger, nullable=False),  # its number: seconds since 1970 // the window's length
+    Column("ends", Float, nullable=False),  # when the window ends (seconds since 1970): the count starts again
     Column("n", Integer, nullable=False),
 )

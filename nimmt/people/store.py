@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 
@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from nimmt.names import NameRefused, clean_name
 
 from .chat import ChatStore
+from .counts import DEFAULT_QUOTAS, CountStore, Quota
 from .keys import INVITE_LENGTH, hash_secret, looks_like_key, new_code, new_id, new_key, normal_code
 from .model import (
     GROUP_NAME_LENGTH,
@@ -42,6 +43,8 @@ from .schema import CHAT, CODES, GAMES, GROUPS, KEYS, MEMBERS, PASSKEYS, PLAYERS
 Clock = Callable[[], datetime]
 LINK_TTL = timedelta(minutes=5)  # a device-link code: long enough to pick up the other phone
 CHALLENGE_TTL = timedelta(minutes=5)
+EXPIRED_KEPT = timedelta(minutes=10)  # an expired code still says "expired" (not "unknown") this long, then goes
+SWEEP_EVERY = 60.0  # seconds between two sweeps of expired codes and counts (the app's task)
 _TOUCH_EVERY = timedelta(hours=1)  # a key's "last used" is written at most this often
 CodeKind = Literal["link", "passkey_add", "passkey_in"]
 logger = logging.getLogger("nimmt.people")
@@ -78,6 +81,7 @@ class PeopleStore(Protocol):
     clock: Clock  # what "now" is (a finished game's time, a code's expiry)
     rated: RatedStore  # the ratings kept per scope (nimmt.people.rated)
     chat: ChatStore  # the groups' chats (nimmt.people.chat)
+    counts: CountStore  # what a key or an address made (nimmt.people.counts)
 
     async def start(self) -> None: ...
     async def close(self) -> None: ...
@@ -116,12 +120,13 @@ class PeopleStore(Protocol):
     async def all_games(self) -> list[FinishedGame]: ...
     async def export(self, player_id: str) -> dict[str, Any]: ...
     async def delete_player(self, player_id: str) -> bool: ...
+    async def sweep(self) -> int: ...
 
 
 class SqlPeopleStore:
     """:class:`PeopleStore` on SQLAlchemy's asyncio engine (the server store's URL)."""
 
-    def __init__(self, url: str, *, clock: Clock = _now) -> None:
+    def __init__(self, url: str, *, clock: Clock = _now, quotas: Sequence[Quota] = DEFAULT_QUOTAS) -> None:
         self.url = url
         self.clock = clock
         self.dialect = make_url(url).get_backend_name()
@@ -131,7 +136,8 @@ class SqlPeopleStore:
         else:
             self._engine = create_async_engine(url, pool_pre_ping=True, pool_size=3, max_overflow=2)
         self.rated = RatedStore(self._engine)
-        self.chat = ChatStore(self._engine, lambda: self.clock())
+        self.counts = CountStore(self._engine, lambda: self.clock(), quotas)
+        self.chat = ChatStore(self._engine, lambda: self.clock(), self.counts)
 
     async def start(self) -> None:
         """Check that the migrations made the people tables (the server's store runs them)."""
@@ -236,9 +242,8 @@ class SqlPeopleStore:
     async def _put_code(self, code: str, kind: CodeKind, player_id: str | None, data: str | None,
                         expires: datetime) -> None:
         async with self._engine.begin() as connection:
-            now = self._when()
-            # Old codes go as new ones come: nothing used or expired stays for long.
-            await connection.execute(delete(CODES).where(CODES.c.expires_at < now - timedelta(days=1)))
+            # Old codes go as new ones come too (beside the app's sweep): nothing expired stays long.
+            await connection.execute(delete(CODES).where(CODES.c.expires_at < self._when() - EXPIRED_KEPT))
             try:
                 await connection.execute(insert(CODES).values(hash=hash_secret(code), kind=kind, player_id=player_id,
                                                               data=data, expires_at=expires, used_at=None))
@@ -574,6 +579,14 @@ class SqlPeopleStore:
             page = await self.games_of(player_id, limit=500, before=page[-1].finished_at)
             older.extend(page)
         return older
+
+    async def sweep(self) -> int:
+        """Remove the one-time codes and challenges :data:`EXPIRED_KEPT` past their expiry (used or
+        not), and the counts whose window is over: how many rows went. The app runs it every
+        :data:`SWEEP_EVERY` seconds."""
+        async with self._engine.begin() as connection:
+            done = await connection.execute(delete(CODES).where(CODES.c.expires_at < self._when() - EXPIRED_KEPT))
+        return int(done.rowcount or 0) + await self.counts.sweep()
 
     async def delete_player(self, player_id: str) -> bool:
         """Delete a player and all their keys, codes, passkeys, memberships and chat messages. Their

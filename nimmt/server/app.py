@@ -9,9 +9,10 @@ area (:data:`ROUTERS`). The WebSocket messages are described in ``docs/protocol.
 from __future__ import annotations
 
 import asyncio
+import logging
 import mimetypes
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,8 @@ from pathlib import Path
 from fastapi import APIRouter, FastAPI
 
 from nimmt import __version__
-from nimmt.people.store import SqlPeopleStore
+from nimmt.people.counts import DEFAULT_QUOTAS, Quota
+from nimmt.people.store import SWEEP_EVERY, PeopleStore, SqlPeopleStore
 
 from .checker import RecordChecker
 from .clocked import ClockedTables, ClockScan
@@ -52,6 +54,7 @@ from .tables import TableService
 from .uploads import MAX_REVIEW_UPLOAD, UploadReviews
 
 MAX_BODY_BYTES = 64 * 1024
+logger = logging.getLogger("nimmt.server")
 
 # Every route of the app, one router per area: a new area is a module in nimmt/server/routes/ and
 # one line here.
@@ -90,6 +93,17 @@ def body_limit(path: str) -> int:
     return {"/api/replay": MAX_RECORD_UPLOAD, "/api/replay/review": MAX_REVIEW_UPLOAD}.get(path, MAX_BODY_BYTES)
 
 
+async def sweep_loop(people: PeopleStore, every: float = SWEEP_EVERY) -> None:
+    """Expired one-time codes, challenges and counts removed soon after they expire, for as long as
+    the app runs (each process sweeps; a sweep is one DELETE each, nothing to share)."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await people.sweep()
+        except Exception as error:  # a full disk or a database away: the next sweep tries again
+            logger.warning("the sweep of expired codes failed: %s: %s", type(error).__name__, str(error)[:200])
+
+
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """Start the store and the hub, make the service; on the way out, stop them in the other order."""
@@ -121,14 +135,17 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     scan = ClockScan(service, clocked) if clocked is not None else None
     if scan is not None:
         scan.start()  # timed tables whose clock runs are loaded now, not when somebody opens them
-    known = state.people = SqlPeopleStore(url) if isinstance(url, str) else None
+    known = state.people = SqlPeopleStore(url, quotas=state.quotas) if isinstance(url, str) else None
     if known is not None:
         service.game_over = keeper(known)
     watching = asyncio.create_task(metrics.watch_loop())
+    sweeping = asyncio.create_task(sweep_loop(known)) if known is not None else None
     try:
         yield
     finally:
         watching.cancel()
+        if sweeping is not None:
+            sweeping.cancel()
         await state.checker.close()
         if scan is not None:
             await scan.close()
@@ -153,10 +170,12 @@ def create_app(
     bot_workers: int | None = None,
     bot_budget: float = 2.0,
     idle_after: float | None = 600.0,
+    quotas: Sequence[Quota] | None = None,
 ) -> FastAPI:
     """The ASGI app. ``db`` is a SQLite file (ignored when ``store`` is given); ``limits`` are what
-    one client may do (see :mod:`nimmt.server.limits`); ``bot_workers``, ``bot_budget`` and
-    ``idle_after`` go to the :class:`~nimmt.server.tables.TableService`."""
+    one client may do (see :mod:`nimmt.server.limits`), ``quotas`` what one key or address may make
+    (counted in the store: :mod:`nimmt.people.counts`; None: its defaults, empty: none);
+    ``bot_workers``, ``bot_budget`` and ``idle_after`` go to the :class:`~nimmt.server.tables.TableService`."""
     if store is None:
         if db is None:
             raise ValueError("create_app needs a database file or a store")
@@ -174,6 +193,7 @@ def create_app(
         redoc_url=None,
     )
     app.state.store = store
+    app.state.quotas = DEFAULT_QUOTAS if quotas is None else tuple(quotas)
     app.state.hub = hub or LocalHub()
     app.state.metrics = Metrics()
     app.state.checker = RecordChecker()  # uploaded records, checked in a worker (nimmt/server/checker.py)

@@ -50,8 +50,10 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     # Every page of a worker's browser tests comes from one address, as a whole school behind one
-    # router would: the per-address rates (tables, joins, sockets, messages a minute) are lifted, so
+    # router would: the per-address rates (tables, joins, sockets, messages a minute) and what one
+    # address may make (players, groups, codes: tests/server/test_quotas.py) are lifted, so
     # a fast machine running many tests a minute is not refused (tests/server/test_limits.py has them).
-    unlimited = ("--limit-tables", "0", "--limit-joins", "0", "--limit-sockets", "0", "--limit-messages", "0")
+    unlimited = ("--limit-tables", "0", "--limit-joins", "0", "--limit-sockets", "0", "--limit-messages", "0",
+                 "--no-people-quotas")
     with LiveServer(tmp_path_factory.mktemp("web") / "nimmt.sqlite3", bot_delay=0, seed=4, args=unlimited) as live:
         yield live

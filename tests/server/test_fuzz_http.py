@@ -75,7 +75,7 @@ class Api:
 @pytest.fixture(scope="module")
 def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     app = create_app(tmp_path_factory.mktemp("fuzz") / "nimmt.sqlite3", bot_delay=0, away_grace=0, seed=9,
-                     limits=FUZZ_LIMITS)
+                     limits=FUZZ_LIMITS, quotas=())  # what a key may make: tests/server/test_quotas.py
     problems = _Problems()
     root = logging.getLogger()
     root.addHandler(problems)

@@ -10,12 +10,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from nimmt.people.chat import BURST, LENGTH, PAGE, WINDOW, ChatMessage, ChatRefused
 from nimmt.people.model import PeopleError
 
+from ..limits import client_key
 from ..models import _Body
 from .common import ApiError, errors
 from .groups import GroupId
@@ -33,7 +34,8 @@ def _responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
                           "chat_direction, chat_marks (params most); or the request is not valid (bad_request)"}
     if 429 in statuses:
         described[429] = {**errors(429)[429], "description": f"chat_too_soon: this person sent {BURST} messages "
-                          f"within {WINDOW.seconds} s (params.retry_after, in seconds)"}
+                          f"within {WINDOW.seconds} s, or this address its own most (docs/deploy/README.md, "
+                          "Limits): params thing, by, most, seconds, retry_after (also the Retry-After header)"}
     return described
 
 
@@ -76,10 +78,10 @@ async def chat(group_id: GroupId, me: Me, people: People,
 
 @router.post("/api/groups/{group_id}/chat", response_model=ChatMessageOut, status_code=201,
              responses=_responses(401, 403, 404, 422, 429, 503))
-async def send(group_id: GroupId, body: NewMessage, me: Me, people: People) -> ChatMessageOut:
+async def send(group_id: GroupId, body: NewMessage, request: Request, me: Me, people: People) -> ChatMessageOut:
     """A member sends a message to the group's chat (refused, and nothing kept, when it breaks a rule)."""
     try:
-        message = await people.chat.post(group_id, me.id, body.text)
+        message = await people.chat.post(group_id, me.id, body.text, address=client_key(request.scope))
     except ChatRefused as error:
         status = 429 if error.code == "chat_too_soon" else 422
         raise ApiError(status, error.code, str(error), **error.params) from None

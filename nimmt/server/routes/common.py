@@ -65,7 +65,10 @@ def handle_errors(app: FastAPI) -> None:
 
     async def api_error(_request: Request, error: Exception) -> Response:
         assert isinstance(error, ApiError)
-        return error_response(error.status, error.code, error.message, **error.params)
+        response = error_response(error.status, error.code, error.message, **error.params)
+        if "retry_after" in error.params:  # a 429 (or 503) says when to try again, as HTTP says it
+            response.headers["Retry-After"] = str(error.params["retry_after"])
+        return response
 
     async def action_error(_request: Request, error: Exception) -> Response:
         assert isinstance(error, ActionError)

@@ -24,6 +24,7 @@ from nimmt.scoresheet import ScoreSheet, ScoreSheetError
 from ..models import _Body
 from .common import ApiError
 from .people import Me, People, base_url, limited, member_of, people_errors, qr_data_uri, refusal, the_group
+from .quotas import counted
 
 router = APIRouter(tags=["groups"])
 GroupId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
@@ -132,9 +133,10 @@ def league_out(group: Group, standings: Standings) -> LeagueOut:
     return LeagueOut(group=group.id, name=group.name, games=standings.games, rows=rows)
 
 
-@router.post("/api/groups", response_model=GroupOut, status_code=201, responses=people_errors(401, 422, 503))
+@router.post("/api/groups", response_model=GroupOut, status_code=201, responses=people_errors(401, 422, 429, 503))
 async def new_group(body: NewGroup, request: Request, me: Me, people: People) -> GroupOut:
     """A new group, with this player as its host and first member, and an open invite."""
+    await counted(request, people, "groups", me.id)
     try:
         group = await people.new_group(me.id, body.name)
     except PeopleError as error:
@@ -146,6 +148,7 @@ async def new_group(body: NewGroup, request: Request, me: Me, people: People) ->
 async def join_group(body: JoinGroup, request: Request, me: Me, people: People) -> GroupOut:
     """Join the group of an invite code (refused once its host closed the invite)."""
     limited(request, "invites")
+    await counted(request, people, "joins", me.id)
     try:
         group = await people.join(body.invite, me.id)
     except PeopleError as error:
@@ -195,10 +198,13 @@ async def leave_group(group_id: GroupId, me: Me, people: People) -> Response:
     return Response(status_code=204)
 
 
-@router.patch("/api/groups/{group_id}/invite", response_model=GroupOut, responses=people_errors(401, 403, 404, 503))
+@router.patch("/api/groups/{group_id}/invite", response_model=GroupOut,
+               responses=people_errors(401, 403, 404, 429, 503))
 async def change_invite(group_id: GroupId, body: InviteChange, request: Request, me: Me, people: People) -> GroupOut:
     """The host closes or opens the invite, or makes a new code (the old link then opens nothing)."""
     await the_group(people, group_id)
+    if body.renew:
+        await counted(request, people, "invites", me.id)
     try:
         group = await people.set_invite(group_id, me.id, open=body.open, renew=body.renew)
     except PeopleError as error:
@@ -231,10 +237,12 @@ async def group_form(group_id: GroupId, people: People,
                              "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"})
 
 
-@router.post("/api/groups/{group_id}/sheets", status_code=201, responses=people_errors(401, 403, 404, 422, 503))
-async def save_sheet(group_id: GroupId, body: SheetGame, me: Me, people: People) -> dict[str, Any]:
+@router.post("/api/groups/{group_id}/sheets", status_code=201,
+             responses=people_errors(401, 403, 404, 422, 429, 503))
+async def save_sheet(group_id: GroupId, body: SheetGame, request: Request, me: Me, people: People) -> dict[str, Any]:
     """Save a finished real-deck game (a score sheet) into the group's league."""
     await member_of(people, group_id, me.id)
+    await counted(request, people, "sheets", me.id)
     try:
         sheet = ScoreSheet.from_json(body.sheet)
     except ScoreSheetError as error:

@@ -30,6 +30,7 @@ from nimmt.people.store import PeopleStore
 from ..limits import ClientLimits, client_key
 from ..models import Name, _Body
 from .common import ApiError, errors
+from .quotas import counted
 
 router = APIRouter(tags=["people"])
 
@@ -45,7 +46,7 @@ PEOPLE_STATUS = {
     "invite_unknown": 404, "invite_closed": 403, "unknown_group": 404, "not_member": 403, "not_host": 403,
     "not_in_game": 404, "passkey_taken": 409, "passkey_refused": 422, "bad_name": 422, "bad_game": 422,
     "link_same": 409,
-    "people_unavailable": 503,
+    "people_unavailable": 503, "rate_limited": 429, "chat_too_soon": 429,
 }
 _PEOPLE_TEXTS = {
     401: "no player key, or one nimmt does not know (no_key, unknown_key: signed out, forged or deleted)",
@@ -66,7 +67,7 @@ def people_errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 def refusal(error: PeopleError) -> ApiError:
-    return ApiError(PEOPLE_STATUS.get(error.code, 422), error.code, str(error))
+    return ApiError(PEOPLE_STATUS.get(error.code, 422), error.code, str(error), **getattr(error, "params", {}))
 
 
 def people_of(connection: HTTPConnection) -> PeopleStore:
@@ -276,6 +277,7 @@ async def with_key(given: Awaitable[tuple[Player, str]]) -> PlayerWithKey:
 async def new_player(body: NewPlayer, request: Request, people: People) -> PlayerWithKey:
     """A new player for this browser, and its key (given once: nimmt keeps only its hash)."""
     limited(request, "players")
+    await counted(request, people, "players")
     return await with_key(people.new_player(body.name))
 
 
@@ -347,9 +349,10 @@ async def my_games(request: Request, me: Me, people: People,
     return MyGamesOut(games=shown, next_before=games[limit - 1].finished_at if len(games) > limit else None)
 
 
-@router.post("/api/me/link", response_model=LinkCodeOut, status_code=201, responses=people_errors(401, 503))
+@router.post("/api/me/link", response_model=LinkCodeOut, status_code=201, responses=people_errors(401, 429, 503))
 async def link_code(request: Request, me: Me, people: People) -> LinkCodeOut:
     """A one-time code for another device of this player: valid once, for five minutes."""
+    await counted(request, people, "links", me.id)
     try:
         code, expires = await people.new_link_code(me.id)
     except PeopleError as error:
@@ -399,9 +402,10 @@ def _relying_party(request: Request) -> tuple[str, str]:
     return url.hostname or "localhost", f"{url.scheme}://{url.netloc}"
 
 
-@router.post("/api/me/passkeys/options", response_model=Ceremony, responses=people_errors(401, 503))
+@router.post("/api/me/passkeys/options", response_model=Ceremony, responses=people_errors(401, 429, 503))
 async def passkey_add_options(request: Request, me: Me, people: People) -> Ceremony:
     """Start adding a passkey: options for ``navigator.credentials.create``."""
+    await counted(request, people, "challenges", me.id)
     token, options = await passkeys.add_options(people, me, _relying_party(request)[0])
     return Ceremony(token=token, options=options)
 
@@ -434,6 +438,7 @@ async def passkey_remove(passkey_id: Annotated[str, StringConstraints(max_length
 async def passkey_sign_in_options(request: Request, people: People) -> Ceremony:
     """Start signing in with a passkey: options for ``navigator.credentials.get``."""
     limited(request, "passkeys")
+    await counted(request, people, "challenges")
     token, options = await passkeys.sign_in_options(people, _relying_party(request)[0])
     return Ceremony(token=token, options=options)
 

@@ -3,12 +3,15 @@ invite is opened), a group, its big screen, the ratings. Their texts are ``peopl
 
 from __future__ import annotations
 
+import math
+
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from nimmt.people.keys import CODE_ALPHABET, normal_code
 from nimmt.people.store import PeopleStore
 
+from ..limits import ClientLimits, client_key
 from .pages import page
 from .people import People, the_group
 
@@ -19,6 +22,14 @@ DOMAINS = ("people",)
 def _code(text: str) -> str:
     """A code from a link as the page may show it: its own letters only, at most 40."""
     return "".join(ch for ch in normal_code(text) if ch in CODE_ALPHABET)[:40]
+
+
+def _tries(request: Request) -> int:
+    """0 when this address may look one more invite up, else the seconds to wait: the same count as
+    ``GET /api/invites/{code}`` and joining (nimmt/server/limits.py), so a page is no way around it."""
+    limits: ClientLimits = request.app.state.limits
+    wait = limits.joins.take(client_key(request.scope))
+    return max(1, math.ceil(wait)) if wait > 0 else 0
 
 
 @router.get("/me", response_class=HTMLResponse)
@@ -38,6 +49,12 @@ async def join_page(invite: str, request: Request) -> HTMLResponse:
     closed or unknown), from the page's data, so nothing moves once it is drawn; its Join button is
     on the first screen, for a person with a player or without (static/js/join.js)."""
     code = _code(invite)
+    wait = _tries(request)
+    if wait:  # as many tries as the API's invite look-up allows: the page says when to try again
+        response = page("join", request, {"invite": code, "invited": None, "limited": wait}, DOMAINS)
+        response.status_code = 429
+        response.headers["Retry-After"] = str(wait)
+        return response
     people: PeopleStore | None = getattr(request.app.state, "people", None)
     found = await people.invited(code) if people is not None and code else None
     group = None if found is None else {"name": found[0].name, "members": found[1], "open": found[0].invite_open}

@@ -1,5 +1,5 @@
 """What one key or address may make, counted in the store (``people_counts``: one row per kind of
-thing and who makes it, the count of the current window; nimmt/people/counts.py), and the health
+thing and who makes it: how many in the window that ends at ``ends``; nimmt/people/counts.py), and the health
 check's probe rows (``health_probe``: one per server process, written and committed by every
 ``/healthz``, so that a health check proves a write reaches the disk).
 
@@ -21,9 +21,9 @@ depends_on: str | None = None
 def upgrade() -> None:
     op.create_table(
         "people_counts",
-        sa.Column("what", sa.String(24), primary_key=True),
+        sa.Column("what", sa.String(40), primary_key=True),
         sa.Column("who", sa.String(80), primary_key=True),
-        sa.Column("window", sa.BigInteger(), nullable=False),
+        sa.Column("ends", sa.Float(), nullable=False),
         sa.Column("n", sa.Integer(), nullable=False),
     )
     op.create_table(

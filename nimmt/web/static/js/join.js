@@ -19,7 +19,8 @@ function remembered() {
 function draw() {
   if (!group || !group.open) {
     $("invite-note").classList.add("error");
-    $("invite-note").textContent = t(group ? "error_invite_closed" : "error_invite_unknown");
+    $("invite-note").textContent = page.limited ? t("error_rate_limited", { retry_after: page.limited })
+      : t(group ? "error_invite_closed" : "error_invite_unknown");
     return;
   }
   $("join-heading").textContent = t("group_join", { name: group.name });
