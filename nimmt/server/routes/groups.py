@@ -15,9 +15,10 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field, StringConstraints
 
 from nimmt.i18n import LANGUAGES, catalog
+from nimmt.names import told_apart
 from nimmt.people.chart import form_svg
 from nimmt.people.games import from_sheet
-from nimmt.people.model import GROUP_NAME_LENGTH, Group, PeopleError
+from nimmt.people.model import GROUP_NAME_LENGTH, Group, Member, PeopleError
 from nimmt.people.standings import Standings, bot_references, group_standings, overall_ratings
 from nimmt.scoresheet import ScoreSheet, ScoreSheetError
 
@@ -41,11 +42,16 @@ class GroupOut(BaseModel):
     screen_url: str = Field(description="the big-screen page of the group's league (read by its link alone)")
 
 
+MARK = ("when another member's name looks alike (the same letters in another script, another case...): "
+        "its number among those names, in the order they joined; else null (nimmt/names.py, told_apart)")
+
+
 class MemberOut(BaseModel):
     id: str
     name: str | None
     host: bool
     joined_at: datetime
+    mark: int | None = Field(default=None, description=MARK)
 
 
 class FormPoint(BaseModel):
@@ -64,6 +70,7 @@ class LeagueRowOut(BaseModel):
     past_66: int = Field(description="games in which their total went above the end")
     rating: int | None = Field(description="their rating from this group's games (openskill ordinal x 10)")
     form: list[FormPoint]
+    mark: int | None = Field(default=None, description=MARK)
 
 
 class LeagueOut(BaseModel):
@@ -123,12 +130,19 @@ def group_out(request: Request, group: Group, player_id: str) -> GroupOut:
                     screen_url=f"{base}/groups/{group.id}/screen")
 
 
-def league_out(group: Group, standings: Standings) -> LeagueOut:
+def member_marks(members: list[Member]) -> dict[str, int]:
+    """The members whose names look like another member's, and their numbers (in the order they joined)."""
+    marks = told_apart([member.name for member in members])
+    return {member.player_id: mark for member, mark in zip(members, marks, strict=True) if mark is not None}
+
+
+def league_out(group: Group, standings: Standings, marks: dict[str, int]) -> LeagueOut:
     rows = [LeagueRowOut(player=row.person, name=standings.names.get(row.person), games=row.games, wins=row.wins,
                          bullheads_per_round=row.bullheads_per_round, best_round=row.best_round,
                          worst_round=row.worst_round, past_66=row.past_66,
                          rating=standings.ratings[row.person].display if row.person in standings.ratings else None,
-                         form=[FormPoint(when=when, value=value) for when, value in row.form])
+                         form=[FormPoint(when=when, value=value) for when, value in row.form],
+                         mark=marks.get(row.person))
             for row in standings.rows]
     return LeagueOut(group=group.id, name=group.name, games=standings.games, rows=rows)
 
@@ -180,10 +194,11 @@ async def group_detail(group_id: GroupId, request: Request, me: Me, people: Peop
     """A group for its members: the invite, the members and the league."""
     group = await member_of(people, group_id, me.id)
     members = await people.members(group_id)
+    marks = member_marks(members)
     return GroupDetail(you=me.id, group=group_out(request, group, me.id),
                        members=[MemberOut(id=m.player_id, name=m.name, host=m.player_id == group.host_id,
-                                          joined_at=m.joined_at) for m in members],
-                       league=league_out(group, await group_standings(people, group_id)))
+                                          joined_at=m.joined_at, mark=marks.get(m.player_id)) for m in members],
+                       league=league_out(group, await group_standings(people, group_id), marks))
 
 
 @router.post("/api/groups/{group_id}/leave", status_code=204, response_class=Response,
@@ -216,7 +231,8 @@ async def change_invite(group_id: GroupId, body: InviteChange, request: Request,
 async def group_league(group_id: GroupId, people: People) -> LeagueOut:
     """A group's league, by the group's id alone (its big screen reads it)."""
     group = await the_group(people, group_id)
-    return league_out(group, await group_standings(people, group_id))
+    marks = member_marks(await people.members(group_id))
+    return league_out(group, await group_standings(people, group_id), marks)
 
 
 @router.get("/api/groups/{group_id}/form.svg", response_class=Response,
@@ -229,8 +245,13 @@ async def group_form(group_id: GroupId, people: People,
     group = await the_group(people, group_id)
     standings = await group_standings(people, group_id)
     texts = catalog(lang, "people")
-    series = [(standings.names.get(row.person) or texts["former_player"], list(row.form))
-              for row in standings.rows if row.games]
+    marks = member_marks(await people.members(group_id))
+
+    def named(person: str) -> str:
+        name = standings.names.get(person) or texts["former_player"]
+        return f"{name} ({marks[person]})" if person in marks else name
+
+    series = [(named(row.person), list(row.form)) for row in standings.rows if row.games]
     svg = form_svg(series, title=f"{group.name}: {texts['form_heading']}", axis=texts["form_axis"], language=lang)
     return Response(svg, media_type="image/svg+xml",
                     headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",

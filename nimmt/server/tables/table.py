@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Self
 
+from nimmt.names import told_apart
+
 from ..botpool import SeatBot
 from ..hub import Presence, Update
 from ..journal import Entry, Joined, SeatBack, entry_from_json, entry_to_json
@@ -135,6 +137,8 @@ class Table(TableState):
             "away_seconds": None if (away := self.away_seconds(index)) is None else round(away, 1),
             "replaced": seat.bot is not None and seat.token_hash is not None,  # a bot plays a person's seat
             "clock_left": clock_left(self, index),
+            # another seat's name looks like this one: its number among them, in seat order (nimmt/names.py)
+            "mark": told_apart([other.name for other in self.seats])[index],
         }
 
     def news(self, presence: Presence | None = None, entry: Entry | None = None) -> Update:

@@ -2,6 +2,7 @@
 // asked for every few seconds; a form to send one. Muting hides a person's messages on this device
 // (kept in the browser like the reactions' mute, never sent).
 import { api, el, errorText, keptSet, lang, t, tp } from "./common.js";
+import { nameText, nameWithMark } from "./names.js";
 
 const POLL_MS = 4000;
 const $ = (id) => document.getElementById(id);
@@ -29,7 +30,8 @@ function when(iso) {
 function messageItem(message) {
   return el("li", { class: message.you ? "chat-item mine" : "chat-item", "data-id": message.id,
                     "data-player": message.player },
-    el("p", { class: "chat-meta" }, el("bdi", { class: "chat-name" }, message.name || t("chat_unnamed")), " ",
+    el("p", { class: "chat-meta" }, nameWithMark(message.name || t("chat_unnamed"), marks.get(message.player),
+      { class: "chat-name" }), " ",
       when(message.sent_at)),
     el("p", { class: "chat-text", dir: "auto" }, message.text));
 }
@@ -56,6 +58,7 @@ function draw() {
 }
 
 let members = []; // the group's members as its page last read them
+let marks = new Map(); // member id -> their number, when another member's name looks alike
 let mutable = ""; // the mute list as drawn (redrawn only when somebody comes or goes)
 
 /** Anyone else to mute: the group's members, and whoever wrote a message here (a member who left too). */
@@ -76,7 +79,8 @@ function drawMuteList() {
         keptSet.save(mutedKey, muted);
         draw();
       } }),
-    el("label", { for: `chat-mute-${index}` }, t("chat_mute", { name: name || t("chat_unnamed") })))));
+    el("label", { for: `chat-mute-${index}` }, t("chat_mute", {
+      name: nameText(name || t("chat_unnamed"), marks.get(id)) })))));
 }
 
 function add(found) {
@@ -163,5 +167,12 @@ export function startChat(groupPath, groupId, me) {
 /** The group's members, to be muted or not (redrawn when the group is read again). */
 export function chatMembers(found) {
   members = found;
+  const before = JSON.stringify([...marks]);
+  marks = new Map(found.filter((member) => member.mark).map((member) => [member.id, member.mark]));
+  if (JSON.stringify([...marks]) !== before) {
+    $("chat-list").replaceChildren(); // a name that came to look like another: every message drawn again
+    drawn = "";
+    draw();
+  }
   drawMuteList();
 }

@@ -2,6 +2,7 @@
 import { announce, api, el, errorText, lang, page, t } from "./common.js";
 import { chatMembers, startChat } from "./chat.js";
 import { renderLeague } from "./league.js";
+import { nameWithMark } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 const path = `/api/groups/${encodeURIComponent(page.group)}`;
@@ -33,8 +34,9 @@ function render() {
   }
   $("host-actions").hidden = !group.host;
   $("invite-toggle").textContent = t(group.invite_open ? "group_invite_close" : "group_invite_open");
-  $("members-list").replaceChildren(...members.map((member) => el("li", {},
-    el("bdi", {}, member.name || t("former_player")), member.host ? ` (${t("group_host")})` : "")));
+  $("members-list").replaceChildren(...members.map((member) => el("li", { "data-player": member.id },
+    nameWithMark(member.name || t("former_player"), member.mark), member.host ? ` (${t("group_host")})` : "")));
+  $("members-alike").hidden = !members.some((member) => member.mark);
   $("screen-link").href = group.screen_url;
   $("table-link").href = `/?group=${encodeURIComponent(group.id)}&lang=${encodeURIComponent(lang)}`;
   for (const id of ["league", "invite", "members"]) $(id).hidden = false;

@@ -1,5 +1,6 @@
 // A group's league as a table (the group page and its big screen).
 import { el, lang, t } from "./common.js";
+import { nameWithMark } from "./names.js";
 
 const number = (value, digits = 0) => value === null || value === undefined ? "–"
   : new Intl.NumberFormat(lang, { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(value);
@@ -18,7 +19,7 @@ export function renderLeague(table, none, league, you = null) {
   const head = el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("league_person")),
     columns.map(([key, , params]) => el("th", { scope: "col" }, t(key, params || {})))));
   const rows = league.rows.map((row) => el("tr", { class: row.player === you ? "me" : null, "data-player": row.player },
-    el("th", { scope: "row" }, el("bdi", {}, row.name || t("former_player"))),
+    el("th", { scope: "row" }, nameWithMark(row.name || t("former_player"), row.mark)),
     columns.map(([key, value, params]) => el("td", { "data-column": key, "data-label": t(key, params || {}) },
       value(row)))));
   table.replaceChildren(head, el("tbody", {}, rows));

@@ -72,7 +72,12 @@ export const legalRows = (message) => (message.legal || []).filter((answer) => "
 export const plainName = (seat) => {
   const info = live.state.table.seats[seat];
   if (!info || !info.name) return t("seat_free_name", { seat: seat + 1 });
-  return isolateName(live.shortNames ? info.name.trim().split(/\s+/)[0] : info.name);
+  const first = (name) => String(name || "").trim().split(/\s+/)[0];
+  // A first name is enough unless another seat's starts the same: then the whole name.
+  const short = live.shortNames && !live.state.table.seats.some((other, index) => index !== seat && other.name
+    && first(other.name).toLocaleLowerCase() === first(info.name).toLocaleLowerCase());
+  const name = isolateName(short ? first(info.name) : info.name);
+  return info.mark ? `${name} (${info.mark})` : name; // another seat's name looks alike: told apart
 };
 export const nameOf = (seat) => (seat === live.state.table.you ? t("you_name", { name: plainName(seat) }) : plainName(seat));
 export const seated = (message) => message.table.you !== null && message.table.you !== undefined;
