@@ -110,6 +110,7 @@ class PeopleStore(Protocol):
     async def join(self, invite: str, player_id: str) -> Group: ...
     async def invited(self, invite: str) -> tuple[Group, int] | None: ...
     async def leave(self, group_id: str, player_id: str) -> None: ...
+    async def remove_member(self, group_id: str, host_id: str, member_id: str) -> None: ...
     async def set_invite(self, group_id: str, player_id: str, *, open: bool, renew: bool = False) -> Group: ...
     async def groups_of(self, player_id: str) -> list[Group]: ...
     async def members(self, group_id: str) -> list[Member]: ...
@@ -447,6 +448,23 @@ class SqlPeopleStore:
             if done.rowcount != 1:
                 raise PeopleError("not_member", "not a member of this group")
             await _new_host_if(connection, group_id, player_id)
+
+    async def remove_member(self, group_id: str, host_id: str, member_id: str) -> None:
+        """The host removes a member (``not_host`` for anyone else; a host leaves rather than removes
+        themselves: ``remove_host``). Their games stay in the league; they may join again while the
+        invite they had is open (a new invite keeps them out)."""
+        async with self._engine.begin() as connection:
+            host = (await connection.execute(select(GROUPS.c.host_id).where(GROUPS.c.id == group_id))).first()
+            if host is None:
+                raise PeopleError("unknown_group", "no such group")
+            if host.host_id != host_id:
+                raise PeopleError("not_host", "only the group's host removes a member")
+            if member_id == host_id:
+                raise PeopleError("remove_host", "the host leaves the group rather than removing themselves")
+            done = await connection.execute(delete(MEMBERS).where(MEMBERS.c.group_id == group_id,
+                                                                  MEMBERS.c.player_id == member_id))
+            if done.rowcount != 1:
+                raise PeopleError("not_member", "this player is not a member of this group")
 
     async def set_invite(self, group_id: str, player_id: str, *, open: bool, renew: bool = False) -> Group:
         """The host opens or closes the invite; ``renew`` makes a new code (the old one stops working)."""

@@ -213,6 +213,21 @@ async def leave_group(group_id: GroupId, me: Me, people: People) -> Response:
     return Response(status_code=204)
 
 
+@router.delete("/api/groups/{group_id}/members/{player_id}", status_code=204, response_class=Response,
+               responses=people_errors(401, 403, 404, 409, 503))
+async def remove_member(group_id: GroupId, player_id: Annotated[str, StringConstraints(max_length=40)], me: Me,
+                        people: People) -> Response:
+    """The host removes a member (403 ``not_host`` for anyone else, 403 ``not_member`` for someone not in
+    it, 409 ``remove_host`` for the host: a host leaves). Their games stay in the league; a new invite
+    link keeps them from joining again."""
+    await the_group(people, group_id)
+    try:
+        await people.remove_member(group_id, me.id, player_id)
+    except PeopleError as error:
+        raise refusal(error) from None
+    return Response(status_code=204)
+
+
 @router.patch("/api/groups/{group_id}/invite", response_model=GroupOut,
                responses=people_errors(401, 403, 404, 429, 503))
 async def change_invite(group_id: GroupId, body: InviteChange, request: Request, me: Me, people: People) -> GroupOut:

@@ -46,7 +46,7 @@ PEOPLE_STATUS = {
     "invite_unknown": 404, "invite_closed": 403, "unknown_group": 404, "not_member": 403, "not_host": 403,
     "not_in_game": 404, "passkey_taken": 409, "passkey_refused": 422, "bad_name": 422, "bad_game": 422,
     "link_same": 409,
-    "people_unavailable": 503, "rate_limited": 429, "chat_too_soon": 429,
+    "people_unavailable": 503, "rate_limited": 429, "chat_too_soon": 429, "remove_host": 409,
 }
 _PEOPLE_TEXTS = {
     401: "no player key, or one nimmt does not know (no_key, unknown_key: signed out, forged or deleted)",

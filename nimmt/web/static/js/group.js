@@ -35,11 +35,23 @@ function render() {
   $("host-actions").hidden = !group.host;
   $("invite-toggle").textContent = t(group.invite_open ? "group_invite_close" : "group_invite_open");
   $("members-list").replaceChildren(...members.map((member) => el("li", { "data-player": member.id },
-    nameWithMark(member.name || t("former_player"), member.mark), member.host ? ` (${t("group_host")})` : "")));
+    nameWithMark(member.name || t("former_player"), member.mark), member.host ? ` (${t("group_host")})` : "",
+    group.host && !member.host ? el("span", {}, " ", removeButton(member)) : "")));
   $("members-alike").hidden = !members.some((member) => member.mark);
   $("screen-link").href = group.screen_url;
   $("table-link").href = `/?group=${encodeURIComponent(group.id)}&lang=${encodeURIComponent(lang)}`;
   for (const id of ["league", "invite", "members"]) $(id).hidden = false;
+}
+
+/** The host's button beside a member: removes them (their games stay in the league). */
+function removeButton(member) {
+  const name = member.name || t("former_player");
+  return el("button", { type: "button", class: "small", onclick: guarded(async () => {
+    if (!window.confirm(t("group_remove_confirm", { name }))) return;
+    await api("DELETE", `${path}/members/${encodeURIComponent(member.id)}`);
+    announce(t("group_removed", { name }));
+    await load();
+  }) }, t("group_remove"));
 }
 
 async function load() {
