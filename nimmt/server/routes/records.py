@@ -11,6 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response, StreamingResponse
 
 from ..checker import CheckRefused, RecordChecker
+from ..limits import client_key
 from ..tables import TableService
 from ..uploads import MAX_REVIEW_UPLOAD, MOST_DECISIONS, UploadReviews
 from .common import ApiError, Service, error_response, errors, the_table
@@ -100,7 +101,7 @@ def refused_response(refused: CheckRefused) -> Response:
 async def _turns(request: Request, record: bytes) -> Response:
     checker: RecordChecker = request.app.state.checker
     try:
-        turns = await checker.turns(record)
+        turns = await checker.turns(record, who=client_key(request.scope))
     except CheckRefused as refused:
         return refused_response(refused)
     return Response(turns, media_type="application/json")
