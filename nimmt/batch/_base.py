@@ -56,7 +56,7 @@ HAVE_NUMBA = numba is not None
 KERNEL_SOURCES = tuple(
     str(Path(path).resolve())
     for path in (*(Path(__file__).with_name(name) for name in ("_base.py", "_choices.py", "_plain.py", "_kernels.py",
-                                                              "tables.py")), Path(fast.__file__))
+                                                              "tables.py", "seated.py")), Path(fast.__file__))
 )
 
 

@@ -41,6 +41,7 @@ from typing import ClassVar
 from nimmt.core import ROW_COUNT, View
 
 from .base import DEFAULT_TIME_BUDGET, Bot, BotError
+from .ending import end_scorer, near_end
 from .opponents import OpponentModel
 from .search import Estimate, batch_available, evaluate, evaluate_batch
 from .styles import DEFAULT_STYLES, STYLES, Seats, seats_of
@@ -86,6 +87,7 @@ class ExpertBot(Bot):
         styles: str | None = None,
         others: float = 1.0,
         own: str = "heuristic",
+        ending: bool = False,
     ) -> None:
         super().__init__(rng)
         if clock not in self.CLOCKS:
@@ -118,6 +120,10 @@ class ExpertBot(Bot):
         if own not in self.OWN:
             raise BotError(f"its own rollout play is {' or '.join(map(repr, self.OWN))}, not {own!r}")
         self.own = own
+        # True: near the game's end (the fixed last round, or a total close to the threshold) a card is
+        # worth its chance of leaving this player with the lowest total when the game ends
+        # (nimmt.bots.ending), not its bullheads; off by default until measured at 1 s (docs/ladder.md).
+        self.ending = ending
         _warm_up()
 
     def _prior(self, view: View) -> dict[int, float]:
@@ -147,10 +153,11 @@ class ExpertBot(Bot):
                 # Each chunk of samples: every other player in a style drawn from its posterior.
                 policy = self._seats(view)
             chunk = self.CHUNKS["random" if policy == "random" else self.own]
+            score = end_scorer(view) if self.ending and near_end(view) else None
             return evaluate_batch(
                 view, kind, rng=self.rng, policy=policy, samples=self.samples,
                 deadline=deadline, prune=True, clock=clock, chunk=chunk, min_samples=chunk, z=self.Z, cards=cards,
-                others=self.others,
+                others=self.others, score=score,
             )
         options = (view.hand if cards is None else cards) if kind == "card" else range(ROW_COUNT)
         return evaluate(

@@ -200,6 +200,7 @@ def evaluate_batch(
     clock: Callable[[], float] = time.perf_counter,
     cards: Sequence[int] | None = None,
     others: float = 0.0,
+    score: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> list[Estimate]:
     """Like :func:`evaluate`, with the rollouts of :mod:`nimmt.batch` (compiled; ``policy`` is one of
     its table policies: ``random``, ``fewest`` or ``heuristic``, or a function that gives one for
@@ -209,7 +210,11 @@ def evaluate_batch(
 
     ``others`` > 0 (with per-seat policies only): an option's value is the viewer's bullheads minus
     ``others`` times the mean of what each other player takes, in the same rollouts (a lead, not
-    only a low score)."""
+    only a low score).
+
+    ``score``, when given, values each rollout from every player's bullheads in it (an array
+    ``(options, samples, players)`` to ``(options, samples)``, lower is better; e.g.
+    :func:`nimmt.bots.ending.end_scorer`); ``others`` is then not used."""
     import numpy as np
 
     if samples is None and deadline is None:
@@ -223,7 +228,9 @@ def evaluate_batch(
     while True:
         size = chunk if samples is None else max(1, min(chunk, samples - taken))
         name = policy if isinstance(policy, str) else policy()
-        for option, chunk_values in _rollout_chunk(view, kind, live, size, generator, name, weight).items():
+        block = (_rollout_chunk(view, kind, live, size, generator, name, weight) if score is None
+                 else _scored_chunk(view, kind, live, size, generator, name, score))
+        for option, chunk_values in block.items():
             values[option].extend(chunk_values)
         taken += size
         if samples is not None and taken >= samples:
@@ -238,6 +245,24 @@ def evaluate_batch(
         Estimate(option=o, samples=len(v), mean=sum(v) / len(v), others=math.nan, stderr=_stderr(v))
         for o, v in values.items()
     ]
+
+
+def _scored_chunk(
+    view: View, kind: str, live: list[int], size: int, generator: np.random.Generator, name: str | Seats,
+    score: Callable[[np.ndarray], np.ndarray],
+) -> dict[int, list[float]]:
+    """:func:`_rollout_chunk`, each rollout valued by ``score`` from every player's bullheads in it
+    (:mod:`nimmt.batch.seated`: the same rollouts, each player's share kept apart)."""
+    from nimmt.batch.seated import card_seat_penalties, row_seat_penalties
+
+    from .styles import _policies_of
+
+    policy = name if isinstance(name, str) else _policies_of(name, None)
+    if kind == "card":
+        block = score(card_seat_penalties(view, live, size, generator, policy))
+        return {option: block[i].tolist() for i, option in enumerate(live)}
+    block = score(row_seat_penalties(view, size, generator, policy))
+    return {option: block[option].tolist() for option in live}
 
 
 def _rollout_chunk(

@@ -1,0 +1,80 @@
+"""Playing for the game's end (issue 31, item 3): when the game may end with this round, the
+``expert`` with ``ending=True`` values a rollout by its chance of leaving it with the lowest total,
+from each player's bullheads in the rollouts (``nimmt.batch.seated``, the same rollouts as the
+search's, each player's share kept apart)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+
+from nimmt.batch import rollout_card_penalties, rollout_row_penalties
+from nimmt.batch.seated import card_seat_penalties, row_seat_penalties
+from nimmt.bots import make_bot
+from nimmt.bots.ending import end_scorer, near_end
+from nimmt.bots.expert import ExpertBot
+from nimmt.bots.styles import _policies_of, seats_of
+from nimmt.core import Deal, GameState, PlayCard, Rules, apply, new_game, view
+from nimmt.match import play_game
+
+
+def opening(players: int, seed: int, rules: Rules | None = None) -> GameState:
+    deck = list(range(1, 105))
+    random.Random(seed).shuffle(deck)
+    hands = tuple(tuple(sorted(deck[4 + 10 * p: 14 + 10 * p])) for p in range(players))
+    return apply(new_game(players, rules), Deal(tuple(deck[:4]), hands)).state
+
+
+def test_each_players_share_comes_from_the_same_rollouts_as_the_search() -> None:
+    seen = view(opening(4, 3), 0)
+    policy = _policies_of(seats_of(["mc", "heuristic", "snug", "random"]), None)
+    apart = card_seat_penalties(seen, seen.hand, 40, 7, policy)
+    rest = np.zeros((10, 40), np.int64)
+    mine = rollout_card_penalties(seen, seen.hand, 40, 7, policy, rest=rest)
+    assert apart.shape == (10, 40, 4)
+    assert (apart[:, :, 0] == mine).all() and (apart[:, :, 1:].sum(axis=-1) == rest).all()
+    # A row choice: the taken row counts for the player who takes it.
+    state = opening(2, 5)
+    low = min(state.hands[0])
+    state = apply(apply(state, PlayCard(0, low)).state, PlayCard(1, max(state.hands[1]))).state
+    seen = view(state, 0)
+    if seen.must_choose_row:
+        apart = row_seat_penalties(seen, 30, 9, "heuristic")
+        assert (apart[:, :, 0] == rollout_row_penalties(seen, 30, 9, "heuristic")).all()
+
+
+def test_the_end_is_near_in_the_last_round_or_close_to_the_threshold() -> None:
+    fixed = view(opening(4, 1, Rules(rounds=1)), 0)
+    assert near_end(fixed)
+    assert not near_end(view(opening(4, 1, Rules(rounds=2)), 0))
+    classic = view(opening(4, 1), 0)
+    assert not near_end(classic)  # every total 0
+    assert near_end(replace(classic, totals=(40, 0, 0, 0)))  # 40 > 66 - 30
+    assert not near_end(replace(classic, totals=(30, 0, 0, 0)))
+    assert near_end(replace(classic, totals=(30, 0, 0, 0), penalties=(7, 0, 0, 0)))
+
+
+def test_a_rollout_is_worth_its_chance_to_win() -> None:
+    last = replace(view(opening(3, 2, Rules(rounds=1)), 0), totals=(10, 12, 20))
+    score = end_scorer(last)
+    # Bullheads of the round in three rollouts: alone lowest (10+5 < 12+4), a tie (10+2 = 12+0), behind.
+    per_seat = np.array([[[5, 4, 0], [2, 0, 9], [9, 0, 0]]])
+    assert score(per_seat).tolist() == [[-1.0, -0.5, 0.0]]
+    classic = replace(view(opening(3, 2), 0), totals=(50, 60, 40))
+    score = end_scorer(classic)
+    ends = np.array([[[0, 7, 12]]])  # 67 passes 66: the game ends, 50 is the lowest total (52 next)
+    goes_on = np.array([[[0, 0, 0]]])  # nobody passes: 50 against 40, a later chance below a third
+    assert score(ends).tolist() == [[-1.0]]
+    later = -score(goes_on)[0, 0]
+    weights = np.exp(-np.array([10.0, 20.0, 0.0]) / 8.0)
+    assert abs(later - weights[0] / weights.sum()) < 1e-12 and later < 1 / 3
+
+
+def test_the_expert_plays_a_fixed_last_round_for_the_win() -> None:
+    bot = ExpertBot(random.Random(1), samples=16, ending=True)
+    others = [make_bot("field:risk", random.Random(2 + s)) for s in range(3)]
+    record = play_game([bot, *others], random.Random(3), Rules(rounds=1))
+    assert len(record.rounds) == 1
+    assert not ExpertBot(random.Random(1), samples=4).ending  # off by default
