@@ -18,6 +18,7 @@ from datetime import datetime
 from html import escape
 
 from babel.dates import format_date
+from babel.numbers import format_decimal
 
 # Small enough that its texts stay readable on a phone, where it is drawn about 300 pixels wide.
 WIDTH, HEIGHT = 480, 280
@@ -69,7 +70,8 @@ def form_svg(series: Sequence[Series], *, title: str, axis: str, language: str) 
         value = top * step / 4
         y = y_of(value)
         parts.append(f'<line class="grid" x1="{_LEFT}" x2="{WIDTH - _RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
-                     f'<text x="{_LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{value:.1f}</text>')
+                     f'<text x="{_LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">'
+                     f'{format_decimal(value, "0.0", locale=language.replace("-", "_"))}</text>')  # "6,5" in fr
     if times:
         first, last = min(when for _, points in drawn for when, _ in points), \
             max(when for _, points in drawn for when, _ in points)

@@ -49,6 +49,15 @@ def _apart(page: Page, other: str) -> None:
         f"the hint covers #{other}: {top, bottom} against {other_top, other_bottom}"
 
 
+# The rows a shown hint talks about that it covers (none, ever).
+_ROWS_COVERED = """() => { const g = document.getElementById('guide');
+  if (!g || g.hidden || !g.dataset.rows) return [];
+  const box = g.getBoundingClientRect();
+  return g.dataset.rows.split(' ').filter((row) => {
+    const r = document.querySelector(`#rows [data-row="${row}"]`).getBoundingClientRect();
+    return !(box.bottom <= r.top || box.top >= r.bottom); }); }"""
+
+
 def _puzzle(page: Page, language: str) -> None:
     """The puzzle of the day: the position, a choice, then every option's cost."""
     puzzle = of_day(datetime.now(UTC).date())
@@ -180,6 +189,8 @@ def test_a_guided_round_from_start_to_end_in_two_languages(browser: Browser, ser
                     _apart(page, "rows")
                 if seen["rows"]:
                     rows_taken[page].append(seen["rows"][0])
+                # A hint about a row (a card placed, a sixth card, a low card) leaves that row in sight.
+                assert page.evaluate(_ROWS_COVERED) == [], page.evaluate(_GUIDE)
                 act(page, seen)
         replay = httpx.get(f"{server.url}/api/tables/{created['table_id']}/games/1/replay", timeout=30).json()
         for page, (seat, language, _) in zip(pages, people, strict=True):

@@ -10,11 +10,13 @@ import math
 import random
 import time
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from babel import Locale
 from playwright.sync_api import Browser, Page, expect
 from websockets.sync.client import connect
 
@@ -85,6 +87,36 @@ def _whole(value: float) -> str:
     return str(math.floor(value + 0.5))
 
 
+def _score(lang: str, value: float) -> str:
+    """An accuracy as the page writes it: a score out of 100."""
+    return catalog(lang, "web")["review_accuracy_score"].format(accuracy=_whole(value))
+
+
+def _counted(lang: str, key: str, count: int) -> str:
+    """A count with its own words, in the plural form Babel gives the language."""
+    form = Locale.parse(lang.replace("-", "_")).plural_form(count)
+    return catalog(lang, "web")[f"{key}.{form}"].format(count=count)
+
+
+def _heads(lang: str, amount: str) -> str:
+    """Bullheads with one decimal ("1.0"), agreed with the number as written (CLDR's rules by Babel)."""
+    form = Locale.parse(lang.replace("-", "_")).plural_form(Decimal(amount))
+    shown = amount.replace(".", "." if lang == "en" else ",")
+    return catalog(lang, "web")[f"bullheads.{form}"].format(count=shown)
+
+
+def _words_a_newcomer_reads(page: Page, lang: str, review: dict[str, Any]) -> None:
+    """Each player's marks counted in words, no bare "±" anywhere, numbers and plurals of the language."""
+    marks = page.locator("#review-table .marks").all_inner_texts()
+    for shown, player in zip(marks, review["players"], strict=True):
+        for kind in ("inaccuracy", "mistake", "blunder"):
+            assert _counted(lang, f"review_count_{kind}", player["marks"][kind]) in shown, shown
+    assert "±" not in page.locator("#review").inner_text()
+    amounts = page.evaluate("() => import('/static/js/review.js').then((review) => "
+                            "['1.0', '18.0', '0.5'].map((x) => review.headsAmount(Number(x))))")
+    assert amounts == [_heads(lang, x) for x in ("1.0", "18.0", "0.5")], amounts
+
+
 def _no_sideways_scroll(page: Page, within: str | None = None) -> None:
     """Nothing wider than the screen: the whole page, or everything in ``within``."""
     if within is None:
@@ -114,7 +146,9 @@ def test_the_replay_page_shows_the_review_and_a_tap_opens_a_turn(
         expect(chart).to_be_visible()
         assert page.locator("#review-chart polyline").count() == 3
         accuracies = page.locator("#review-table .accuracy").all_inner_texts()
-        assert accuracies == [_whole(p["accuracy"]) for p in review["players"]]
+        assert accuracies == [_score(lang, p["accuracy"]) for p in review["players"]]
+        expect(page.locator("#review")).to_contain_text(catalog(lang, "web")["review_accuracy_means"])
+        _words_a_newcomer_reads(page, lang, review)
         _no_sideways_scroll(page)
         page.screenshot(path=str(screenshots / f"review-{width}-{lang}.png"), full_page=True)
         # A tap at about the seventh turn of ten: the replay shows that turn, with each player's decision.
@@ -135,6 +169,11 @@ def test_the_replay_page_shows_the_review_and_a_tap_opens_a_turn(
             first.locator("summary").click()
         expect(first.locator(".review-options li")).to_have_count(len(decisions[0]["options"]))
         expect(first.locator(".review-options li.chosen")).to_have_count(1)
+        # Each option's value with its unit, its margin in words on a line of its own.
+        unit = catalog(lang, "web")["bullheads.other"].replace("{count}", "").strip()
+        for value in first.locator(".review-options .value").all_inner_texts():
+            assert unit.split()[0] in value and "±" not in value, value
+        expect(first.locator(".review-options .margin").first).to_be_visible()
         _no_sideways_scroll(page)
         page.screenshot(path=str(screenshots / f"review-turn-{width}-{lang}.png"), full_page=True)
         # The costliest decision of a player, from the accuracy table: its turn, its options open.
@@ -163,7 +202,8 @@ def test_the_last_screen_shows_each_accuracy_and_the_costliest_decision(
         items = page.locator("#review-summary-list li")
         expect(items).to_have_count(3)
         for item, player in zip(items.all(), review["players"], strict=True):
-            expect(item).to_contain_text(_whole(player["accuracy"]))
+            expect(item).to_contain_text(_score(lang, player["accuracy"]))
+        expect(page.locator("#review-summary-status")).to_have_text(catalog(lang, "web")["review_accuracy_means"])
         _no_sideways_scroll(page, "#review-summary")  # (the felt's rows of the last screen are the table's own)
         page.locator("#review-summary").screenshot(path=str(screenshots / f"review-last-{width}-{lang}.png"))
         worst = review["players"][0]["costliest"]

@@ -1,7 +1,8 @@
 // The puzzle of the day on the home page (nimmt/puzzles.py, one a UTC day): a position from a real
 // game, the person's choice, then the review's numbers for every option. The server sends the
 // puzzle and its answer; this page only shows them.
-import { cardElement, cardFace, cardLabel, el, headsLabel, page, renderRows, rowName, t } from "./common.js";
+import { cardElement, cardFace, cardLabel, el, page, renderRows, rowName, t } from "./common.js";
+import { headsAmount } from "./review.js"; // bullheads with a decimal, agreed as the language does
 
 const $ = (id) => document.getElementById(id);
 const puzzle = page.puzzle;
@@ -18,13 +19,13 @@ function answer(chosen) {
   });
   $("daily-verdict").textContent = chosen === best ? t("daily_right", { best: optionName(best) })
     : t("daily_wrong", { chosen: optionName(chosen), best: optionName(best),
-      loss: headsLabel(one(values.get(chosen) - values.get(best))) });
+      loss: headsAmount(values.get(chosen) - values.get(best)) });
   const ranked = [...puzzle.options].sort((a, b) => a[1] - b[1]);
   $("daily-table").tBodies[0].replaceChildren(...ranked.map(([option, expected, error]) => el("tr", {
     class: [option === best ? "best" : "", option === chosen ? "chosen" : ""].join(" ").trim(), "data-option": option,
   },
   el("th", { scope: "row" }, optionName(option)),
-  el("td", {}, `${one(expected)} ± ${one(error)}`),
+  el("td", {}, headsAmount(expected), el("small", { class: "margin" }, t("review_margin", { error: one(error) }))),
   el("td", {}, [option === best ? t("daily_best") : "", option === chosen ? t("daily_yours") : ""].filter(Boolean).join(", ")))));
   $("daily-answer").hidden = false;
 }

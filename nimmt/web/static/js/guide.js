@@ -51,11 +51,47 @@ function stop() {
   if (socket) socket.close();
 }
 
-function say(kind, ...text) {
+// ``about``: the row (0 to 3) the hint explains, if it is about one: the hint never covers it.
+function sayAbout(kind, about, ...text) {
   if (told.has(kind)) return;
   told.add(kind);
-  queue.push({ kind, text });
+  queue.push({ kind, text, about });
   flush();
+}
+const say = (kind, ...text) => sayAbout(kind, null, ...text);
+
+// What a hint explains, on the screen: the row it names, the hand for the first card, every row
+// for a row to choose.
+function explained(hint) {
+  if (hint.about !== null && hint.about !== undefined) return document.querySelector(`#rows [data-row="${hint.about}"]`);
+  if (hint.kind === "start") return $("hand");
+  if (hint.kind === "row") return $("rows");
+  return null;
+}
+
+const MARGIN = 6; // px between the hint and the screen's edge
+
+// The hint lies over the top of the screen, or over its bottom ("low"), whichever leaves what it
+// explains in sight; when neither does (a short screen, a long hint), it takes the larger free side
+// and scrolls inside it. Set through the CSSOM (the pages' policy refuses style attributes).
+function place(shown, hints) {
+  shown.style.maxHeight = "";
+  const targets = hints.map(explained).filter(Boolean).map((node) => node.getBoundingClientRect());
+  const clear = () => {
+    const box = shown.getBoundingClientRect();
+    return targets.every((rect) => box.bottom <= rect.top || box.top >= rect.bottom);
+  };
+  const lowFirst = hints.some((hint) => hint.kind === "row" || hint.kind === "end");
+  for (const low of [lowFirst, !lowFirst]) {
+    shown.classList.toggle("low", low);
+    if (clear()) return;
+  }
+  const top = Math.min(...targets.map((rect) => rect.top));
+  const bottom = Math.max(...targets.map((rect) => rect.bottom));
+  const above = top - 2 * MARGIN;
+  const below = window.innerHeight - bottom - 2 * MARGIN;
+  shown.classList.toggle("low", below > above);
+  shown.style.maxHeight = `${Math.max(96, Math.floor(Math.max(above, below)))}px`;
 }
 
 // The table is still showing a reveal (its cards land one by one): a hint about it waits till it
@@ -72,9 +108,12 @@ function flush() {
   shown.dataset.seen = `${shown.dataset.seen || ""} ${shown.dataset.hint}`.trim(); // every hint shown so far
   $("guide-text").replaceChildren(...hints.flatMap((hint) => hint.text.map((line) => el("p", { "data-kind": hint.kind }, line))));
   $("guide-stop").hidden = hints.some((hint) => hint.kind === "end"); // nothing left to stop
-  // A row to choose: the hint goes over the hand (not needed now), leaving every row in sight.
-  shown.classList.toggle("low", hints.some((hint) => hint.kind === "row" || hint.kind === "end"));
+  shown.dataset.rows = hints.filter((hint) => hint.about !== null && hint.about !== undefined)
+    .map((hint) => hint.about).join(" ");
   shown.hidden = false;
+  // A row to choose: the hint goes over the hand (not needed now), leaving every row in sight; a
+  // hint about one row leaves that row in sight.
+  place(shown, hints);
 }
 
 const nameOf = (player) => names[player] || String(player + 1);
@@ -90,14 +129,14 @@ function followReveal(reveal, bullheads) {
     const mine = placed.player === you;
     const heads = headsOf(placed.took, bullheads);
     if (placed.chosen && !mine) {
-      say("low", t("guide_low_other", { name: nameOf(placed.player), card: placed.card, heads }));
+      sayAbout("low", placed.row, t("guide_low_other", { name: nameOf(placed.player), card: placed.card, heads }));
     } else if (placed.took.length && !placed.chosen) {
-      say("sixth", mine ? t("guide_sixth_you", { card: placed.card, heads })
+      sayAbout("sixth", placed.row, mine ? t("guide_sixth_you", { card: placed.card, heads })
         : t("guide_sixth_other", { name: nameOf(placed.player), card: placed.card, heads }));
     } else if (mine && !placed.took.length) {
-      say("placed", t("guide_placed", { card: placed.card, row: placed.row + 1 }));
+      sayAbout("placed", placed.row, t("guide_placed", { card: placed.card, row: placed.row + 1 }));
     }
-    if (placed.took.length) say("heads", t("guide_heads")); // the first cards anyone takes
+    if (placed.took.length) sayAbout("heads", placed.row, t("guide_heads")); // the first cards anyone takes
   }
 }
 

@@ -1,8 +1,8 @@
 // The table's last screen: each player's accuracy in the game just over, and their costliest
 // decision, one tap from its place in the replay. It follows the screen's replay link (which names
 // the table and the game) and asks the server for the game's review; nothing else of the table.
-import { el, headsLabel, t } from "./common.js";
-import { decisionHash, fetchReview, one, whole } from "./review.js";
+import { el, t } from "./common.js";
+import { accuracyScore, decisionHash, fetchReview, headsAmount, marksText } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 let shown = "";
@@ -24,18 +24,19 @@ async function follow() {
     status.textContent = t("review_pending");
   }).catch(() => null);
   if (shown !== replay) return; // another game ended meanwhile
-  status.textContent = review ? "" : t("review_unavailable");
+  status.textContent = review ? t("review_accuracy_means") : t("review_unavailable");
   if (!review) return;
   const names = review.players.map((p) => p.name);
   list.replaceChildren(...review.players.map((player) => {
     const worst = player.costliest === null ? null : review.decisions[player.costliest];
     return el("li", {},
       el("strong", {}, t("review_accuracy_line", {
-        name: names[review.players.indexOf(player)], accuracy: player.accuracy === null ? "–" : whole(player.accuracy),
+        name: names[review.players.indexOf(player)], accuracy: accuracyScore(player.accuracy),
       })),
+      el("span", { class: "marks" }, marksText(player.marks)),
       worst ? el("span", { class: "costliest" }, el("span", { class: "label" }, t("review_col_costliest")), " ",
         el("a", { href: `${replay}${decisionHash(player.costliest)}` },
-          t("review_costliest", { round: worst.round, turn: worst.turn, loss: headsLabel(one(worst.loss)) }))) : null);
+          t("review_costliest", { round: worst.round, turn: worst.turn, loss: headsAmount(worst.loss) }))) : null);
   }));
 }
 

@@ -1,7 +1,7 @@
 // The review of a finished game, as the server made it (docs/review.md): each player's accuracy,
 // a chart of the bullheads each lost to the best options through the game, and every decision of a
 // turn with its options. It shows the server's numbers; it computes nothing about the game.
-import { cardElement, el, headsLabel, isolateName, lang, svgElement, t } from "./common.js";
+import { cardElement, el, has, headsLabel, isolateName, lang, listFormat, svgElement, t, tp } from "./common.js";
 
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
   "#7f7f00", "#555555"];
@@ -12,6 +12,28 @@ const POLL_TRIES = 100;
 const decimals = (digits) => new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits });
 export const one = (value) => decimals(1).format(value);
 export const whole = (value) => decimals(0).format(value);
+
+/** Bullheads with one decimal, written and agreed as the language does: "18,0 cabeças de boi",
+ * "1,0 cabeça de boi" (pt-BR), "1.0 bullheads" (en): the plural form is chosen for the number as
+ * shown, with its decimal (Intl.PluralRules, CLDR's rules, as Babel's on the server). */
+export function headsAmount(value, digits = 1) {
+  const options = { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  let form = "other";
+  try {
+    form = new Intl.PluralRules(lang, options).select(Number(Number(value).toFixed(digits)));
+  } catch {
+    // no plural rules in this browser: the general form
+  }
+  return t(has(`bullheads.${form}`) ? `bullheads.${form}` : "bullheads.other", { count: decimals(digits).format(value) });
+}
+
+/** An accuracy as a score out of 100 ("87 out of 100"), or a dash when there was no decision to judge. */
+export const accuracyScore = (accuracy) => (accuracy === null || accuracy === undefined ? "–"
+  : t("review_accuracy_score", { accuracy: whole(accuracy) }));
+
+/** A player's marks, each count with its own words: "2 inaccuracies, 1 mistake, 0 blunders". */
+export const marksText = (marks) => listFormat(["inaccuracy", "mistake", "blunder"]
+  .map((mark) => tp(`review_count_${mark}`, marks[mark] || 0)));
 
 /** The review at ``url``, asking again while the server is still making it (202) or preparing its bots
  * (503 with Retry-After: a first run, the review comes once they are ready); null when there is none. */
@@ -49,13 +71,12 @@ export function accuracyTable(review, names, onPick) {
     const link = worst === null ? t("review_none") : el("a", {
       href: decisionHash(player.costliest),
       onclick: onPick ? (event) => { event.preventDefault(); onPick(player.costliest); } : null,
-    }, t("review_costliest", { round: worst.round, turn: worst.turn, loss: headsLabel(one(worst.loss)) }));
+    }, t("review_costliest", { round: worst.round, turn: worst.turn, loss: headsAmount(worst.loss) }));
     return el("li", {},
       el("p", { class: "who" }, swatch(player.player), " ", el("strong", {}, isolateName(names[player.player])),
         el("span", { class: "accuracy-box" }, el("span", { class: "label" }, t("review_col_accuracy")), " ",
-          el("span", { class: "accuracy" }, player.accuracy === null ? "–" : whole(player.accuracy)))),
-      el("p", {}, el("span", { class: "label" }, t("review_col_marks")), " ",
-        `${player.marks.inaccuracy} · ${player.marks.mistake} · ${player.marks.blunder}`),
+          el("span", { class: "accuracy" }, accuracyScore(player.accuracy)))),
+      el("p", { class: "marks" }, marksText(player.marks)),
       el("p", {}, el("span", { class: "label" }, t("review_col_costliest")), " ", link));
   }));
 }
@@ -80,7 +101,7 @@ export function lossChart(review, names, turns, onTurn, captionId) {
   const y = (v) => topPad + (H - topPad - bottom) * (1 - v / top);
   const svg = svgElement("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": `${captionId} review-chart-desc` });
   svg.append(svgElement("desc", { id: "review-chart-desc" }, seats.map((seat) => t("review_chart_line", {
-    name: names[seat], loss: headsLabel(one(sums.get(seat)[turns.length - 1] || 0)) })).join(" ")));
+    name: names[seat], loss: headsAmount(sums.get(seat)[turns.length - 1] || 0) })).join(" ")));
   svg.append(svgElement("line", { class: "axis", x1: left, y1: y(0), x2: W - right, y2: y(0) }));
   svg.append(svgElement("line", { class: "axis", x1: left, y1: y(0), x2: left, y2: topPad }));
   svg.append(svgElement("text", { class: "label", x: left - 4, y: y(0) + 4, "text-anchor": "end" }, "0"));
@@ -147,7 +168,7 @@ export function turnDecisions(review, names, round, turn, bullheads, open = null
       : t("review_played", { name: names[d.player], card: d.chosen });
     const verdict = d.forced ? t("review_forced") : chosen.option === best.option ? t("review_best")
       : d.loss <= 2 * chosen.loss_stderr ? t("review_noise")
-        : t("review_lost", { loss: headsLabel(one(d.loss)), best: label(best.option) });
+        : t("review_lost", { loss: headsAmount(d.loss), best: label(best.option) });
     const worst = Math.max(...d.options.map((o) => o.expected + o.stderr), 1);
     const list = el("ol", { class: "review-options" }, [...d.options]
       .sort((a, b) => a.expected - b.expected || a.option - b.option)
@@ -157,7 +178,8 @@ export function turnDecisions(review, names, round, turn, bullheads, open = null
           styled(el("span", { class: "fill" }), { width: `${(100 * Math.max(0, o.expected)) / worst}%` }),
           styled(el("span", { class: "whisker" }), { left: `${(100 * Math.max(0, o.expected - o.stderr)) / worst}%`,
             width: `${(200 * o.stderr) / worst}%` })),
-        el("span", { class: "value" }, t("review_estimate", { expected: one(o.expected), error: one(o.stderr) }),
+        el("span", { class: "value" }, headsAmount(o.expected),
+          el("small", { class: "margin" }, t("review_margin", { error: one(o.stderr) })),
           o.chosen ? el("strong", { class: "tag" }, t("review_chosen")) : null))));
     const mark = d.mark ? el("span", { class: `review-mark ${d.mark}` }, t(`review_mark_${d.mark}`)) : null;
     return el("details", { class: "review-decision", id: `decision-${index}`, open: open === index || !!d.mark },
