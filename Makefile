@@ -20,7 +20,7 @@ setup: $(STAMP)
 	$(BIN)/nimmt prepare  # compile the bots' kernels once (minutes on a first run, a second after)
 
 serve: setup
-	$(BIN)/nimmt serve
+	$(BIN)/nimmt serve $(ARGS)
 
 play: setup
 	$(BIN)/nimmt play

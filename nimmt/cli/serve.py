@@ -9,9 +9,11 @@ import sys
 import time
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated, Any
+from urllib.parse import urlsplit
 
 import typer
 
+from nimmt.server.addresses import is_loopback
 from nimmt.server.limits import Limits
 
 if TYPE_CHECKING:
@@ -119,6 +121,11 @@ def serve(
                            help="Offer WebSocket compression (permessage-deflate): fewer bytes for a first "
                                 "state, more server CPU and memory for every message (off by default).")
     ] = False,
+    public_url: Annotated[
+        str | None, typer.Option("--public-url", envvar="NIMMT_PUBLIC_URL",
+                                 help="The address people open (https://nimmt.example.org, or behind a proxy): "
+                                      "invite links and QR codes are made of it.")
+    ] = None,
 ) -> None:
     """Start the web table: create a table in the browser and share the invite link."""
     try:
@@ -128,17 +135,21 @@ def serve(
     except ImportError as error:  # the web extra is not installed
         typer.echo(f"nimmt serve needs the web extra: pip install 'nimmt[web]' ({error.name} is missing)", err=True)
         raise typer.Exit(2) from None
+    public = _public_url(public_url)
     store, kept_in = _store(db)
     the_hub = _hub(hub)
     _check(store, the_hub, kept_in)
     listener = _listen(host, port)
     _warn_of_few_open_files()
-    _say_ready(host, listener.getsockname()[1], kept_in)
+    bound = listener.getsockname()[1]
+    network = network_address() if _all_interfaces(host) else None
+    _say_ready(host, bound, kept_in, public, network)
     app = create_app(store=store, hub=the_hub, bot_delay=bot_delay, seed=seed, limits=Limits(
         tables_per_minute=limit_tables, joins_per_minute=limit_joins, sockets_per_minute=limit_sockets,
         messages_per_minute=limit_messages, connections=limit_connections, replays_per_minute=limit_replays),
         away_grace=away_grace, quotas=None if people_quotas else (),
-        bot_workers=bot_workers, bot_budget=bot_budget, idle_after=idle_minutes * 60 or None)
+        bot_workers=bot_workers, bot_budget=bot_budget, idle_after=idle_minutes * 60 or None,
+        public_url=public, network_url=_url(network, bound) if network else None)
     server = uvicorn.Server(_uvicorn_config(app, log_json, ws_compression))
     collect_garbage_for_a_server()
     # The store's writer thread (SQLite) needs the GIL back after every call into the database;
@@ -169,12 +180,56 @@ def _warn_of_few_open_files() -> None:
                    "(LimitNOFILE= in a systemd unit) to serve more", err=True)
 
 
-def _say_ready(host: str, port: int, kept_in: str) -> None:
-    """The lines a host reads, the first of them the one :func:`ready_url` looks for."""
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
-    typer.echo(f"nimmt is ready: open http://{shown}:{port}/ in your browser")
-    if shown != host:
-        typer.echo(f"other devices on your network: open http://<this computer's address>:{port}/")
+def _all_interfaces(host: str) -> bool:
+    return host in ("0.0.0.0", "::", "")
+
+
+def _url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def _public_url(given: str | None) -> str | None:
+    """``--public-url`` checked: http(s), a host, nothing after the path (exit 2 otherwise)."""
+    if not given:
+        return None
+    parts = urlsplit(given.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        typer.echo(f"--public-url {given}: give the address people open, such as https://nimmt.example.org "
+                   "(http or https, a host, no ? or #)", err=True)
+        raise typer.Exit(2)
+    return f"{parts.scheme}://{parts.netloc}{parts.path}".rstrip("/")
+
+
+def network_address() -> str | None:
+    """This machine's address on its network (the one its default route leaves from), or None
+    when it has none but loopback. A UDP socket's connect sends nothing: it only picks the route."""
+    for probe, family in (("192.0.2.1", socket.AF_INET), ("2001:db8::1", socket.AF_INET6)):
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as udp:
+                udp.connect((probe, 9))
+                address = str(udp.getsockname()[0])
+        except OSError:
+            continue
+        if address and not is_loopback(address) and address not in ("0.0.0.0", "::"):
+            return address
+    return None
+
+
+def _say_ready(host: str, port: int, kept_in: str, public: str | None = None, network: str | None = None) -> None:
+    """The lines a host reads, the first of them the one :func:`ready_url` looks for; then where
+    other devices (the phones at the table) go, or how to let them in."""
+    everywhere = _all_interfaces(host)
+    shown = "127.0.0.1" if everywhere else host
+    typer.echo(f"nimmt is ready: open {_url(shown, port)}/ in your browser")
+    if everywhere and network:
+        typer.echo(f"other devices on your network (the phones at the table): open {_url(network, port)}/")
+    elif everywhere:
+        typer.echo("other devices cannot reach it: this machine has no network address but its own (loopback)")
+    elif is_loopback(host):
+        typer.echo("other devices cannot open it (only this computer can): to let the phones on your network in, "
+                   "start it with --host 0.0.0.0 (make serve ARGS='--host 0.0.0.0')")
+    if public:
+        typer.echo(f"other devices: invite links and QR codes use {public}/")
     typer.echo(f"games are kept in {kept_in}; press Ctrl+C to stop")
     sys.stdout.flush()
 

@@ -35,6 +35,7 @@ class Player:
     name: str | None  # None until the person chooses one
     created_at: datetime
     public: bool = False  # whether strangers may see their games and groups
+    language: str | None = None  # the language they chose in a menu (None: their browser's)
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ PLAYERS = Table(
     Column("name", String(24), nullable=True),
     Column("public", Boolean, nullable=False),
     Column("created_at", _WHEN, nullable=False),
+    Column("language", String(8), nullable=True),  # the one they chose (migration 0010); null: their browser's
 )
 KEYS = Table(  # one per device: only the key's hash
     "people_keys", PEOPLE_SCHEMA,

@@ -20,6 +20,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from nimmt.i18n import UnknownLanguage, check_language
 from nimmt.names import NameRefused, clean_name
 
 from .chat import ChatStore
@@ -85,12 +86,13 @@ class PeopleStore(Protocol):
 
     async def start(self) -> None: ...
     async def close(self) -> None: ...
-    async def new_player(self, name: str | None = None) -> tuple[Player, str]: ...
+    async def new_player(self, name: str | None = None, language: str | None = None) -> tuple[Player, str]: ...
     async def player_for_key(self, key: str) -> Player | None: ...
     async def player(self, player_id: str) -> Player | None: ...
     async def public_players(self) -> list[Player]: ...
     async def rename(self, player_id: str, name: str) -> Player: ...
     async def set_public(self, player_id: str, public: bool) -> Player: ...
+    async def set_language(self, player_id: str, language: str | None) -> Player: ...
     async def devices(self, player_id: str) -> list[Device]: ...
     async def sign_out(self, player_id: str, device_id: str) -> bool: ...
     async def new_device_key(self, player_id: str, how: Literal["code", "passkey"]) -> str: ...
@@ -153,13 +155,15 @@ class SqlPeopleStore:
 
     # -- players and their keys --------------------------------------------------------------
 
-    async def new_player(self, name: str | None = None) -> tuple[Player, str]:
-        """A new player and the key of its first device (given once: only its hash is kept)."""
-        player = Player(new_id("p"), None if name is None else _clean(name, NAME_LENGTH, "name"), self._when())
+    async def new_player(self, name: str | None = None, language: str | None = None) -> tuple[Player, str]:
+        """A new player and the key of its first device (given once: only its hash is kept);
+        ``language``: the one the person chose, if they did."""
+        player = Player(new_id("p"), None if name is None else _clean(name, NAME_LENGTH, "name"), self._when(),
+                        language=_language(language))
         key = new_key()
         async with self._engine.begin() as connection:
             await connection.execute(insert(PLAYERS).values(id=player.id, name=player.name, public=False,
-                                                            created_at=player.created_at))
+                                                            created_at=player.created_at, language=player.language))
             await self._add_key(connection, player.id, key, "first")
         return player, key
 
@@ -210,6 +214,10 @@ class SqlPeopleStore:
 
     async def set_public(self, player_id: str, public: bool) -> Player:
         return await self._changed_player(player_id, public=bool(public))
+
+    async def set_language(self, player_id: str, language: str | None) -> Player:
+        """The language the person chose (every device of theirs follows it); None: their browser's."""
+        return await self._changed_player(player_id, language=_language(language))
 
     async def devices(self, player_id: str) -> list[Device]:
         query = select(KEYS).where(KEYS.c.player_id == player_id).order_by(KEYS.c.created_at, KEYS.c.id)
@@ -576,7 +584,7 @@ class SqlPeopleStore:
         return {
             "format": "nimmt-people/1",
             "player": {"id": player.id, "name": player.name, "public": player.public,
-                       "created_at": player.created_at.isoformat()},
+                       "language": player.language, "created_at": player.created_at.isoformat()},
             "devices": [{"id": device.id, "how": device.how, "created_at": device.created_at.isoformat(),
                          "last_used_at": _iso(device.last_used_at)} for device in await self.devices(player_id)],
             "passkeys": [{"credential_id": passkey.credential_id, "created_at": passkey.created_at.isoformat(),
@@ -649,7 +657,17 @@ def _iso(value: datetime | None) -> str | None:
 
 
 def _player(row: Row[Any]) -> Player:
-    return Player(row.id, row.name, _utc(row.created_at), bool(row.public))
+    return Player(row.id, row.name, _utc(row.created_at), bool(row.public), row.language)
+
+
+def _language(language: str | None) -> str | None:
+    """A language nimmt speaks, in its own spelling; anything else is refused (``bad_language``)."""
+    if language is None:
+        return None
+    try:
+        return check_language(language)
+    except UnknownLanguage:
+        raise PeopleError("bad_language", f"unknown language {language[:16]!r}") from None
 
 
 def _passkey(row: Row[Any]) -> Passkey:

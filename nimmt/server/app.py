@@ -171,11 +171,16 @@ def create_app(
     bot_budget: float = 2.0,
     idle_after: float | None = 600.0,
     quotas: Sequence[Quota] | None = None,
+    public_url: str | None = None,
+    network_url: str | None = None,
 ) -> FastAPI:
     """The ASGI app. ``db`` is a SQLite file (ignored when ``store`` is given); ``limits`` are what
     one client may do (see :mod:`nimmt.server.limits`), ``quotas`` what one key or address may make
     (counted in the store: :mod:`nimmt.people.counts`; None: its defaults, empty: none);
-    ``bot_workers``, ``bot_budget`` and ``idle_after`` go to the :class:`~nimmt.server.tables.TableService`."""
+    ``bot_workers``, ``bot_budget`` and ``idle_after`` go to the :class:`~nimmt.server.tables.TableService`.
+    Links and QR codes are made of ``public_url`` when given, else of ``network_url`` (this machine's
+    address on its network) for pages opened at a loopback address, else of the address each
+    request came to."""
     if store is None:
         if db is None:
             raise ValueError("create_app needs a database file or a store")
@@ -194,6 +199,8 @@ def create_app(
     )
     app.state.store = store
     app.state.quotas = DEFAULT_QUOTAS if quotas is None else tuple(quotas)
+    app.state.public_url = public_url.rstrip("/") if public_url else None
+    app.state.network_url = network_url.rstrip("/") if network_url else None
     app.state.hub = hub or LocalHub()
     app.state.metrics = Metrics()
     app.state.checker = RecordChecker()  # uploaded records, checked in a worker (nimmt/server/checker.py)

@@ -2,8 +2,9 @@
 
 Each page is an HTML file of ``nimmt/web/pages`` with ``{{t:key}}`` markers for the texts of
 ``locales/<lang>/web.json``; the browser code gets the same catalog (and nothing in another
-language) for the texts it shows later. The language comes from ``?lang=``, then the
-``nimmt_lang`` cookie, then the browser's Accept-Language.
+language) for the texts it shows later. Each person's language is their own: the one they chose
+in the menu (the ``nimmt_lang`` cookie, kept with their player too), else a link's ``?lang=`` for
+that one page (never kept), else their browser's Accept-Language (docs/people.md, "Language").
 """
 
 from __future__ import annotations
@@ -13,24 +14,29 @@ import json
 import re
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
 from markdown_it import MarkdownIt
 
 from nimmt.i18n import LANGUAGE_NAMES, LANGUAGES, UnknownLanguage, catalog, check_language, negotiate, text
 
+from .addresses import is_loopback
 from .static import versioned
 
 LANG_COOKIE = "nimmt_lang"
 _MARKER = re.compile(r"\{\{(t|raw):([a-z0-9_.]+)\}\}")
 
 
-def choose_language(query: str | None, cookie: str | None, accept: str | None) -> tuple[str, bool]:
-    """The page's language, and whether it was asked for explicitly (then it goes in a cookie)."""
-    for value, explicit in ((query, True), (cookie, False)):
+LanguageSource = Literal["chosen", "link", "browser"]
+
+
+def choose_language(query: str | None, cookie: str | None, accept: str | None) -> tuple[str, LanguageSource]:
+    """The page's language and where it comes from: the person's own choice (the cookie the menu
+    sets), a link's ``?lang=`` (this page only: nothing keeps it), else the browser's languages."""
+    for value, source in ((cookie, "chosen"), (query, "link")):
         if value:
             try:
-                return check_language(value), explicit
+                return check_language(value), source  # type: ignore[return-value]
             except UnknownLanguage:
                 pass
     preferences = [part.strip() for part in (accept or "").split(",") if part.strip()]
@@ -45,7 +51,29 @@ def choose_language(query: str | None, cookie: str | None, accept: str | None) -
                     return 0.0
         return 1.0
     preferences.sort(key=weight, reverse=True)
-    return negotiate(preferences), False
+    return negotiate(preferences), "browser"
+
+
+def chosen_language(cookie: str | None) -> str | None:
+    """The language a person chose in the menu (their cookie), if it is one nimmt speaks."""
+    try:
+        return check_language(cookie) if cookie else None
+    except UnknownLanguage:
+        return None
+
+
+def site_base(request: Any) -> str:
+    """The address links and QR codes are made of (no trailing slash): the configured public address
+    (``nimmt serve --public-url``), else, for a page opened at a loopback address of a server that
+    listens on the network, this machine's network address, else the address the request came to."""
+    state = request.app.state
+    configured: str | None = getattr(state, "public_url", None)
+    if configured:
+        return configured
+    network: str | None = getattr(state, "network_url", None)
+    if network and is_loopback(request.base_url.hostname):
+        return network
+    return str(request.base_url).rstrip("/")
 
 
 @cache
@@ -103,4 +131,9 @@ def _path(language: str, path: str) -> str:
     return html.escape(path)
 
 
-_RAW = {"language_options": _language_options, "rules": _rules, "path": _path}
+def _back(language: str, path: str) -> str:
+    """Where the language menu goes back to: this page, without a ``lang`` of a link."""
+    return html.escape(re.sub(r"(?<=[?&])lang=[^&]*&?", "", path).rstrip("?&"))
+
+
+_RAW = {"language_options": _language_options, "rules": _rules, "path": _path, "back": _back}

@@ -33,13 +33,33 @@ def test_language_from_the_browser_then_the_cookie(client: TestClient) -> None:
     assert '<html lang="de">' in page.text
     page = client.get("/", headers={"accept-language": "ja"})
     assert '<html lang="en">' in page.text
-    chosen = client.get("/?lang=es")
-    assert chosen.cookies.get("nimmt_lang") == "es"
+    # A link's ?lang= shows that one page in its language and keeps nothing.
+    linked = client.get("/?lang=es", headers={"accept-language": "fr"})
+    assert '<html lang="es">' in linked.text and "nimmt_lang" not in linked.cookies
+    assert '<html lang="fr">' in client.get("/score", headers={"accept-language": "fr"}).text
+    # The menu keeps the choice: it wins over the browser's and over a link's.
+    moved = client.get("/lang?lang=es&back=/score", follow_redirects=False)
+    assert moved.status_code == 303 and moved.headers["location"] == "/score"
+    assert moved.cookies.get("nimmt_lang") == "es"
     assert '<html lang="es">' in client.get("/score", headers={"accept-language": "fr"}).text
+    assert '<html lang="es">' in client.get("/?lang=pt-BR").text
     assert '<html lang="es">' in client.get("/?lang=klingon").text
     moved = client.get("/lang/fr?back=/rules", follow_redirects=False)
     assert moved.status_code == 303 and moved.headers["location"] == "/rules"
-    assert client.get("/lang/fr?back=//evil.example", follow_redirects=False).headers["location"] == "/"
+    for evil in ("//evil.example", "https://evil.example", "/\\evil.example"):
+        assert client.get(f"/lang/fr?back={evil}", follow_redirects=False).headers["location"] == "/"
+
+
+def test_the_menu_goes_back_to_the_page_without_a_links_language(client: TestClient) -> None:
+    page = client.get("/?group=g1&lang=pt-BR&x=1").text
+    assert '<form class="lang" id="lang-form" method="get" action="/lang">' in page
+    assert '<input type="hidden" name="back" value="/?group=g1&amp;x=1">' in page
+
+
+def test_the_pages_say_where_links_point(client: TestClient) -> None:
+    data = client.get("/rules").text
+    assert '"site": "http://testserver"' in data and '"site_local": false' in data
+    assert '"chosen": null' in data and '"lang_from": "browser"' in data
 
 
 def test_the_rules_page_holds_the_rules_and_the_faq(client: TestClient) -> None:

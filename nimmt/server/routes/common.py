@@ -20,6 +20,7 @@ from starlette.routing import BaseRoute, Match
 from nimmt.core.errors import NimmtError
 
 from ..models import TABLE_ID_PATTERN, ApiErrorBody
+from ..pages import site_base
 from ..store import Store, StoreClosed
 from ..tables import ActionError, Table, TableService
 
@@ -181,10 +182,12 @@ async def the_table(service: TableService, table_id: str) -> Table:
 
 
 def links(request: Request, table: Table) -> dict[str, str]:
-    base = str(request.base_url).rstrip("/")
+    """A table's links, from the address others can open (``--public-url``; nimmt/server/pages.py).
+    The invite carries no language: each person reads the table in their own."""
+    base = site_base(request)
     table_id = table.id
     return {
         "table_url": f"{base}/t/{table_id}",
-        "invite_url": f"{base}/t/{table_id}?lang={table.language}",  # the invitation's language
+        "invite_url": f"{base}/t/{table_id}",
         "watch_url": f"{base}/watch/{table_id}",
     }

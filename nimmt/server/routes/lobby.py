@@ -15,7 +15,7 @@ from nimmt.i18n import LANGUAGES
 from ..models import BotInfo, CreateTable, JoinTable, SeatToken, TableInfo
 from ..render import public_info
 from .common import ApiError, Service, errors, links, the_table
-from .people import MaybeMe, check_member, people_errors
+from .people import MaybeMe, adopt_name, check_member, people_errors
 
 router = APIRouter(tags=["lobby"])
 
@@ -38,6 +38,7 @@ async def create_table(body: CreateTable, request: Request, service: Service, me
             raise ApiError(422, "public_group", "a group's table is for its members: it cannot be public too")
         await check_member(request, body.group, me)
     table, token = await service.create(body, me.id if me is not None else None)
+    await adopt_name(request, me, body.name)
     return SeatToken(table_id=table.id, seat=0, token=token, **links(request, table))
 
 
@@ -54,6 +55,7 @@ async def join_table(table_id: str, body: JoinTable, request: Request, service: 
     finished games are kept for them)."""
     table = await the_table(service, table_id)
     seat, token = await service.join(table, body.name, me.id if me is not None else None)
+    await adopt_name(request, me, body.name)
     return SeatToken(table_id=table.id, seat=seat, token=token, **links(request, table))
 
 
@@ -61,14 +63,13 @@ async def join_table(table_id: str, body: JoinTable, request: Request, service: 
             responses={200: {"content": {"image/svg+xml": {}}}, 304: {"description": "If-None-Match: unchanged"},
                        **errors(404)})
 async def invite_qr(table_id: str, request: Request, service: Service, lang: str | None = None) -> Response:
-    """A QR code (SVG) of the table's invite link, as the table page shows it (``lang``: another
-    language for the link than the table's)."""
+    """A QR code (SVG) of the table's invite link, as the table page shows it. The link carries no
+    language: whoever opens it reads the table in their own (``lang`` is checked, for older pages,
+    and changes nothing)."""
     table = await the_table(service, table_id)
     if lang is not None and lang not in LANGUAGES:
         raise ApiError(422, "bad_request", f"lang: must be one of {', '.join(LANGUAGES)}", lang=lang[:16])
     link = links(request, table)["invite_url"]
-    if lang is not None:
-        link = f"{link.rsplit('?', 1)[0]}?lang={lang}"
     svg = invite_svg(link)
     etag = '"' + hashlib.sha256(svg.encode("utf-8")).hexdigest()[:32] + '"'
     headers = {"ETag": etag, "Cache-Control": "private, max-age=86400", "Vary": "Host",

@@ -5,16 +5,18 @@ from __future__ import annotations
 import contextlib
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from nimmt.bots import BOTS
 from nimmt.core import BULLHEADS
-from nimmt.i18n import check_language
+from nimmt.i18n import LANGUAGES, catalog, check_language
 from nimmt.puzzles import of_day
 
-from ..pages import LANG_COOKIE, choose_language, render
+from ..addresses import is_loopback
+from ..pages import LANG_COOKIE, choose_language, chosen_language, render, site_base
 from .common import Service, the_table
 from .records import finished_game
 
@@ -32,15 +34,18 @@ LANG_COOKIE_SECONDS = 365 * 24 * 3600
 
 def page(name: str, request: Request, data: dict[str, Any] | None = None,
          domains: tuple[str, ...] = ()) -> HTMLResponse:
-    """A page in the language the person chose (the query, their cookie, then their browser's);
-    its texts from ``web`` and ``domains``."""
-    language, explicit = choose_language(
-        request.query_params.get("lang"), request.cookies.get(LANG_COOKIE),
-        request.headers.get("accept-language"),
-    )
-    response = HTMLResponse(render(name, language, request.url.path, data, domains))
-    if explicit:
-        response.set_cookie(LANG_COOKIE, language, max_age=LANG_COOKIE_SECONDS, samesite="lax")
+    """A page in the person's language (the one they chose, else a link's for this page only,
+    else their browser's); its texts from ``web`` and ``domains``. A link's ``?lang=`` is never
+    kept: only the menu changes a person's language (``/lang``)."""
+    chosen = request.cookies.get(LANG_COOKIE)
+    language, source = choose_language(request.query_params.get("lang"), chosen,
+                                       request.headers.get("accept-language"))
+    site = site_base(request)
+    # What the page's script needs to make links others open, and to keep the person's language.
+    shared = {"site": site, "site_local": is_loopback(_host(site)), "chosen": chosen_language(chosen),
+              "lang_from": source}
+    where = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    response = HTMLResponse(render(name, language, where, {**shared, **(data or {})}, domains))
     response.headers["Content-Language"] = language
     response.headers["Cache-Control"] = "no-store"
     response.headers.update(PAGE_HEADERS)
@@ -54,16 +59,21 @@ async def home(request: Request) -> HTMLResponse:
     return page("home", request, {"bots": sorted(BOTS), "puzzle": puzzle}, ("learn",))
 
 
+# A bot's seat is named in the table's language ("Robô 3"): each person reads it in their own.
+BOT_SEAT_NAMES = sorted({catalog(language, "table")["bot_seat_name"] for language in LANGUAGES})
+
+
 @router.get("/t/{table_id}", response_class=HTMLResponse)
 async def table_page(table_id: str, request: Request, service: Service) -> HTMLResponse:
     table = await the_table(service, table_id)
-    return page("table", request, {"table": table.id, "spectator": False, "bots": sorted(BOTS)}, ("learn", "table"))
+    return page("table", request, {"table": table.id, "spectator": False, "bots": sorted(BOTS),
+                                   "bot_names": BOT_SEAT_NAMES}, ("learn", "table"))
 
 
 @router.get("/watch/{table_id}", response_class=HTMLResponse)
 async def watch_page(table_id: str, request: Request, service: Service) -> HTMLResponse:
-    return page("table", request, {"table": (await the_table(service, table_id)).id, "spectator": True},
-                ("table",))
+    return page("table", request, {"table": (await the_table(service, table_id)).id, "spectator": True,
+                                   "bot_names": BOT_SEAT_NAMES}, ("table",))
 
 
 @router.get("/rules", response_class=HTMLResponse)
@@ -88,12 +98,28 @@ async def replay_game_page(table_id: str, game: int, request: Request, service: 
                                     "download": f"/api/tables/{table_id}/games/{game}/record"})
 
 
+def _host(url: str) -> str | None:
+    """The host of an absolute URL."""
+    return urlsplit(url).hostname
+
+
+def keep_language(response: Response, language: str) -> None:
+    """The person's own language on this device (the cookie every page reads first)."""
+    response.set_cookie(LANG_COOKIE, language, max_age=LANG_COOKIE_SECONDS, samesite="lax")
+
+
+@router.get("/lang")
+async def choose_language_menu(lang: str = "", back: str = "/") -> Response:
+    """The language menu (a plain form, so it works without scripts): keep the choice and go back."""
+    return await set_language(lang, back)
+
+
 @router.get("/lang/{language}")
 async def set_language(language: str, back: str = "/") -> Response:
     """Change the language (a cookie) and go back to the page; ``back`` stays on this site."""
-    if not back.startswith("/") or back.startswith("//"):
+    if not back.startswith("/") or back.startswith("//") or "\\" in back:
         back = "/"
     response = RedirectResponse(back, status_code=303)
     with contextlib.suppress(ValueError):  # an unknown language: the page stays as it was
-        response.set_cookie(LANG_COOKIE, check_language(language), max_age=LANG_COOKIE_SECONDS, samesite="lax")
+        keep_language(response, check_language(language))
     return response

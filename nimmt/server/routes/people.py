@@ -9,6 +9,7 @@ people store of the app, the current player, and how the people part's refusals 
 from __future__ import annotations
 
 import base64
+import contextlib
 import io
 import json
 from collections.abc import Awaitable
@@ -29,7 +30,9 @@ from nimmt.people.store import PeopleStore
 
 from ..limits import ClientLimits, client_key
 from ..models import Name, _Body
+from ..pages import site_base
 from .common import ApiError, errors
+from .pages import keep_language
 from .quotas import counted
 
 router = APIRouter(tags=["people"])
@@ -45,7 +48,7 @@ PEOPLE_STATUS = {
     "code_unknown": 404, "code_used": 409, "code_expired": 410,
     "invite_unknown": 404, "invite_closed": 403, "unknown_group": 404, "not_member": 403, "not_host": 403,
     "not_in_game": 404, "passkey_taken": 409, "passkey_refused": 422, "bad_name": 422, "bad_game": 422,
-    "link_same": 409,
+    "link_same": 409, "bad_language": 422,
     "people_unavailable": 503, "rate_limited": 429, "chat_too_soon": 429, "remove_host": 409,
 }
 _PEOPLE_TEXTS = {
@@ -127,11 +130,12 @@ async def check_member(connection: HTTPConnection, group_id: str, me: Player | N
 
 
 def limited(request: Request, what: str) -> None:
-    """A try at a code, an invite or a passkey counts as joining a table, a new player as creating
-    one (the app's limits per address, nimmt/server/limits.py): 429 past them, so codes cannot be
-    guessed by the thousand."""
+    """A try at a code, an invite or a passkey, and a new player, count as joining a table (the
+    app's limits per address, nimmt/server/limits.py; 60 a minute by default): 429 past them, so
+    codes cannot be guessed by the thousand. A player is made on a person's first visit, so a
+    group of friends behind one home router, each with a new player and a seat, stays far below."""
     limits: ClientLimits = request.app.state.limits
-    wait = (limits.tables if what == "players" else limits.joins).take(client_key(request.scope))
+    wait = limits.joins.take(client_key(request.scope))
     if wait > 0:
         raise ApiError(429, "rate_limited", f"too many tries: wait {wait:.0f} s", retry_after=round(wait + 0.5))
 
@@ -145,7 +149,23 @@ def qr_data_uri(link: str) -> str:
 
 
 def base_url(request: Request) -> str:
-    return str(request.base_url).rstrip("/")
+    """The address links and QR codes are made of (``--public-url``, else one phones can open)."""
+    return site_base(request)
+
+
+async def adopt_name(connection: HTTPConnection, me: Player | None, name: str) -> None:
+    """The name a person types at a table is their player's name (docs/people.md, "A player")."""
+    people: PeopleStore | None = getattr(connection.app.state, "people", None)
+    if people is None or me is None or me.name == name:
+        return
+    with contextlib.suppress(PeopleError):  # both are held to names.py: a table's name is a player's
+        await people.rename(me.id, name)
+
+
+def with_language(response: Response, language: str | None) -> None:
+    """A device that becomes a player's (a code, a passkey) reads in that player's chosen language."""
+    if language is not None:
+        keep_language(response, language)
 
 
 # -- the shapes of answers ---------------------------------------------------------------------
@@ -155,11 +175,13 @@ class PlayerOut(BaseModel):
     id: str
     name: str | None = Field(description="null until the person chooses a name")
     public: bool = Field(description="whether the public ratings page shows this player")
+    language: str | None = Field(description="the language the person chose (null: their browser's)")
     created_at: datetime
 
     @classmethod
     def of(cls, player: Player) -> PlayerOut:
-        return cls(id=player.id, name=player.name, public=player.public, created_at=player.created_at)
+        return cls(id=player.id, name=player.name, public=player.public, language=player.language,
+                   created_at=player.created_at)
 
 
 class PlayerWithKey(BaseModel):
@@ -238,13 +260,20 @@ class Ceremony(BaseModel):
 # -- request bodies ----------------------------------------------------------------------------
 
 
+_Language = Annotated[str, StringConstraints(max_length=16)]
+
+
 class NewPlayer(_Body):
     name: Name | None = Field(default=None, description="the name others see (may be chosen later)")
+    language: _Language | None = Field(default=None, description="the language the person chose, if they "
+                                       "did (en, pt-PT, pt-BR, fr, de, es); by default their browser's")
 
 
 class ChangePlayer(_Body):
     name: Name | None = None
     public: bool | None = None
+    language: _Language | None = Field(default=None, description="the language the person chose: every device "
+                                       "of theirs follows it; \"\" forgets it (their browser's again)")
 
 
 class UseCode(_Body):
@@ -275,10 +304,11 @@ async def with_key(given: Awaitable[tuple[Player, str]]) -> PlayerWithKey:
 @router.post("/api/players", response_model=PlayerWithKey, status_code=201,
              responses=people_errors(422, 429, 503))
 async def new_player(body: NewPlayer, request: Request, people: People) -> PlayerWithKey:
-    """A new player for this browser, and its key (given once: nimmt keeps only its hash)."""
+    """A new player for this browser, and its key (given once: nimmt keeps only its hash). The
+    pages ask for one at a person's first step (play now, a table, an invite, the lobby)."""
     limited(request, "players")
     await counted(request, people, "players")
-    return await with_key(people.new_player(body.name))
+    return await with_key(people.new_player(body.name, body.language))
 
 
 @router.get("/api/me", response_model=MeOut, responses=people_errors(401, 503))
@@ -296,13 +326,17 @@ async def who_am_i(me: Me, people: People) -> MeOut:
 
 
 @router.patch("/api/me", response_model=PlayerOut, responses=people_errors(401, 422, 503))
-async def change_me(body: ChangePlayer, me: Me, people: People) -> PlayerOut:
-    """Choose or change the name, or whether the public ratings page shows this player."""
+async def change_me(body: ChangePlayer, me: Me, people: People, response: Response) -> PlayerOut:
+    """Choose or change the name, the language (this device keeps it at once, the others when they
+    next look), or whether the public ratings page shows this player."""
     try:
         if body.name is not None:
             me = await people.rename(me.id, body.name)
         if body.public is not None:
             me = await people.set_public(me.id, body.public)
+        if body.language is not None:
+            me = await people.set_language(me.id, body.language or None)
+            with_language(response, me.language)
     except PeopleError as error:
         raise refusal(error) from None
     return PlayerOut.of(me)
@@ -363,15 +397,18 @@ async def link_code(request: Request, me: Me, people: People) -> LinkCodeOut:
 
 @router.post("/api/link", response_model=PlayerWithKey, status_code=201,
              responses=people_errors(404, 409, 410, 422, 429, 503))
-async def use_link_code(body: UseCode, request: Request, people: People, me: MaybeMe,
+async def use_link_code(body: UseCode, request: Request, people: People, me: MaybeMe, response: Response,
                         key: Annotated[str | None, Security(_key_header)] = None) -> PlayerWithKey:
     """Trade a one-time code from another device for a key of that device's player. A device that
     already holds another player is first told what would happen to it (409 ``link_merge``: the
     code's player's name, and how many games and groups would move); with ``merge`` it becomes part
-    of the code's player and keeps its key. The same player: 409 ``link_same``."""
+    of the code's player and keeps its key. The same player: 409 ``link_same``. The device then
+    reads in the player's chosen language, if they chose one."""
     limited(request, "codes")
     if me is None or key is None:
-        return await with_key(people.use_link_code(body.code))
+        given = await with_key(people.use_link_code(body.code))
+        with_language(response, given.player.language)
+        return given
     try:
         if not body.merge:
             target = await people.link_code_player(body.code)
@@ -384,6 +421,7 @@ async def use_link_code(body: UseCode, request: Request, people: People, me: May
         player = await people.merge_by_code(body.code, me.id)
     except PeopleError as error:
         raise refusal(error) from None
+    with_language(response, player.language)
     return PlayerWithKey(player=PlayerOut.of(player), key=key)
 
 
@@ -445,10 +483,13 @@ async def passkey_sign_in_options(request: Request, people: People) -> Ceremony:
 
 @router.post("/api/passkeys/sign-in", response_model=PlayerWithKey, status_code=201,
              responses=people_errors(404, 409, 410, 422, 503))
-async def passkey_sign_in(body: PasskeyAnswer, request: Request, people: People) -> PlayerWithKey:
+async def passkey_sign_in(body: PasskeyAnswer, request: Request, people: People,
+                          response: Response) -> PlayerWithKey:
     """Sign in with a passkey: this device is given a key of the passkey's player."""
     rp_id, origin = _relying_party(request)
-    return await with_key(passkeys.sign_in(people, body.token, body.credential, rp_id=rp_id, origin=origin))
+    given = await with_key(passkeys.sign_in(people, body.token, body.credential, rp_id=rp_id, origin=origin))
+    with_language(response, given.player.language)
+    return given
 
 
-__all__ = ["KEY_HEADER", "NAME_LENGTH", "MaybeMe", "Me", "People", "router"]
+__all__ = ["KEY_HEADER", "NAME_LENGTH", "MaybeMe", "Me", "People", "adopt_name", "router"]

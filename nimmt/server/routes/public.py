@@ -22,6 +22,7 @@ from ..public import OpenTable, PublicTables
 from ..tables import ActionError, Table, TableService
 from .common import ApiError, Service, errors, links
 from .pages import page
+from .people import MaybeMe, adopt_name
 
 router = APIRouter(tags=["lobby"])
 logger = logging.getLogger("nimmt.server")
@@ -77,7 +78,7 @@ async def open_tables(request: Request, language: Annotated[str | None, Query(
 
 
 @router.post("/api/lobby/quick", response_model=SeatToken, status_code=201, responses=errors(503))
-async def quick_match(body: QuickMatch, request: Request, service: Service) -> SeatToken:
+async def quick_match(body: QuickMatch, request: Request, service: Service, me: MaybeMe) -> SeatToken:
     """Take a seat at the open public table in this language that has waited longest; when there is
     none, open one (public, four seats, a minute a decision) for the next people to join. That table
     starts by itself a minute after it was opened, bots in the seats still free (its creator may
@@ -91,20 +92,23 @@ async def quick_match(body: QuickMatch, request: Request, service: Service) -> S
     if turns is None:
         raise ApiError(503, "server_error", "this server keeps no list of public tables")
     assert isinstance(turns, QuickTurns)
-    seat = await _join_waiting(request, service, body)  # most often a table has room: no turn needed
+    player = me.id if me is not None else None  # the person's player keeps the game (docs/people.md)
+    seat = await _join_waiting(request, service, body, player)  # most often a table has room: no turn needed
     if seat is None:
         try:
             async with turns.turn(body.language):
                 # Again in the turn: the stranger before may have opened a table meanwhile.
-                seat = await _join_waiting(request, service, body) or await _open(service, body)
+                seat = await _join_waiting(request, service, body, player) or await _open(service, body, player)
                 await service.listing.written(seat[0].id)  # the next asker reads this table's row as it is now
         except NoTurn:
             raise ApiError(503, "server_error", "quick match is busy: try again in a moment") from None
     table, number, token = seat
+    await adopt_name(request, me, body.name)
     return SeatToken(table_id=table.id, seat=number, token=token, **links(request, table))
 
 
-async def _join_waiting(request: Request, service: TableService, body: QuickMatch) -> tuple[Table, int, str] | None:
+async def _join_waiting(request: Request, service: TableService, body: QuickMatch,
+                        player: str | None = None) -> tuple[Table, int, str] | None:
     """A seat at the table with room that has waited longest (its people present, or on their way)."""
     try:
         candidates = await _listing(request).open_tables(body.language, limit=QUICK_TRIES, arriving=True)
@@ -114,27 +118,28 @@ async def _join_waiting(request: Request, service: TableService, body: QuickMatc
         logger.warning("quick match could not read the lobby's list: %s", error)
         candidates = []
     for candidate in candidates:
-        seat = await _try_join(service, candidate, body.name)
+        seat = await _try_join(service, candidate, body.name, player)
         if seat is not None:
             return seat
     return None
 
 
-async def _open(service: TableService, body: QuickMatch) -> tuple[Table, int, str]:
+async def _open(service: TableService, body: QuickMatch, player: str | None = None) -> tuple[Table, int, str]:
     """A new quick-match table, its creator in seat 0 (during the language's turn)."""
     options = TableOptions(public=True, clock=QUICK_CLOCK, start_after=QUICK_START)
     table, token = await service.create(CreateTable(name=body.name, seats=QUICK_SEATS, options=options,
-                                                    language=body.language))
+                                                    language=body.language), player)
     return table, 0, token
 
 
-async def _try_join(service: TableService, candidate: OpenTable, name: str) -> tuple[Table, int, str] | None:
+async def _try_join(service: TableService, candidate: OpenTable, name: str,
+                    player: str | None = None) -> tuple[Table, int, str] | None:
     """A seat at this table, or None when it is gone, not public or full by now."""
     table = await service.get(candidate.table_id)
     if table is None or not table.options.public or table.status != "lobby":
         return None
     try:
-        seat, token = await service.join(table, name)
+        seat, token = await service.join(table, name, player)
     except ActionError as error:
         if error.code in ("table_full", "already_started"):
             return None

@@ -109,6 +109,15 @@ export const playerKey = {
   get() { try { return localStorage.getItem(PLAYER_KEY); } catch { return null; } },
   set(key) { localStorage.setItem(PLAYER_KEY, key); },
   clear() { try { localStorage.removeItem(PLAYER_KEY); } catch { /* nothing kept */ } },
+  usable() {
+    try {
+      localStorage.setItem(`${PLAYER_KEY}:probe`, "1");
+      localStorage.removeItem(`${PLAYER_KEY}:probe`);
+      return true;
+    } catch {
+      return false;
+    }
+  },
 };
 
 /** A set kept in this browser's storage under ``key`` (a mute list); with storage turned off, for this visit only. */
@@ -121,7 +130,45 @@ export const keptSet = {
   },
 };
 
+/** The address links and QR codes are made of: the one others can open (the server's --public-url,
+ * or this machine's network address), never this page's own when that is a loopback one. */
+export const site = page.site || location.origin;
+
+// A person's first step (play now, the guided round, a table, the lobby) gives this browser a
+// player first, named as they typed, so that every game they finish is kept (docs/people.md).
+const FIRST_STEPS = [/^\/api\/tables$/, /^\/api\/tables\/[^/]+\/join$/, /^\/api\/lobby\/quick$/];
+let checked = null;
+
+/** This browser's player as the server knows it (once a visit), or null: a key nimmt no longer
+ * knows (deleted, signed out) is forgotten, so that the next step makes a new one. */
+export function currentPlayer() {
+  if (!playerKey.get()) return Promise.resolve(null);
+  checked = checked || send("GET", "/api/me").then((me) => me.player, (error) => {
+    if (error.code === "unknown_key" || error.code === "no_key") playerKey.clear();
+    return null;
+  });
+  return checked;
+}
+
+/** A player for this browser if it has none (a table works without one: then its seat is a guest's). */
+export async function ensurePlayer(name) {
+  if (playerKey.get() && await currentPlayer()) return;
+  if (!playerKey.usable()) return; // storage off: a player made now would be lost at once
+  try {
+    const made = await send("POST", "/api/players", { name: name || null, language: page.chosen || null });
+    playerKey.set(made.key);
+    checked = Promise.resolve(made.player);
+  } catch { /* no people store, storage off, too many tries: the person plays as a guest */ }
+}
+
 export async function api(method, path, body) {
+  if (method === "POST" && body && typeof body === "object" && FIRST_STEPS.some((step) => step.test(path))) {
+    await ensurePlayer(body.name);
+  }
+  return send(method, path, body);
+}
+
+async function send(method, path, body) {
   const key = playerKey.get();
   const headers = body === undefined ? {} : { "Content-Type": "application/json" };
   if (key) headers["X-Player-Key"] = key;
@@ -192,4 +239,44 @@ export function renderRows(list, rows, bullheads, options = {}) {
     if (options.highlight === index) item.classList.add("highlight");
     list.append(item);
   });
+}
+
+// -- each person's language is their own (docs/people.md, "Language") ---------------------------
+const LANG_COOKIE = "nimmt_lang";
+const keepLanguage = (code) => {
+  document.cookie = `${LANG_COOKIE}=${encodeURIComponent(code)}; path=/; max-age=${365 * 24 * 3600}; samesite=lax`;
+};
+
+// The menu keeps the choice with the person's player too, so that their other devices follow it.
+const langForm = document.getElementById("lang-form");
+if (langForm) {
+  langForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const chosen = langForm.querySelector("select").value;
+    if (playerKey.get()) await send("PATCH", "/api/me", { language: chosen }).catch(() => null);
+    keepLanguage(chosen);
+    langForm.submit();
+  });
+}
+
+// Another device chose a language for this player: this one follows (once a visit).
+if (playerKey.get()) {
+  const SYNCED = "nimmt:lang-synced";
+  let synced = null;
+  try { synced = sessionStorage.getItem(SYNCED); } catch { /* storage off */ }
+  if (!synced) {
+    currentPlayer().then((player) => {
+      try { sessionStorage.setItem(SYNCED, "1"); } catch { /* storage off: checked again next page */ }
+      if (!player || !player.language || player.language === page.chosen) return;
+      keepLanguage(player.language);
+      if (player.language !== lang && page.lang_from !== "link") location.reload();
+    });
+  }
+}
+
+// A page served at a loopback address makes links no phone opens: the places that show links say so.
+for (const box of document.querySelectorAll("[data-share-warning]")) {
+  if (!page.site_local) continue;
+  box.textContent = t("share_local_warning", { address: site });
+  box.hidden = false;
 }

@@ -1,6 +1,6 @@
 // "You": this browser's player (its key in local storage), their games, groups, devices and data.
 import { announce, api, el, errorText, isolateName, lang, listFormat, page, playerKey, t, tp } from "./common.js";
-import { createPasskey, passkeysAvailable, usePasskey } from "./passkey.js";
+import { createPasskey, passkeyProblem, passkeysAvailable, usePasskey } from "./passkey.js";
 
 const $ = (id) => document.getElementById(id);
 const SECTIONS = ["profile", "games", "groups", "devices", "data"];
@@ -28,6 +28,8 @@ const guarded = (action) => async (event) => {
   } catch (error) {
     if (error.code === "unknown_key") playerKey.clear();
     fail(error.name === "NotAllowedError" ? { code: "passkey_refused" } : error);
+    // The browser refused this address for passkeys: say why, not "something went wrong".
+    if (error.name === "SecurityError") $("me-error").textContent = t(passkeyProblem() || "passkey_why_ip", { host: location.hostname });
     if (error.code === "unknown_key") await load();
   }
 };
@@ -64,6 +66,12 @@ function render() {
   $("start").hidden = !!me;
   for (const id of SECTIONS) $(id).hidden = !me;
   $("passkey-sign-in").hidden = !passkeysAvailable();
+  // Where passkeys cannot work, the page says why and points to the one-time code.
+  const why = passkeyProblem();
+  for (const id of ["passkey-why-start", "passkey-why"]) {
+    $(id).hidden = !why;
+    $(id).textContent = why ? t(why, { host: location.hostname }) : "";
+  }
   if (!me) return;
   $("name-input").value = me.player.name || "";
   $("public-input").checked = me.player.public;

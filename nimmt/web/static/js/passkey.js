@@ -7,7 +7,20 @@ const fromB64 = (text) => {
 const toB64 = (buffer) => btoa(String.fromCharCode(...new Uint8Array(buffer)))
   .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 
-export const passkeysAvailable = () => typeof window.PublicKeyCredential === "function";
+export const passkeysAvailable = () => passkeyProblem() === null;
+
+// A bare IP address (v4, or v6 in brackets): WebAuthn wants a site's name as its relying party.
+const IP_ADDRESS = /^(\d{1,3}(\.\d{1,3}){3}|\[?[0-9a-f:]+:[0-9a-f:.]*\]?)$/i;
+
+/** Why passkeys cannot work on this page, as the key of a text that says so (people.json), or null:
+ * plain http away from this computer (not a secure context), an IP address instead of a name, or a
+ * browser without them. The one-time code works everywhere. */
+export function passkeyProblem() {
+  if (!window.isSecureContext) return "passkey_why_http";
+  if (IP_ADDRESS.test(location.hostname)) return "passkey_why_ip";
+  if (typeof window.PublicKeyCredential !== "function") return "passkey_why_browser";
+  return null;
+}
 
 /** A new passkey for the options of POST /api/me/passkeys/options; its answer as JSON. */
 export async function createPasskey(options) {

@@ -69,9 +69,14 @@ export const bullheadsOf = (card) => live.bullheads[String(card)] || 0;
 // What this person may do now, as the server says: the bot protocol's answers, {card} or {row}.
 export const legalCards = (message) => (message.legal || []).filter((answer) => "card" in answer).map((answer) => answer.card);
 export const legalRows = (message) => (message.legal || []).filter((answer) => "row" in answer).map((answer) => answer.row);
+// A bot's seat named in the table's language ("Robô 3") is named in this person's ("Robot 3").
+const botSeatNames = new Set(page.bot_names || []);
 export const plainName = (seat) => {
   const info = live.state.table.seats[seat];
   if (!info || !info.name) return t("seat_free_name", { seat: seat + 1 });
+  if (info.bot && botSeatNames.has(info.name.replace(String(seat + 1), "{number}"))) {
+    return t("bot_seat_name", { number: seat + 1 });
+  }
   const first = (name) => String(name || "").trim().split(/\s+/)[0];
   // A first name is enough unless another seat's starts the same: then the whole name.
   const short = live.shortNames && !live.state.table.seats.some((other, index) => index !== seat && other.name

@@ -1,6 +1,6 @@
 // The table's lobby: who sits where, the bots the host seats, the invitation and Start.
 import { el, has, t } from "./common.js";
-import { $, nameOf, send, tableId } from "./table-live.js";
+import { $, nameOf, plainName, send, tableId } from "./table-live.js";
 
 export function renderLobby(table, you) {
   const free = table.seats.filter((s) => !s.taken).length;
@@ -22,17 +22,17 @@ export function renderLobby(table, you) {
     $("lobby-seats").replaceChildren(...table.seats.map((seat) => el("li", {},
       host && seat.bot && !seat.replaced ? el("button", {
         type: "button", class: "remove-bot", "data-seat": seat.seat,
-        "aria-label": t("remove_bot_button", { name: seat.name }),
+        "aria-label": t("remove_bot_button", { name: plainName(seat.seat) }),
         onclick: () => send({ type: "remove_bot", seat: seat.seat }),
       }, "✕") : null,
       el("span", { class: "seat-name" },
-        seat.taken ? (seat.bot ? t("seat_bot", { name: seat.name, bot: botName(seat.bot) }) : nameOf(seat.seat))
+        seat.taken ? (seat.bot ? t("seat_bot", { name: plainName(seat.seat), bot: botName(seat.bot) }) : nameOf(seat.seat))
           : t("seat_free")))));
   }
   $("lobby-host").hidden = !host || !free;
   $("start-fill").hidden = !free;
   $("invite").hidden = !you;
-  const qr = `/api/tables/${encodeURIComponent(tableId)}/invite.svg?lang=${encodeURIComponent(table.language)}`;
+  const qr = `/api/tables/${encodeURIComponent(tableId)}/invite.svg`;
   if (you && $("invite-qr").getAttribute("src") !== qr) $("invite-qr").setAttribute("src", qr);
   $("start-box").hidden = !table.creator;
   $("start").hidden = free > 0;

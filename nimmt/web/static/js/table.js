@@ -2,7 +2,7 @@
 // This module holds the connection, draws the page from each state and wires the page's buttons; what
 // each part of the page shows is drawn by table-lobby.js, table-hand.js (the hand and the rows),
 // table-reveal.js, table-coach.js and table-standings.js, which share table-live.js.
-import { announce, api, el, errorText, mergePatch, page, t } from "./common.js";
+import { announce, api, el, errorText, mergePatch, page, site, t } from "./common.js";
 import { setupReactions, showReaction, updateReactions } from "./reactions.js";
 import { updateStartClock } from "./startclock.js";
 import { adviceRefused, askAdvice, forgetAdvice, hideAdvice, renderCoach, showAdvice } from "./table-coach.js";
@@ -163,9 +163,10 @@ function draw(message) {
   const you = seated(message);
   const watching = spectator || (!you && table.status !== "lobby");
   $("table-heading").textContent = watching ? t("watch_heading") : t("table_heading");
-  const inviteUrl = `${location.origin}/t/${tableId}?lang=${table.language}`;
+  // Made of the address others can open; no language: each person reads the table in their own.
+  const inviteUrl = `${site}/t/${tableId}`;
   $("invite-link").value = inviteUrl;
-  $("watch-link").value = `${location.origin}/watch/${tableId}`;
+  $("watch-link").value = `${site}/watch/${tableId}`;
   $("watch-box").hidden = spectator || table.status === "playing";
   $("coach-option").textContent = table.options.coach ? t("coach_on_note") : t("coach_off_note");
   $("coach-option").hidden = false;
