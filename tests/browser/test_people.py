@@ -70,7 +70,8 @@ def play_to_the_end(page: Page) -> None:
 
 
 def test_two_games_on_two_days_are_under_my_games(browser: Browser, server: LiveServer, screenshots: Path) -> None:
-    context = browser.new_context(**TALL_PHONE, reduced_motion="reduce")
+    # Ana's browser speaks French: a link's ?lang= is for its own page, her language is her browser's.
+    context = browser.new_context(**TALL_PHONE, reduced_motion="reduce", locale="fr")
     try:
         ana = new_person(context, server, "Ana", "fr")
         ana.goto(f"{server.url}/?lang=fr")
