@@ -79,7 +79,7 @@ def test_a_quick_match_keeps_the_persons_player(client: TestClient) -> None:
 
 def test_a_group_behind_one_router_each_gets_a_player(tmp_path: Path) -> None:
     # Creating tables is limited to 2 a minute here; ten friends behind one address still each get
-    # a player and a seat at the table one of them made (players count as joins: 60 a minute).
+    # a player and a seat at the table one of them made (players are held by the store's quota).
     app = create_app(tmp_path / "nimmt.sqlite3", bot_delay=0, limits=Limits(tables_per_minute=2,
                                                                             messages_per_minute=0))
     with TestClient(app) as client:

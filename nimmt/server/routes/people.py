@@ -130,10 +130,9 @@ async def check_member(connection: HTTPConnection, group_id: str, me: Player | N
 
 
 def limited(request: Request, what: str) -> None:
-    """A try at a code, an invite or a passkey, and a new player, count as joining a table (the
-    app's limits per address, nimmt/server/limits.py; 60 a minute by default): 429 past them, so
-    codes cannot be guessed by the thousand. A player is made on a person's first visit, so a
-    group of friends behind one home router, each with a new player and a seat, stays far below."""
+    """A try at a code, an invite or a passkey counts as joining a table (the app's limits per
+    address, nimmt/server/limits.py; 60 a minute by default): 429 past them, so codes cannot be
+    guessed by the thousand."""
     limits: ClientLimits = request.app.state.limits
     wait = limits.joins.take(client_key(request.scope))
     if wait > 0:
@@ -305,8 +304,9 @@ async def with_key(given: Awaitable[tuple[Player, str]]) -> PlayerWithKey:
              responses=people_errors(422, 429, 503))
 async def new_player(body: NewPlayer, request: Request, people: People) -> PlayerWithKey:
     """A new player for this browser, and its key (given once: nimmt keeps only its hash). The
-    pages ask for one at a person's first step (play now, a table, an invite, the lobby)."""
-    limited(request, "players")
+    pages ask for one at a person's first step (play now, a table, an invite, the lobby), so it
+    is held by the store's quota alone (60 an hour from one address: nimmt/people/counts.py), not
+    by the per-minute rate of tables it once shared, which a group behind one router could reach."""
     await counted(request, people, "players")
     return await with_key(people.new_player(body.name, body.language))
 
