@@ -34,6 +34,11 @@ PostgreSQL and Redis per action beside the processes'.
 ``--lobby N`` adds N people who browse the lobby's list and quick-match into public tables
 (``benchmarks/load_lobby.py``): the list's and quick match's latencies are reported beside.
 
+``--abusers`` adds abusive clients beside them, each from a loopback address of its own (a key
+making groups, a chat flooder, league readers, big uploads: ``benchmarks/load_abuse.py``); the
+normal players' latencies and the health probe's, with and without them, are in
+``docs/deploy/README.md``. Every run probes ``/healthz`` twice a second and reports its latency.
+
 ``--soak`` runs the cluster while things go wrong (processes killed, Redis restarted, hostile
 clients) and reports acknowledged actions lost: ``benchmarks/soak.py``.
 
@@ -503,6 +508,13 @@ class Run:
         self.figures: dict[str, Any] = {}
         self.lags: list[float] = []  # seconds: how late the generator's own timer fired, in the window
         self.lobby: Any = None  # --lobby: the people who browse the lobby and quick-match (load_lobby.py)
+        self.health: list[float] = []  # seconds: GET /healthz, in the window
+        self.health_answers: Counter[str] = Counter()
+        self.abusers: Any = None  # --abusers: abusive clients beside the players (load_abuse.py)
+        if getattr(args, "abusers", False):
+            from load_abuse import Abusers  # beside this script
+
+            self.abusers = Abusers(self, getattr(args, "league_group", None))
         if getattr(args, "lobby", 0):
             from load_lobby import LobbyGoers  # beside this script
 
@@ -589,6 +601,21 @@ class Run:
             if self.stats.in_window(woke):
                 self.lags.append(woke - asked - 0.01)
 
+    async def health_probe(self) -> None:
+        """``GET /healthz`` twice a second, as a monitor would: its latency and answers in the window."""
+        async with httpx.AsyncClient(timeout=self.timeout, trust_env=False) as http:
+            while not self.stopping:
+                asked = time.perf_counter()
+                try:
+                    status = str((await http.get(f"{self.url}/healthz")).status_code)
+                except httpx.HTTPError as error:
+                    status = type(error).__name__
+                answered = time.perf_counter()
+                if self.stats.in_window(answered):
+                    self.health.append(answered - asked)
+                    self.health_answers[status] += 1
+                await asyncio.sleep(max(0.0, 0.5 - (answered - asked)))
+
     async def main(self) -> None:
         tables = self.players // SEATS
         began = time.perf_counter()
@@ -596,6 +623,9 @@ class Run:
         self.stats.window_end = began + self.seconds
         self.spawn(self.watchdog())
         self.spawn(self.lag_probe())
+        self.spawn(self.health_probe())
+        if self.abusers is not None:
+            self.spawn(self.abusers.main())
         gate = asyncio.Semaphore(16)  # tables being created at once, at most
         # Idle connections closed after 2 s, before the server's 5 s: a request on one it is closing fails.
         limits = httpx.Limits(max_connections=16, max_keepalive_connections=16, keepalive_expiry=2.0)
@@ -635,6 +665,7 @@ class Run:
         actions = sum(self.stats.kinds[k] for k in MEASURED)
         ms = sorted(x * 1000 for x in self.stats.latencies)
         lags = sorted(x * 1000 for x in self.lags)
+        health = sorted(x * 1000 for x in self.health)
         scraped = scraped_after.since(scraped_before)
         used = {name: sum(cpu - cpu_before.get(name, {}).get(pid, 0.0) for pid, cpu in pids.items())
                 for name, pids in cpu_after.items()}  # a process born in the window counts whole
@@ -672,7 +703,12 @@ class Run:
             "server_log_lines": None if log is None else log[0],
             "server_tracebacks": None if log is None else log[1],
             "setup_p50_ms": round(percentile(sorted(x * 1000 for x in self.stats.setup_latencies), 0.5), 1),
+            "health_ms": {"probes": len(health), "p50": round(percentile(health, 0.50), 1),
+                          "p99": round(percentile(health, 0.99), 1), "max": round(health[-1], 1) if health else 0.0,
+                          "answers": dict(self.health_answers.most_common())},
         }
+        if self.abusers is not None:
+            self.figures["abusers"] = self.abusers.figures()
         if self.lobby is not None:
             self.figures["lobby"] = self.lobby.figures()
 
@@ -781,6 +817,14 @@ def report(figures: dict[str, Any], think: float, stall: float) -> str:
                                  + f"; its event loop{'s' if figures['services_cpu_seconds'] else ''} waited "
                                  f"{figures['server_waited_for_cpu_seconds']:.1f} s for a core (ready to run)"),
     ]
+    health = figures["health_ms"]
+    lines.append(f"health probe:      {health['probes']} GET /healthz in the window, p50 {health['p50']:.1f} ms, "
+                 f"p99 {health['p99']:.1f} ms, max {health['max']:.1f} ms; answers "
+                 + ", ".join(f"{status} {count}" for status, count in health["answers"].items()))
+    if "abusers" in figures:
+        from load_abuse import report as abuse_report  # beside this script
+
+        lines += abuse_report(figures)
     lag = figures["server_loop_lag_ms"]
     if lag["looks"]:
         lines.append(f"server loop lag:   mean {lag['mean']:.1f} ms, p50 at most {lag['p50_at_most']:g} ms, "
@@ -838,6 +882,11 @@ def main(argv: list[str] | None = None) -> None:
                         "(benchmarks/load_lobby.py), arriving over the ramp")
     parser.add_argument("--look-every", type=float, default=3.0, help="with --lobby: seconds between two looks "
                         "at the lobby's list (±50 %%; the page polls every 3)")
+    parser.add_argument("--abusers", action="store_true", help="abusive clients beside the players, each from a "
+                        "loopback address of its own: a key making groups, a chat flooder, league readers, big "
+                        "uploads (benchmarks/load_abuse.py)")
+    parser.add_argument("--league-games", type=int, default=2000, help="with --abusers and a server started here: "
+                        "score sheets written into the league the readers read, before the run (default 2,000)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="end with the figures as one JSON line")
     parser.add_argument("--soak", action="store_true", help="the cluster for --seconds while processes are "
@@ -885,6 +934,16 @@ def main(argv: list[str] | None = None) -> None:
             shown_db = re.sub(r"//([^:@/]+):[^@/]*@", r"//\1:***@", db)  # no password in the output
             print(f"server: nimmt serve (pid {pid}) at {url}, --db {shown_db}, with every per-client limit off "
                   f"({' '.join(NO_LIMITS)}): all the load comes from one address", flush=True)
+            if args.abusers and args.league_games:
+                from load_abuse import seed_league  # beside this script
+
+                from nimmt.server.store import async_url
+
+                began = time.perf_counter()
+                args.league_group = asyncio.run(seed_league(
+                    async_url(db) if "://" in db else f"sqlite+aiosqlite:///{db}", min(args.league_games, 20_000)))
+                print(f"league: {args.league_games} score sheets written into group {args.league_group} in "
+                      f"{time.perf_counter() - began:.0f} s, before the run", flush=True)
         run = Run(args, url, pid, server)
         # The generator's own pauses count in every latency it measures: the same collector settings
         # as nimmt serve (its full collections of thousands of sockets' states stopped it for 100 ms

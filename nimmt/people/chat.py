@@ -7,7 +7,7 @@ while one is written), so their ids follow the order they became visible in, and
 never skips one committed late. A message is one line held to the rules of a name
 (:func:`nimmt.names.clean_name`: no control or direction characters, spaces made plain), at most
 :data:`LENGTH` characters; a person sends at most :data:`BURST` messages in :data:`WINDOW`, and an
-address as many as its quotas say (nimmt/people/counts.py: counted in the store, with the message).
+address as many as its quotas say (nimmt/people/counts.py: counted in the store before the message is kept).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Row, insert, select
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from nimmt.names import NameRefused, clean_name
 
@@ -74,6 +74,17 @@ def _message(row: Row[Any]) -> ChatMessage:
 _ROWS = select(CHAT, PLAYERS.c.name).join(PLAYERS, PLAYERS.c.id == CHAT.c.player_id)
 
 
+async def _member(connection: AsyncConnection, group_id: str, player_id: str, *, lock: bool = False) -> None:
+    """``unknown_group`` or ``not_member`` unless the player is one of the group's members (``lock``:
+    the group's row locked, on PostgreSQL)."""
+    group = select(GROUPS.c.id).where(GROUPS.c.id == group_id)
+    if (await connection.execute(group.with_for_update() if lock else group)).first() is None:
+        raise PeopleError("unknown_group", "there is no such group")
+    member = select(MEMBERS.c.player_id).where(MEMBERS.c.group_id == group_id, MEMBERS.c.player_id == player_id)
+    if (await connection.execute(member)).first() is None:
+        raise PeopleError("not_member", "only the group's members see this")
+
+
 class ChatStore:
     """The ``people_chat`` rows, on the people store's engine and clock."""
 
@@ -87,21 +98,17 @@ class ChatStore:
         :class:`ChatRefused` (nothing stored) otherwise."""
         text = clean_message(text)
         now = _utc(self._clock())
+        async with self._engine.connect() as connection:  # reads: a refused stranger counts nothing
+            await _member(connection, group_id, player_id)
+        # Counted by the person and by the address, atomically (nimmt/people/counts.py), before the
+        # message is kept: of thirty posts racing, exactly as many as the quotas allow get through.
+        try:
+            await self._counts.take("chat", player=player_id, address=address)
+        except Limited as limited:
+            raise ChatRefused("chat_too_soon", str(limited), **limited.params) from None
         async with self._engine.begin() as connection:
-            # Counted first, with the message (the same transaction): by the person and by the address,
-            # atomically (nimmt/people/counts.py). Refused: nothing is counted, nothing kept.
-            try:
-                await self._counts.take_in(connection, "chat", player=player_id, address=address)
-            except Limited as limited:
-                raise ChatRefused("chat_too_soon", str(limited), **limited.params) from None
             # The group's row locked (PostgreSQL): the group's messages are numbered in commit order.
-            group = select(GROUPS.c.id).where(GROUPS.c.id == group_id).with_for_update()
-            if (await connection.execute(group)).first() is None:
-                raise PeopleError("unknown_group", "there is no such group")
-            member = select(MEMBERS.c.player_id).where(MEMBERS.c.group_id == group_id,
-                                                       MEMBERS.c.player_id == player_id)
-            if (await connection.execute(member)).first() is None:
-                raise PeopleError("not_member", "only the group's members see this")
+            await _member(connection, group_id, player_id, lock=True)
             done = await connection.execute(insert(CHAT).values(group_id=group_id, player_id=player_id, text=text,
                                                                 sent_at=now))
             (message_id,) = done.inserted_primary_key or (None,)

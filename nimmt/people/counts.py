@@ -14,9 +14,9 @@ statement, atomic on SQLite and PostgreSQL alike::
 It counts one more, or returns no row when the limit is reached (PostgreSQL locks the row for the
 conflict, SQLite has one writer at a time: there is no check-then-insert race). The counts of one
 request (by the player and by the address) go in one transaction: a refusal by either counts
-nothing. :meth:`CountStore.take_in` counts in the caller's own transaction, first (the chat's:
-the count and the message commit together); on SQLite a count must be the transaction's first
-statement, so that the write lock is taken before anything is read.
+nothing. On SQLite that transaction runs whole in a thread of its own, on the plain driver: its
+write lock is held for the microseconds of the statements, never across turns of a busy event
+loop, where it would keep the tables' writer waiting (a chat flood did, before).
 
 The defaults (:data:`DEFAULT_QUOTAS`, docs/deploy/README.md, "Limits") leave room for a family or
 a class behind one address, and none for a script: 2,000 groups from one key stop at the tenth.
@@ -24,13 +24,15 @@ a class behind one address, and none for a script: 2,000 groups from one key sto
 
 from __future__ import annotations
 
+import asyncio
 import math
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import case, delete, or_, select
+from sqlalchemy import Engine, case, create_engine, delete, or_, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -95,8 +97,13 @@ class Limited(PeopleError):
                                        "seconds": quota.seconds, "retry_after": retry_after}
 
 
+class _Refused(Exception):
+    def __init__(self, quota: Quota, wait: int) -> None:
+        self.quota, self.wait = quota, wait
+
+
 class CountStore:
-    """The ``people_counts`` rows, on the people store's engine and clock."""
+    """The ``people_counts`` rows, on the people store's database and clock."""
 
     def __init__(self, engine: AsyncEngine, clock: Callable[[], datetime],
                  quotas: Sequence[Quota] = DEFAULT_QUOTAS) -> None:
@@ -104,35 +111,66 @@ class CountStore:
         self._clock = clock
         self.quotas: tuple[Quota, ...] = tuple(quotas)
         self._insert = pg_insert if engine.dialect.name == "postgresql" else sqlite_insert
+        # SQLite: the plain driver, in one thread of its own (see the module).
+        self._sync: Engine | None = None
+        if engine.dialect.name == "sqlite":
+            self._sync = create_engine(engine.url.set(drivername="sqlite"), connect_args={"timeout": 30})
+        self._thread: ThreadPoolExecutor | None = None
 
     def of(self, thing: Thing) -> list[Quota]:
         return [quota for quota in self.quotas if quota.thing == thing and quota.most > 0]
 
     async def take(self, thing: Thing, *, player: str | None = None, address: str | None = None) -> None:
-        """Count one ``thing`` by ``player`` and from ``address`` (each when given), in a transaction of
-        its own; :class:`Limited` (and nothing counted) when any of their quotas is reached."""
-        if not self._wanted(thing, player, address):
+        """Count one ``thing`` by ``player`` and from ``address`` (each when given), in one transaction;
+        :class:`Limited` (and nothing counted) when any of their quotas is reached."""
+        wanted = self._wanted(thing, player, address)
+        if not wanted:
             return
-        async with self._engine.begin() as connection:
-            await self.take_in(connection, thing, player=player, address=address)
-
-    async def take_in(self, connection: AsyncConnection, thing: Thing, *, player: str | None = None,
-                      address: str | None = None) -> None:
-        """:meth:`take` in the caller's transaction (its first statements): :class:`Limited` when a
-        quota is reached, and the caller rolls back (nothing of it is counted)."""
         now = self._clock().timestamp()
-        for quota, who in self._wanted(thing, player, address):
-            upsert = self._insert(COUNTS).values(what=quota.what, who=who, ends=now + quota.seconds, n=1)
-            over = COUNTS.c.ends <= now  # the window is over: this one starts the next
-            counted = await connection.execute(upsert.on_conflict_do_update(
-                index_elements=[COUNTS.c.what, COUNTS.c.who],
-                set_={"n": case((over, 1), else_=COUNTS.c.n + 1), "ends": case((over, upsert.excluded.ends),
-                                                                                else_=COUNTS.c.ends)},
-                where=or_(over, COUNTS.c.n < quota.most)).returning(COUNTS.c.n))
-            if counted.first() is None:
-                ends = (await connection.execute(select(COUNTS.c.ends).where(
-                    COUNTS.c.what == quota.what, COUNTS.c.who == who))).scalar_one()
-                raise Limited(quota, max(1, math.ceil(ends - now)))
+        if self._sync is not None:
+            if self._thread is None:
+                self._thread = ThreadPoolExecutor(1, thread_name_prefix="nimmt-counts")
+            refused = await asyncio.get_running_loop().run_in_executor(self._thread, self._take_sync, wanted, now)
+        else:
+            try:
+                async with self._engine.begin() as connection:
+                    for quota, who in wanted:
+                        if (await connection.execute(self._count(quota, who, now))).first() is None:
+                            raise _Refused(quota, await self._wait(connection, quota, who, now))
+                refused = None
+            except _Refused as error:
+                refused = error
+        if refused is not None:
+            raise Limited(refused.quota, refused.wait)
+
+    def _take_sync(self, wanted: list[tuple[Quota, str]], now: float) -> _Refused | None:
+        assert self._sync is not None
+        try:
+            with self._sync.begin() as connection:  # its first statement, a write, takes the lock
+                for quota, who in wanted:
+                    if connection.execute(self._count(quota, who, now)).first() is None:
+                        ends = connection.execute(self._ends(quota, who)).scalar_one()
+                        raise _Refused(quota, max(1, math.ceil(ends - now)))
+        except _Refused as refused:
+            return refused
+        return None
+
+    def _count(self, quota: Quota, who: str, now: float) -> Any:
+        upsert = self._insert(COUNTS).values(what=quota.what, who=who, ends=now + quota.seconds, n=1)
+        over = COUNTS.c.ends <= now  # the window is over: this one starts the next
+        return upsert.on_conflict_do_update(
+            index_elements=[COUNTS.c.what, COUNTS.c.who],
+            set_={"n": case((over, 1), else_=COUNTS.c.n + 1), "ends": case((over, upsert.excluded.ends),
+                                                                            else_=COUNTS.c.ends)},
+            where=or_(over, COUNTS.c.n < quota.most)).returning(COUNTS.c.n)
+
+    @staticmethod
+    def _ends(quota: Quota, who: str) -> Any:
+        return select(COUNTS.c.ends).where(COUNTS.c.what == quota.what, COUNTS.c.who == who)
+
+    async def _wait(self, connection: AsyncConnection, quota: Quota, who: str, now: float) -> int:
+        ends = (await connection.execute(self._ends(quota, who))).scalar_one()
+        return max(1, math.ceil(float(ends) - now))
 
     def _wanted(self, thing: Thing, player: str | None, address: str | None) -> list[tuple[Quota, str]]:
         whom = {"player": player, "address": address}
@@ -144,6 +182,12 @@ class CountStore:
         async with self._engine.begin() as connection:
             done = await connection.execute(delete(COUNTS).where(COUNTS.c.ends <= now))
         return int(done.rowcount or 0)
+
+    async def close(self) -> None:
+        thread, self._thread = self._thread, None
+        if thread is not None and self._sync is not None:  # its connections closed in the thread that made them
+            await asyncio.get_running_loop().run_in_executor(thread, self._sync.dispose)
+            thread.shutdown()
 
 
 def quotas_with(changes: Iterable[Quota], base: Sequence[Quota] = DEFAULT_QUOTAS) -> tuple[Quota, ...]:

@@ -148,6 +148,7 @@ class SqlPeopleStore:
             await connection.execute(select(func.count()).select_from(PLAYERS))
 
     async def close(self) -> None:
+        await self.counts.close()
         await self._engine.dispose()
 
     def _when(self) -> datetime:

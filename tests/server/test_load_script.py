@@ -63,3 +63,23 @@ def test_the_load_script_starts_two_processes_behind_nginx_and_stops_them() -> N
     assert len(pids) == 2 and "behind nginx at http://127.0.0.1:" in servers.group(1)
     for pid in pids:  # stopped at the end, not left running
         assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text().lower()
+
+
+def test_the_load_script_adds_abusers_and_the_health_probe(tmp_path: Path) -> None:
+    """``--abusers``: a key making groups, a chat flooder, league readers and big uploads, each from a
+    loopback address of its own, refused by the server's quotas while the players play on."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "load.py"), "--players", "8", "--seconds", "12", "--ramp", "2",
+         "--think", "0.2", "--timeout", "20", "--abusers", "--league-games", "20", "--json"],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["tables_started"] == 2 and figures["actions"] > 0 and figures["errors"] == {}, figures
+    assert figures["health_ms"]["probes"] >= 1 and set(figures["health_ms"]["answers"]) == {"200"}
+    answers = figures["abusers"]["answers"]
+    assert answers["groups"].get("429", 0) > 0 and answers["groups"].get("201", 0) <= 10, answers
+    assert answers["chat"].get("429", 0) > 0, answers
+    assert answers["league"].get("200", 0) > 0 and figures["abusers"]["league_ms"]["reads"] > 0, answers
+    assert "abusers:" in done.stdout and "health probe:" in done.stdout
+    assert figures["server_tracebacks"] == 0, done.stdout

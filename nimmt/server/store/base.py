@@ -328,13 +328,17 @@ class SqlStore:
         log, both synced at commit); rows of processes gone for a day are removed in it. Raises when
         the database refuses writes (a full disk, made read-only, a file it cannot write, a lock held
         too long). For the health check."""
+        async with self._engine.begin() as connection:
+            await connection.run_sync(self._probe_in)
+
+    def _probe_in(self, connection: Connection) -> None:
+        """:meth:`check_write`'s statements, on a connection whose transaction the caller commits."""
         now = time.time()
         upsert = self._dialect_insert(HEALTH_PROBE).values(process=probe_process(), at=now, n=1)
         upsert = upsert.on_conflict_do_update(index_elements=[HEALTH_PROBE.c.process],
                                               set_={"at": upsert.excluded.at, "n": HEALTH_PROBE.c.n + 1})
-        async with self._engine.begin() as connection:
-            await connection.execute(upsert)
-            await connection.execute(delete(HEALTH_PROBE).where(HEALTH_PROBE.c.at < now - 86_400))
+        connection.execute(upsert)
+        connection.execute(delete(HEALTH_PROBE).where(HEALTH_PROBE.c.at < now - 86_400))
 
     def _insert_in(self, connection: Connection, candidates: list[Pending], look: bool) -> set[tuple[str, int]]:
         created: set[str] = set()

@@ -49,6 +49,18 @@ class SqliteStore(SqlStore):
             self._thread = ThreadPoolExecutor(1, thread_name_prefix="nimmt-store-writer")
         return await asyncio.get_running_loop().run_in_executor(self._thread, self._insert_in_thread, candidates, look)
 
+    async def check_write(self) -> None:
+        """The health check's write, in the writer's thread, on its plain driver: the write lock is held
+        for the statements alone (through aiosqlite it would be held across turns of a busy event loop,
+        and the tables' writer would wait for it), and what it proves is the tables' own write path."""
+        if self._thread is None:
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="nimmt-store-writer")
+        await asyncio.get_running_loop().run_in_executor(self._thread, self._probe_in_thread)
+
+    def _probe_in_thread(self) -> None:
+        with self._writes.begin() as connection:
+            self._probe_in(connection)
+
     def _insert_in_thread(self, candidates: list[Pending], look: bool) -> set[tuple[str, int]]:
         if not look and all(pending.seq != 0 and pending.game is None for pending in candidates):
             return self._insert_entries_sqlite(candidates)
