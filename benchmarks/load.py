@@ -514,7 +514,7 @@ class Run:
         if getattr(args, "abusers", False):
             from load_abuse import Abusers  # beside this script
 
-            self.abusers = Abusers(self, getattr(args, "league_group", None))
+            self.abusers = Abusers(self, getattr(args, "league_group", None), args.abuse_record)
         if getattr(args, "lobby", 0):
             from load_lobby import LobbyGoers  # beside this script
 
@@ -919,6 +919,10 @@ def main(argv: list[str] | None = None) -> None:
           f"(figures over the last {args.seconds - args.ramp:g} s); {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.2f} before", flush=True)
     server: Server | Processes | None = None
+    if args.abusers:  # the big uploads' record, made before anything is measured
+        from load_abuse import big_record  # beside this script
+
+        args.abuse_record = big_record()
     with tempfile.TemporaryDirectory(prefix="nimmt-load-") as folder:
         if args.cluster:
             server = Processes(args.processes, args.players, list(args.serve_arg))
