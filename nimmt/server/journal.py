@@ -87,12 +87,15 @@ class Rematched:
 
 @dataclass(frozen=True, slots=True)
 class SeatToBot:
-    """A bot plays an absent person's seat from now on; with ``clock``, the seat's clock ran out (the
-    person may be here: the bot plays the decision at hand, and the seat is theirs again after it)."""
+    """A bot plays a person's seat from now on. ``clock``: the server handed it because the seat's
+    clock ran out while its person was away (the bot plays the decision at hand; the person, once
+    here, gets the seat back at their next one). ``keep``: someone at the table handed it because a
+    present person's clock ran out; the bot keeps it until its person takes it back (``SeatBack``)."""
 
     seat: int
     bot: str
     clock: bool = False
+    keep: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +175,8 @@ def entry_to_json(entry: Entry) -> dict[str, Any]:
             data.update(seat=entry.seat, bot=entry.bot)
             if entry.clock:
                 data["clock"] = True
+            if entry.keep:  # written only when set: older entries are as they were
+                data["keep"] = True
         case SeatBack():
             data.update(seat=entry.seat)
         case Dealt():
@@ -225,7 +230,8 @@ def entry_from_json(data: object) -> Entry:
             case "rematch":
                 return Rematched()
             case "seat_to_bot":
-                return SeatToBot(_int(data, "seat"), _str(data, "bot"), data.get("clock") is True)
+                return SeatToBot(_int(data, "seat"), _str(data, "bot"), data.get("clock") is True,
+                                 data.get("keep") is True)
             case "seat_back":
                 return SeatBack(_int(data, "seat"), _at(data))
             case "deal":

@@ -168,7 +168,8 @@ class SeatInfo(BaseModel):
     present: bool
     away_seconds: float | None = Field(description="how long this seat's person has been away (null: present, "
                                        "a free seat, or a bot's seat for nobody)")
-    replaced: bool = Field(description="a bot plays this person's seat; they get it back at their next decision")
+    replaced: bool = Field(description="a bot plays this person's seat: they get it back at their next decision "
+                           "once here, or (handed while they were here) when they take it back")
     clock_left: float | None = Field(default=None, description="seconds left on this seat's clock for the decision "
                                      "the table awaits of it (null: no clock, or nothing awaited)")
     mark: int | None = Field(default=None, description="when another seat's name looks like this one (the same "
@@ -316,6 +317,13 @@ class SeatToBot(_Strict):
     ref: Ref | None = None
 
 
+class SeatBack(_Strict):
+    """This seat's person takes back the seat a bot plays for them."""
+
+    type: Literal["seat_back"]
+    ref: Ref | None = None
+
+
 class AskAdvice(_Strict):
     """Ask the coach about this seat's own decision now; the answer goes to this connection only."""
 
@@ -337,6 +345,6 @@ class React(_Strict):
 
 
 AnyClientMessage = (Hello | Play | ChooseRowMessage | Start | Rematch | SeatToBot | AskAdvice | Ping | React | AddBot
-                    | RemoveBot | TakeBack | AskRematch)
+                    | RemoveBot | TakeBack | AskRematch | SeatBack)
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)

@@ -33,7 +33,7 @@ def state_message(table: Table, seat: int | None) -> dict[str, Any]:
     about["creator"] = seat is not None and seat == about["host"]  # holds the host's buttons now
     if table.recorder is None:
         return {"type": "state", "version": table.version, "table": about, "view": None, "legal": [],
-                "reveal": None, "scores": None, "events": [], "bullheads": BULLHEADS_JSON}
+                "reveal": None, "scores": None, "events": [], "bullheads": BULLHEADS_JSON, "bot_played": None}
     news = _news_of(table)
     seen = news.view if seat is None else seat_view_json(news.view, view(table.recorder.state, seat))
     return {
@@ -47,7 +47,17 @@ def state_message(table: Table, seat: int | None) -> dict[str, Any]:
         "scores": news.scores,
         "events": news.events,
         "bullheads": BULLHEADS_JSON,
+        "bot_played": _bot_played(table, seat),
     }
+
+
+def _bot_played(table: Table, seat: int | None) -> dict[str, Any] | None:
+    """What a bot has played for this person since it took their seat in this game (the latest time):
+    ``since``, the version of the hand-over, and ``moves``, its cards and row choices in order."""
+    if seat is None or seat not in table.bot_moves:
+        return None
+    since, moves = table.bot_moves[seat]
+    return {"since": since, "moves": [dict(move) for move in moves]}
 
 
 def public_info(table: Table) -> dict[str, Any]:

@@ -1,7 +1,8 @@
-"""The clock of a timed table on the real app: each decision has its seconds; at zero a bot plays
-that decision for the person (here or not), and the seat is theirs again at their next decision
-when they are here; an away person's seat stays with the bot until they come back. Nothing is
-decided for anyone before their clock runs out."""
+"""The clock of a timed table on the real app: each decision has its seconds. At zero nothing is
+chosen for a person who is here: every page is told (``clock_left`` 0), and another person at the
+table may hand the seat to a bot, which keeps it until its person takes it back; their state then
+says what the bot played. A person who has left has their seat handed by the clock itself, and gets
+it back at their next decision once here. Nothing is decided for anyone before their clock runs out."""
 
 from __future__ import annotations
 
@@ -21,9 +22,9 @@ with warnings.catch_warnings():
 from nimmt.server.app import create_app
 from nimmt.server.journal import Played, SeatToBot, entry_from_json, entry_to_json
 from nimmt.server.models import CLOCK_MIN
-from nimmt.server.tables.clock import CLOCK_BOT
+from nimmt.server.tables.clock import ABSENT_FLOOR, CLOCK_BOT
 from tests.server.conftest import TEST_LIMITS
-from tests.server.helpers import Person, create_table, join, legal_cards
+from tests.server.helpers import Person, create_table, join, legal_cards, legal_rows
 
 CLOCK = CLOCK_MIN  # 5 s: the shortest clock a table may have
 
@@ -40,7 +41,15 @@ def seat(state: dict[str, Any], index: int) -> dict[str, Any]:
     return found
 
 
-def test_a_slow_persons_decision_goes_to_a_bot_at_zero_and_the_seat_comes_back_after_it(timed: TestClient) -> None:
+def low_card_first(state: dict[str, Any]) -> dict[str, Any]:
+    """The lowest card, or the first row: the way to a row choice soonest."""
+    if rows := legal_rows(state):
+        return {"type": "choose_row", "row": rows[0], "version": state["version"]}
+    return {"type": "play", "card": min(legal_cards(state)), "version": state["version"]}
+
+
+def test_at_zero_nothing_is_chosen_for_a_present_person_until_another_hands_the_seat_over(
+        timed: TestClient) -> None:
     table = create_table(timed, seats=2, clock=CLOCK, rounds=1)
     bruno_seat = join(timed, table["table_id"], "Bruno")
     with timed.websocket_connect(f"/ws/{table['table_id']}") as a, \
@@ -50,22 +59,96 @@ def test_a_slow_persons_decision_goes_to_a_bot_at_zero_and_the_seat_comes_back_a
         state = ana.state_where(lambda m: bool(legal_cards(m)))
         assert state["table"]["options"]["clock"] == CLOCK
         assert 0 < seat(state, 0)["clock_left"] <= CLOCK and 0 < seat(state, 1)["clock_left"] <= CLOCK
+        assert state["bot_played"] is None
         began = time.monotonic()
         ana.send({"type": "play", "card": legal_cards(state)[0], "version": state["version"]})
-        # Ana has chosen: no clock for her; Bruno's runs on. Before zero nothing is chosen for him.
-        state = ana.sync()
-        assert seat(state, 0)["clock_left"] is None and seat(state, 1)["clock_left"] is not None
-        assert state["view"]["turn"] == 0 and not seat(state, 1)["replaced"]
-        # At zero, a bot plays his card although he is here; the turn moves on.
-        moved = bruno.state_where(lambda m: m["view"] is not None and m["view"]["turn"] == 1, limit=10_000)
+        # Before zero, Bruno is here: his seat cannot be handed over.
+        refused = ana.send({"type": "seat_to_bot", "seat": 1, "bot": "random"})
+        assert refused["code"] == "player_present", refused
+        # At zero every page is told (clock_left 0), and nothing is played for him: the table waits.
+        out = ana.state_where(lambda m: seat(m, 1)["clock_left"] == 0, limit=10_000)
         assert time.monotonic() - began >= CLOCK - 1.0
-        # His next decision is his again, with a fresh clock, and he plays it himself.
-        mine = bruno.state_where(lambda m: bool(legal_cards(m)) and not seat(m, 1)["replaced"])
+        time.sleep(1.5)
+        waiting = bruno.sync()
+        assert waiting["view"]["turn"] == 0 and not seat(waiting, 1)["replaced"] and legal_cards(waiting)
+        assert seat(out, 1)["bot"] is None and seat(waiting, 1)["clock_left"] == 0
+        # He may not hand his own seat away; Ana may, at once (no grace: his time is up).
+        assert bruno.send({"type": "seat_to_bot", "seat": 1, "bot": "random"})["code"] == "player_present"
+        assert ana.send({"type": "seat_to_bot", "seat": 1, "bot": "heuristic"})["type"] == "ack"
+        moved = bruno.state_where(lambda m: m["view"]["turn"] == 1, limit=10_000)
+        assert seat(moved, 1)["replaced"] and moved["legal"] == []
+        assert moved["bot_played"]["moves"] == [{"round": 1, "turn": 0, "card": moved["view"]["played"][0][1]}]
+        # The bot keeps his seat at his next decision, though he is here: it is his when he takes it back.
+        rng = random.Random(5)
+        ana.act_randomly(rng, ana.state_where(lambda m: bool(legal_cards(m)) and m["view"]["turn"] == 1))
+        later = bruno.state_where(lambda m: m["view"]["turn"] == 2, limit=10_000)
+        assert seat(later, 1)["replaced"] and len(later["bot_played"]["moves"]) == 2
+        assert bruno.send({"type": "seat_back"})["type"] == "ack"
+        back = bruno.state_where(lambda m: not seat(m, 1)["replaced"])
+        assert back["bot_played"]["moves"][:2] == later["bot_played"]["moves"]  # still there to read
+        ana.act_randomly(rng, ana.state_where(lambda m: bool(legal_cards(m)) and m["view"]["turn"] == 2))
+        mine = bruno.state_where(lambda m: bool(legal_cards(m)), limit=10_000)
         assert seat(mine, 1)["bot"] is None and seat(mine, 1)["clock_left"] > CLOCK - 2
-        assert moved["view"]["turn"] == 1
-        assert bruno.send({"type": "play", "card": legal_cards(mine)[0], "version": mine["version"]})["type"] == "ack"
-    entries = timed.get(f"/api/tables/{table['table_id']}").json()  # the table is still there
-    assert entries["status"] == "playing"
+        assert ana.state_where(lambda m: m["bot_played"] is None)  # nobody played for Ana
+        assert bruno.send(low_card_first(mine))["type"] == "ack"
+    entries = [entry_from_json(e) for e in timed.portal.call(  # type: ignore[union-attr]
+        timed.app.state.service.store.journal, table["table_id"]) or []]  # type: ignore[attr-defined]
+    handed = [e for e in entries if isinstance(e, SeatToBot)]
+    assert handed == [SeatToBot(1, "heuristic", keep=True)]
+
+
+def test_a_row_choice_is_never_made_for_a_present_person(timed: TestClient) -> None:
+    """Bruno plays his lowest cards until one is below every row; his clock runs out at the row choice
+    and the table waits for him, whatever time passes, until Ana hands his seat over."""
+    table = create_table(timed, seats=2, clock=10, rounds=3)
+    bruno_seat = join(timed, table["table_id"], "Bruno")
+    with timed.websocket_connect(f"/ws/{table['table_id']}") as a, \
+            timed.websocket_connect(f"/ws/{table['table_id']}") as b:
+        ana, bruno = Person(a, table["token"]), Person(b, bruno_seat["token"])
+        assert ana.send({"type": "start"})["type"] == "ack"
+        while True:  # Ana plays her highest cards, Bruno his lowest: his row choice comes soon
+            mine = bruno.sync()
+            assert mine["table"]["status"] == "playing", "no row choice came"
+            if legal_rows(mine):
+                break
+            if legal_cards(mine):
+                assert bruno.send(low_card_first(mine))["type"] == "ack"
+            hers = ana.sync()
+            if legal_rows(hers):
+                ana.send(low_card_first(hers))
+            elif legal_cards(hers):
+                ana.send({"type": "play", "card": max(legal_cards(hers)), "version": hers["version"]})
+        rows = bruno.state_where(lambda m: bool(legal_rows(m)))
+        out = ana.state_where(lambda m: seat(m, 1)["clock_left"] == 0, limit=10_000)
+        assert out["view"]["phase"] == "choose_row"
+        time.sleep(2)
+        still = bruno.sync()
+        assert still["version"] == rows["version"] and legal_rows(still) and not seat(still, 1)["replaced"]
+        assert ana.send({"type": "seat_to_bot", "seat": 1, "bot": "heuristic"})["type"] == "ack"
+        chosen = bruno.state_where(lambda m: bool(m["bot_played"] and m["bot_played"]["moves"]), limit=10_000)
+        move = chosen["bot_played"]["moves"][0]
+        assert set(move) == {"round", "turn", "row", "bullheads"} and 0 <= move["row"] <= 3
+
+
+def test_the_clock_hands_the_seat_of_a_person_who_left_after_theirs_ran_out(timed: TestClient) -> None:
+    table = create_table(timed, seats=2, clock=CLOCK, rounds=1)
+    bruno_seat = join(timed, table["table_id"], "Bruno")
+    with timed.websocket_connect(f"/ws/{table['table_id']}") as a:
+        ana = Person(a, table["token"])
+        with timed.websocket_connect(f"/ws/{table['table_id']}") as b:
+            bruno = Person(b, bruno_seat["token"])
+            assert ana.send({"type": "start"})["type"] == "ack"
+            state = ana.state_where(lambda m: bool(legal_cards(m)))
+            ana.send({"type": "play", "card": legal_cards(state)[0], "version": state["version"]})
+            bruno.state_where(lambda m: seat(m, 1)["clock_left"] == 0, limit=10_000)
+            assert not seat(bruno.sync(), 1)["replaced"]
+        # He closes his page with his time run out: once he has been gone a few seconds, the clock's
+        # bot plays for him (a reload costs nothing).
+        left = time.monotonic()
+        replaced = ana.state_where(lambda m: seat(m, 1)["replaced"], limit=10_000)
+        assert time.monotonic() - left >= ABSENT_FLOOR - 1.0
+        assert seat(replaced, 1)["bot"] == CLOCK_BOT
+        ana.state_where(lambda m: m["view"]["turn"] == 1, limit=10_000)
 
 
 def test_an_away_persons_seat_stays_with_the_bot_until_they_come_back(timed: TestClient) -> None:
@@ -116,6 +199,9 @@ def test_entries_carry_their_time_and_the_clocks_mark_but_compare_as_before() ->
     handed = SeatToBot(1, CLOCK_BOT, clock=True)
     assert entry_to_json(handed) == {"kind": "seat_to_bot", "seat": 1, "bot": CLOCK_BOT, "clock": True}
     assert entry_from_json(entry_to_json(handed)) == handed
+    kept = SeatToBot(1, "random", keep=True)
+    assert entry_to_json(kept) == {"kind": "seat_to_bot", "seat": 1, "bot": "random", "keep": True}
+    assert entry_from_json(entry_to_json(kept)) == kept
     assert entry_from_json({"kind": "seat_to_bot", "seat": 1, "bot": "random"}) == SeatToBot(1, "random")
 
 

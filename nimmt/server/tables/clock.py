@@ -1,17 +1,23 @@
-"""The clock of a timed table: each decision has ``options.clock`` seconds; at zero a bot plays it.
+"""The clock of a timed table: each decision has ``options.clock`` seconds; nothing is chosen for a
+person who is here.
 
 A decision's clock starts when the table begins to await it: the stored time (``at``) of the entry
 that made the table ask (a deal, the card or row choice before), or of the seat's return; any
-process rebuilds it from the journal. When a person's clock runs out, this process stores a
-``seat_to_bot`` entry marked ``clock``: a bot (:data:`CLOCK_BOT`) plays that decision, even for a
-person who is here but slow, and the seat is theirs again at their next decision if they are
-here (nothing else ever decides for a person). An away person's seat stays with the bot until they
-come back, as with the absent rule.
+process rebuilds it from the journal. When a present person's clock runs out, nothing is played
+for them: every page is told (``clock_left`` 0), and the others at the table may hand the seat to
+a bot (``seat_to_bot``, stored with ``keep``: the bot plays it until its person takes it back).
+Only a person who has left (away :data:`ABSENT_FLOOR` seconds or more: a reload never counts) has
+their seat handed by the clock itself: this process stores a ``seat_to_bot`` entry marked
+``clock`` (:data:`CLOCK_BOT`), and the seat is theirs again at their next decision once they are
+here, as with the absent rule. A table where nobody else can hand the seat (every other seat a
+bot's) waits for its person: the clock is only shown.
 
-Every process that holds the table arms a timer for the earliest deadline (after each change, see
-:meth:`~nimmt.server.tables.bots.Bots.wake`); when several fire, the store lets one entry in and
-the others find the seat is a bot's already. A table with a clock running stays in memory; after a
-restart, the scan of :mod:`nimmt.server.clocked` loads every timed table whose game runs.
+Every process that holds the table arms a timer for the earliest moment something is due (a
+deadline, or a person gone long enough after theirs; after each change and each arrival or
+departure, see :meth:`~nimmt.server.tables.bots.Bots.wake`); when several fire, the store lets one
+entry in and the others find the seat is a bot's already. A table with a clock running stays in
+memory; after a restart, the scan of :mod:`nimmt.server.clocked` loads every timed table whose
+game runs.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("nimmt.server")
 CLOCK_BOT = "heuristic"  # quick, and plays a sensible card for the person
+ABSENT_FLOOR = 5.0  # seconds away before a person has left: the least the absent rule "bot" waits, too
 RETRY = 2.0  # seconds before a hand-over that could not be stored is tried again
 
 
@@ -52,6 +59,20 @@ def deadlines(table: Table) -> dict[int, float]:
     return out
 
 
+def next_due(table: Table, now: float | None = None) -> float | None:
+    """When the clock next has something to do (wall clock): the earliest deadline still to come, and
+    for a person away at or after theirs, the moment they have been away :data:`ABSENT_FLOOR` seconds.
+    A present person whose clock has run out is due nothing: the table waits for them."""
+    now = time.time() if now is None else now
+    due = []
+    for seat, deadline in deadlines(table).items():
+        if deadline > now:
+            due.append(deadline)
+        elif (away := table.away_seconds(seat)) is not None:
+            due.append(max(deadline, now + ABSENT_FLOOR - away))
+    return min(due, default=None)
+
+
 def clock_left(table: Table, seat: int) -> float | None:
     """Seconds left on this seat's clock (tenths), or None: no clock, or nothing awaited of this person."""
     deadline = deadlines(table).get(seat)
@@ -59,7 +80,8 @@ def clock_left(table: Table, seat: int) -> float | None:
 
 
 class Clocks:
-    """One timer per timed table of this process: at the earliest deadline, hand the decision to a bot."""
+    """One timer per timed table of this process: at a deadline, every page is told; a person gone past
+    theirs has their seat handed to a bot."""
 
     def __init__(self, service: TableService) -> None:
         self.service = service
@@ -69,10 +91,10 @@ class Clocks:
         return table_id in self.timers
 
     def arm(self, table: Table) -> None:
-        """Set the table's timer to its earliest deadline (none: no timer)."""
+        """Set the table's timer to the next moment something is due (none: no timer)."""
         if self.service.closed:
             return
-        due = min(deadlines(table).values(), default=None)
+        due = next_due(table)
         current = self.timers.get(table.id)
         if current is not None and current[0] == due and not current[1].done():
             return
@@ -105,7 +127,9 @@ class Clocks:
             del self.timers[table.id]  # from here on, arming sets a new timer and never cancels this one mid-write
         try:
             async with table.lock:
-                await service.write(table, lambda: _hand_over(table))
+                handed = await service.write(table, lambda: _hand_over(table))
+            if not handed:  # a clock ran out for someone here: every page says so (the version is the same)
+                await service.hub.publish(table.news())
         except Exception:  # the store is away: try again shortly (the clock has run out all the same)
             logger.exception("the clock's hand-over on table %s failed", table.id)
             with contextlib.suppress(TimeoutError):
@@ -114,10 +138,11 @@ class Clocks:
 
 
 def _hand_over(table: Table) -> Entry | None:
-    """The first decision whose clock has run out, to the clock's bot (asked again after another
-    process's write: None when there is none any more)."""
+    """The first seat whose clock has run out and whose person has left, to the clock's bot (asked
+    again after another process's write: None when there is none any more). Never a present person's."""
     now = time.time()
     for seat, deadline in sorted(deadlines(table).items(), key=lambda item: item[1]):
-        if deadline <= now:
+        away = table.away_seconds(seat)
+        if deadline <= now and away is not None and away >= ABSENT_FLOOR:
             return SeatToBot(seat, CLOCK_BOT, clock=True)
     return None

@@ -35,6 +35,7 @@ class Attendance:
         service = self.service
         presence = await service.hub.arrive(table.id, seat)
         table.see(presence)
+        service.clocks.arm(table)  # a person back before the clock handed their seat: nothing to hand
         back = table.seats[seat].bot is not None and (seat in table.waiting_bots() or table.status == "over")
         if table.needs_deal() or back:
             # A replaced person is back while the table awaits their seat: theirs again, before the bot acts.
@@ -53,13 +54,16 @@ class Attendance:
         table.see(presence)
         if not table.is_present(seat):
             self.watch(table, seat)
+            self.service.clocks.arm(table)  # a person gone after their clock ran out: the clock hands the seat
         if not self.service.closed:
             await self.service.hub.publish(table.news(presence))
             self.service.listing.note(table)
 
     def watch_all(self, table: Table) -> None:
+        """Presence changed (on any process): watch each away seat, and set the clock's timer again."""
         for seat in range(len(table.seats)):
             self.watch(table, seat)
+        self.service.clocks.arm(table)
 
     def watch(self, table: Table, seat: int) -> None:
         """Publish an update once this seat's person has been away ``away_grace`` seconds, so every page

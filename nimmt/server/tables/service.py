@@ -279,6 +279,8 @@ class TableService:
     def _entry_for(self, table: Table, seat: int, message: Any) -> Entry:
         """The entry a person's message asks for, checked against the table as it is now."""
         kind = message.type
+        if kind == "seat_back":  # the person takes back the seat a bot plays for them
+            return SeatBack(seat)
         if table.seats[seat].bot is not None:
             raise ActionError("seat_is_bot", "a bot plays this seat now")
         if kind in ("start", "rematch", "add_bot", "remove_bot") and seat != table.host:
@@ -300,6 +302,13 @@ class TableService:
         if kind == "remove_bot":
             return BotUnseated(message.seat)
         if kind == "seat_to_bot":
+            other = message.seat != seat  # a person never hands their own seat: the table waits for them
+            if other and 0 <= message.seat < len(table.seats) and table.out_of_time(message.seat):
+                # Their clock ran out: anyone else may hand the seat at once; a present person's stays
+                # with the bot until they take it back.
+                entry = SeatToBot(message.seat, message.bot, keep=table.is_present(message.seat))
+                table.check(entry)
+                return entry
             entry = SeatToBot(message.seat, message.bot)
             table.check(entry)
             left = table.away_grace - (table.away_seconds(message.seat) or 0.0)

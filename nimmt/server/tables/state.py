@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Self
 
 from nimmt.bots import BOTS
-from nimmt.core import ChooseRow, Deal, IllegalAction, Phase, PlayCard, Rules, Step
+from nimmt.core import BULLHEADS, ChooseRow, Deal, IllegalAction, Phase, PlayCard, Rules, Step
 from nimmt.i18n import translator
 from nimmt.records import GameRecord, Recorder
 
@@ -89,6 +89,8 @@ class TableState:
     asked_since: dict[int, int] = field(default_factory=dict)  # seat -> version its decision began
     asked_at: dict[int, float | None] = field(default_factory=dict)  # seat -> when it began (wall clock; None: unknown)
     clock_handed: dict[int, Decision | None] = field(default_factory=dict)  # seat -> the decision its clock gave a bot
+    kept: set[int] = field(default_factory=set)  # seats a bot keeps until their person takes them back
+    bot_moves: dict[int, tuple[int, list[dict[str, int]]]] = field(default_factory=dict)  # seat -> (since, moves)
     decisions: dict[int, Decision] = field(default_factory=dict)  # seat -> what it decides
     reveal: dict[str, Any] | None = None  # the latest turn's reveal, for people to follow
     events: list[dict[str, Any]] = field(default_factory=list)  # of the latest entry
@@ -145,13 +147,19 @@ class TableState:
     def needs_deal(self) -> bool:
         return self.recorder is not None and self.recorder.state.phase is Phase.DEAL
 
+    def out_of_time(self, seat: int) -> bool:
+        """Whether the clock of the decision the table awaits of this seat's person has run out: the
+        journal alone knows no time (the runtime's :class:`~nimmt.server.tables.table.Table` does)."""
+        return False
+
     def replaced_present(self) -> list[int]:
         """The seats a bot plays for a person who is here, and whose decision the table awaits now
-        (or the game is over): each goes back to its person."""
+        (or the game is over): each goes back to its person. A seat handed over while its person was
+        here (``kept``) waits for that person to take it back, until the game is over."""
         return [seat for seat in range(len(self.seats))
                 if (self.status == "over" or seat in self.waiting_bots()) and self.seats[seat].bot is not None
                 and self.seats[seat].token_hash is not None and self.is_present(seat)
-                and (self.status == "over" or not self.clock_took(seat))]
+                and (self.status == "over" or not (self.clock_took(seat) or seat in self.kept))]
 
     def clock_took(self, seat: int) -> bool:
         """Whether the decision the table awaits of this seat is the one its clock handed to a bot: the bot
@@ -204,7 +212,7 @@ class TableState:
                     raise ActionError("no_such_seat", f"seat {seat} is not a person's seat", seat=seat)
                 if self.seats[seat].bot is not None:
                     raise ActionError("already_bot", f"a bot already plays seat {seat}", seat=seat)
-                if self.is_present(seat) and not entry.clock:  # a clock that runs out takes the decision anyway
+                if self.is_present(seat) and not (entry.keep and self.out_of_time(seat)):
                     raise ActionError("player_present", "this player is still at the table", seat=seat)
                 _check_bot(bot)
                 if self.status == "lobby":
@@ -293,10 +301,14 @@ class TableState:
             self.seats[entry.seat].bot = entry.bot
             if entry.clock:
                 self.clock_handed[entry.seat] = self.decisions.get(entry.seat)
+            if entry.keep:
+                self.kept.add(entry.seat)
+            self.bot_moves[entry.seat] = (self.version, [])  # what the bot plays, for its person to read
         elif isinstance(entry, SeatBack):  # the person is back at their decision: the bot stops playing for them
             self.seats[entry.seat].bot = None
             self.asked_at[entry.seat] = entry.at  # their clock starts again from their return
             self.clock_handed.pop(entry.seat, None)
+            self.kept.discard(entry.seat)
         elif isinstance(entry, BotSeated):
             self.seats[entry.seat] = Seat(name=bot_name(self.language, entry.seat), bot=entry.bot)
         elif isinstance(entry, BotUnseated):
@@ -317,6 +329,8 @@ class TableState:
             self.asked_since = {}
             self.asked_at = {}
             self.clock_handed = {}
+            self.kept = set()
+            self.bot_moves = {}
             self.decisions = {}
         elif isinstance(entry, Reviewed):  # kept with the game; the game itself does not change
             self.reviews[entry.game] = dict(entry.review)
@@ -327,6 +341,9 @@ class TableState:
             assert self.recorder is not None
             before = self.recorder.state
             self.recorder = prepared.recorder
+            if isinstance(entry, Played | RowChosen) and entry.seat in self.bot_moves \
+                    and self.seats[entry.seat].bot is not None:
+                self.bot_moves[entry.seat][1].append(_move(entry, before.round, before.turn, before.rows))
             state = prepared.step.state
             self.reveal, self.events = follow(self.reveal, prepared.step.events, before, self.version)
             for p in state.waiting_for:
@@ -337,6 +354,14 @@ class TableState:
                     self.asked_at[p] = entry.at if isinstance(entry, Dealt | Played | RowChosen) else None
             if state.phase is Phase.OVER and self.game not in self.finished_games:
                 self.finished_games.append(self.game)
+
+
+def _move(entry: Played | RowChosen, round_: int, turn: int, rows: tuple[tuple[int, ...], ...]) -> dict[str, int]:
+    """A bot's move for a person's seat, as that person is told it: the card, or the row and its bullheads."""
+    if isinstance(entry, Played):
+        return {"round": round_, "turn": turn, "card": entry.card}
+    taken = rows[entry.row] if 0 <= entry.row < len(rows) else ()
+    return {"round": round_, "turn": turn, "row": entry.row, "bullheads": sum(BULLHEADS[card] for card in taken)}
 
 
 def _check_bot(bot: str) -> None:

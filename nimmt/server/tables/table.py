@@ -18,10 +18,8 @@ from nimmt.names import told_apart
 from ..botpool import SeatBot
 from ..hub import Presence, Update
 from ..journal import Entry, Joined, SeatBack, entry_from_json, entry_to_json
-from .clock import clock_left
+from .clock import ABSENT_FLOOR, clock_left, deadlines
 from .state import Prepared, TableState
-
-ABSENT_FLOOR = 5.0  # seconds: the least the absent rule "bot" waits, whatever the grace
 
 
 @dataclass
@@ -94,6 +92,11 @@ class Table(TableState):
     def is_present(self, seat: int) -> bool:
         """Whether the person of this seat has a connection open now (whoever plays the seat)."""
         return seat in self.present
+
+    def out_of_time(self, seat: int) -> bool:
+        """Whether this seat's person has let the clock of the decision awaited of them run out."""
+        deadline = deadlines(self).get(seat)
+        return deadline is not None and deadline <= time.time()
 
     def away_seconds(self, seat: int, now: float | None = None) -> float | None:
         """How long the person of a seat has been away; None for a present person, a free seat or a
