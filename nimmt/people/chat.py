@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Row, insert, select
+from sqlalchemy import Row, func, insert, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from nimmt.names import NameRefused, clean_name
@@ -126,6 +126,15 @@ class ChatStore:
             rows = (await connection.execute(query.where(CHAT.c.id > after).order_by(CHAT.c.id)
                                              .limit(PAGE + 1))).all()
         return [_message(row) for row in rows[:PAGE]], len(rows) > PAGE
+
+    async def writers(self, group_id: str) -> list[tuple[str, str | None]]:
+        """Everyone who wrote in the group's chat (a member who left too), with their name as it is
+        now, in the order of their first message: their names are told apart from the members'."""
+        first = func.min(CHAT.c.id)
+        query = (select(CHAT.c.player_id, PLAYERS.c.name, first).join(PLAYERS, PLAYERS.c.id == CHAT.c.player_id)
+                 .where(CHAT.c.group_id == group_id).group_by(CHAT.c.player_id, PLAYERS.c.name).order_by(first))
+        async with self._engine.connect() as connection:
+            return [(row.player_id, row.name) for row in (await connection.execute(query)).all()]
 
     async def of_player(self, player_id: str) -> list[ChatMessage]:
         """Every message the player sent, in every group, oldest first (their export)."""

@@ -141,3 +141,15 @@ def act(page: Page, seen: Decision | None = None, *, keyboard: bool = False) -> 
 def _accepted(page: Page, what: str) -> None:
     shown = page.locator("#error").text_content()
     assert not shown, f"the table refused {what}: {shown}"
+
+
+# Each element that carries `hidden` (or sits inside one) yet has a box on the screen.
+_SHOWN_HIDDEN = """() => [...document.querySelectorAll('[hidden]')]
+  .filter((node) => getComputedStyle(node).display !== 'none' || node.getClientRects().length > 0)
+  .map((node) => node.id ? `#${node.id}` : `${node.tagName.toLowerCase()}.${node.className}`)"""
+
+
+def shown_hidden(page: Page) -> list[str]:
+    """The elements of the page that are ``hidden`` yet shown (none, ever: tests/browser/test_hidden.py)."""
+    found: list[str] = page.evaluate(_SHOWN_HIDDEN)
+    return found

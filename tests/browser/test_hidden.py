@@ -7,25 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from tests.browser.helpers import shown_hidden
 from tests.server.live import LiveServer
 
+STYLES = Path(__file__).resolve().parents[2] / "nimmt" / "web" / "static"
+
 PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
-
-# Each element that carries `hidden` (or sits inside one) yet has a box on the screen.
-_SHOWN_HIDDEN = """() => [...document.querySelectorAll('[hidden]')]
-  .filter((node) => getComputedStyle(node).display !== 'none' || node.getClientRects().length > 0)
-  .map((node) => node.id ? `#${node.id}` : `${node.tagName.toLowerCase()}.${node.className}`)"""
-
-
-def shown_hidden(page: Page) -> list[str]:
-    found: list[str] = page.evaluate(_SHOWN_HIDDEN)
-    return found
-
 
 def _player(server: LiveServer, name: str) -> str:
     answer = httpx.post(f"{server.url}/api/players", json={"name": name}, timeout=10)
@@ -125,3 +118,13 @@ def test_no_hidden_element_is_shown_on_any_page_for_any_role(server: LiveServer,
     for role in pages:
         check(role, "the table in play")
     assert not problems, "\n".join(problems)
+
+
+def test_one_rule_for_hidden_in_every_stylesheet() -> None:
+    """``[hidden]`` is display: none in app.css, which every page loads, and no other rule speaks of it
+    (a rule of its own for one element is how the host's buttons once showed to everyone)."""
+    rules = {sheet.name: [line.strip() for line in sheet.read_text(encoding="utf-8").splitlines()
+                          if "[hidden]" in line and not line.lstrip().startswith(("/*", "("))]
+             for sheet in sorted(STYLES.glob("*.css"))}
+    assert rules.pop("app.css") == ["[hidden] { display: none !important; }"]
+    assert all(not found for found in rules.values()), rules

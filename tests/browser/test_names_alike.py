@@ -1,6 +1,7 @@
 """Two members named alike are told apart wherever names are shown: "Ana" and "Аna" (a Cyrillic A)
 get their numbers, in the order they joined, on the group's members, league, chat and big screen,
-and at a table (in seat order), on phones in Brazilian Portuguese and French."""
+and at a table (in seat order), on phones in Brazilian Portuguese and French; an "ANA" who wrote in
+the chat and left is told apart from them too."""
 
 from __future__ import annotations
 
@@ -42,6 +43,12 @@ def test_two_members_named_alike_are_told_apart(browser: Browser, server: LiveSe
     _post(server, f"/api/groups/{group['id']}/sheets", ana, {"sheet": sheet, "players": [ana_id, other_id, bruno_id]})
     _post(server, f"/api/groups/{group['id']}/chat", ana, {"text": "Bonsoir !"})
     _post(server, f"/api/groups/{group['id']}/chat", other, {"text": "Je suis Ana aussi"})
+    # A third "ANA" writes, then leaves the group: her message still shows, told apart from the others.
+    former, _ = _player(server, "ANA")
+    _post(server, "/api/invites", former, {"invite": invite})
+    _post(server, f"/api/groups/{group['id']}/chat", former, {"text": "Au revoir"})
+    left = httpx.post(f"{server.url}/api/groups/{group['id']}/leave", headers={"X-Player-Key": former}, timeout=10)
+    assert left.status_code == 204, left.text
     context = browser.new_context(viewport={"width": size[0], "height": size[1]}, is_mobile=True, has_touch=True)
     context.add_init_script(f"localStorage.setItem('nimmt:player', {bruno!r})")
     try:
@@ -59,9 +66,10 @@ def test_two_members_named_alike_are_told_apart(browser: Browser, server: LiveSe
         expect(page.locator(f'#league-table tr[data-player="{other_id}"] th')).to_have_text(f"{CYRILLIC_ANA} (2)")
         expect(page.locator(f'#league-table tr[data-player="{bruno_id}"] th')).to_have_text("Bruno")
         chat = page.locator("#chat-list .chat-meta")
-        expect(chat).to_have_count(2)
+        expect(chat).to_have_count(3)
         expect(chat.nth(0)).to_contain_text("Ana (1)")
         expect(chat.nth(1)).to_contain_text(f"{CYRILLIC_ANA} (2)")
+        expect(chat.nth(2)).to_contain_text("ANA (3)")
         assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 0
         page.locator("#members").scroll_into_view_if_needed()
         page.screenshot(path=str(screenshots / f"names-alike-group-{lang}-{size[0]}.png"), full_page=True)

@@ -21,6 +21,7 @@ from playwright.sync_api import Browser, Page, expect
 from websockets.sync.client import connect
 
 from nimmt.i18n import catalog
+from tests.browser.helpers import shown_hidden
 from tests.server.helpers import legal_cards, legal_rows
 from tests.server.live import LiveServer
 
@@ -149,6 +150,7 @@ def test_the_replay_page_shows_the_review_and_a_tap_opens_a_turn(
         assert accuracies == [_score(lang, p["accuracy"]) for p in review["players"]]
         expect(page.locator("#review")).to_contain_text(catalog(lang, "web")["review_accuracy_means"])
         _words_a_newcomer_reads(page, lang, review)
+        assert shown_hidden(page) == []
         _no_sideways_scroll(page)
         page.screenshot(path=str(screenshots / f"review-{width}-{lang}.png"), full_page=True)
         # A tap at about the seventh turn of ten: the replay shows that turn, with each player's decision.
@@ -204,6 +206,7 @@ def test_the_last_screen_shows_each_accuracy_and_the_costliest_decision(
         for item, player in zip(items.all(), review["players"], strict=True):
             expect(item).to_contain_text(_score(lang, player["accuracy"]))
         expect(page.locator("#review-summary-status")).to_have_text(catalog(lang, "web")["review_accuracy_means"])
+        assert shown_hidden(page) == []  # the last screen, for a person seated
         _no_sideways_scroll(page, "#review-summary")  # (the felt's rows of the last screen are the table's own)
         page.locator("#review-summary").screenshot(path=str(screenshots / f"review-last-{width}-{lang}.png"))
         worst = review["players"][0]["costliest"]

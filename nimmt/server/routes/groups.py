@@ -7,6 +7,7 @@ the room needs no player.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -82,6 +83,9 @@ class LeagueOut(BaseModel):
 
 class GroupDetail(BaseModel):
     you: str = Field(description="the asking player's id (their row in the league)")
+    marks: dict[str, int] = Field(default_factory=dict, description=(
+        "by player id, everyone shown on the group's page (its members, and who wrote in its chat and left) "
+        "whose name looks like another's there: their number, as each member's and league row's mark"))
     group: GroupOut
     members: list[MemberOut]
     league: LeagueOut
@@ -130,10 +134,14 @@ def group_out(request: Request, group: Group, player_id: str) -> GroupOut:
                     screen_url=f"{base}/groups/{group.id}/screen")
 
 
-def member_marks(members: list[Member]) -> dict[str, int]:
-    """The members whose names look like another member's, and their numbers (in the order they joined)."""
-    marks = told_apart([member.name for member in members])
-    return {member.player_id: mark for member, mark in zip(members, marks, strict=True) if mark is not None}
+def member_marks(members: list[Member], writers: Sequence[tuple[str, str | None]] = ()) -> dict[str, int]:
+    """Whose names look like another's shown with them, and their numbers: the members in the order
+    they joined, then those who wrote in the chat and left (in the order of their first message)."""
+    people = [(member.player_id, member.name) for member in members]
+    known = {person for person, _ in people}
+    people += [(person, name) for person, name in writers if person not in known]
+    marks = told_apart([name for _, name in people])
+    return {person: mark for (person, _), mark in zip(people, marks, strict=True) if mark is not None}
 
 
 def league_out(group: Group, standings: Standings, marks: dict[str, int]) -> LeagueOut:
@@ -194,8 +202,8 @@ async def group_detail(group_id: GroupId, request: Request, me: Me, people: Peop
     """A group for its members: the invite, the members and the league."""
     group = await member_of(people, group_id, me.id)
     members = await people.members(group_id)
-    marks = member_marks(members)
-    return GroupDetail(you=me.id, group=group_out(request, group, me.id),
+    marks = member_marks(members, await people.chat.writers(group_id))
+    return GroupDetail(you=me.id, group=group_out(request, group, me.id), marks=marks,
                        members=[MemberOut(id=m.player_id, name=m.name, host=m.player_id == group.host_id,
                                           joined_at=m.joined_at, mark=marks.get(m.player_id)) for m in members],
                        league=league_out(group, await group_standings(people, group_id), marks))
@@ -246,7 +254,7 @@ async def change_invite(group_id: GroupId, body: InviteChange, request: Request,
 async def group_league(group_id: GroupId, people: People) -> LeagueOut:
     """A group's league, by the group's id alone (its big screen reads it)."""
     group = await the_group(people, group_id)
-    marks = member_marks(await people.members(group_id))
+    marks = member_marks(await people.members(group_id), await people.chat.writers(group_id))
     return league_out(group, await group_standings(people, group_id), marks)
 
 
@@ -260,7 +268,7 @@ async def group_form(group_id: GroupId, people: People,
     group = await the_group(people, group_id)
     standings = await group_standings(people, group_id)
     texts = catalog(lang, "people")
-    marks = member_marks(await people.members(group_id))
+    marks = member_marks(await people.members(group_id), await people.chat.writers(group_id))
 
     def named(person: str) -> str:
         name = standings.names.get(person) or texts["former_player"]

@@ -164,11 +164,12 @@ export function startChat(groupPath, groupId, me) {
   poll();
 }
 
-/** The group's members, to be muted or not (redrawn when the group is read again). */
-export function chatMembers(found) {
+/** The group's members, to be muted or not (redrawn when the group is read again), and the numbers
+ * that tell apart names that look alike. */
+export function chatMembers(found, told = {}) {
   members = found;
   const before = JSON.stringify([...marks]);
-  marks = new Map(found.filter((member) => member.mark).map((member) => [member.id, member.mark]));
+  marks = new Map(Object.entries(told)); // members and past writers whose names look alike (the server's)
   if (JSON.stringify([...marks]) !== before) {
     $("chat-list").replaceChildren(); // a name that came to look like another: every message drawn again
     drawn = "";

@@ -35,9 +35,9 @@ function render() {
   $("host-actions").hidden = !group.host;
   $("invite-toggle").textContent = t(group.invite_open ? "group_invite_close" : "group_invite_open");
   $("members-list").replaceChildren(...members.map((member) => el("li", { "data-player": member.id },
-    nameWithMark(member.name || t("former_player"), member.mark), member.host ? ` (${t("group_host")})` : "",
+    nameWithMark(member.name || t("former_player"), detail.marks[member.id]), member.host ? ` (${t("group_host")})` : "",
     group.host && !member.host ? el("span", {}, " ", removeButton(member)) : "")));
-  $("members-alike").hidden = !members.some((member) => member.mark);
+  $("members-alike").hidden = !Object.keys(detail.marks).length;
   $("screen-link").href = group.screen_url;
   $("table-link").href = `/?group=${encodeURIComponent(group.id)}&lang=${encodeURIComponent(lang)}`;
   for (const id of ["league", "invite", "members"]) $(id).hidden = false;
@@ -59,7 +59,7 @@ async function load() {
   detail = await api("GET", path);
   render();
   if (first) startChat(path, detail.group.id, detail.you);
-  chatMembers(detail.members);
+  chatMembers(detail.members, detail.marks);
 }
 
 $("invite-toggle").addEventListener("click", guarded(async () => {
