@@ -18,7 +18,7 @@ from tests.server.live import LiveServer
 
 STYLES = Path(__file__).resolve().parents[2] / "nimmt" / "web" / "static"
 
-PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
+PHONES = {"pt-BR": {"width": 360, "height": 640}, "fr": {"width": 390, "height": 844}}
 
 def _player(server: LiveServer, name: str) -> str:
     answer = httpx.post(f"{server.url}/api/players", json={"name": name}, timeout=10)
@@ -27,8 +27,8 @@ def _player(server: LiveServer, name: str) -> str:
     return key
 
 
-def _context(browser: Browser, key: str | None) -> BrowserContext:
-    context = browser.new_context(**PHONE)
+def _context(browser: Browser, key: str | None, lang: str) -> BrowserContext:
+    context = browser.new_context(viewport=PHONES[lang], is_mobile=True, has_touch=True)
     if key is not None:
         context.add_init_script(f"localStorage.setItem('nimmt:player', {key!r})")
     return context
@@ -40,10 +40,11 @@ class Roles:
     keys: dict[str, str]  # the players' keys (the host's and the member's)
     group: str
     invite: str
+    lang: str
 
 
-@pytest.fixture
-def roles(browser: Browser, server: LiveServer) -> Iterator[Roles]:
+@pytest.fixture(params=["pt-BR", "fr"])
+def roles(browser: Browser, server: LiveServer, request: pytest.FixtureRequest) -> Iterator[Roles]:
     """A group of two (its host Ana, the member Bruno), a guest with no player, and a spectator."""
     keys = {"host": _player(server, "Ana"), "member": _player(server, "Bruno")}
     group = httpx.post(f"{server.url}/api/groups", json={"name": "Les vendredis"}, timeout=10,
@@ -52,10 +53,11 @@ def roles(browser: Browser, server: LiveServer) -> Iterator[Roles]:
     joined = httpx.post(f"{server.url}/api/invites", json={"invite": invite}, timeout=10,
                         headers={"X-Player-Key": keys["member"]})
     assert joined.status_code == 200, joined.text
-    contexts = {"host": _context(browser, keys["host"]), "member": _context(browser, keys["member"]),
-                "guest": _context(browser, None), "spectator": _context(browser, None)}
+    lang = request.param  # pt-BR on a 360×640 phone, fr on a 390×844 one
+    contexts = {"host": _context(browser, keys["host"], lang), "member": _context(browser, keys["member"], lang),
+                "guest": _context(browser, None, lang), "spectator": _context(browser, None, lang)}
     try:
-        yield Roles({role: context.new_page() for role, context in contexts.items()}, keys, group["id"], invite)
+        yield Roles({role: context.new_page() for role, context in contexts.items()}, keys, group["id"], invite, lang)
     finally:
         for context in contexts.values():
             context.close()
@@ -66,9 +68,8 @@ def _settled(page: Page, url: str) -> None:
     page.wait_for_load_state("networkidle")
 
 
-@pytest.mark.parametrize("lang", ["pt-BR", "fr"])
-def test_no_hidden_element_is_shown_on_any_page_for_any_role(server: LiveServer, roles: Roles, lang: str) -> None:
-    pages, group = roles.pages, roles.group
+def test_no_hidden_element_is_shown_on_any_page_for_any_role(server: LiveServer, roles: Roles) -> None:
+    pages, group, lang = roles.pages, roles.group, roles.lang
     # A table of the group: Ana creates it (its host), Bruno joins it.
     table = httpx.post(f"{server.url}/api/tables", timeout=10, headers={"X-Player-Key": roles.keys["host"]},
                        json={"name": "Ana", "seats": 3, "bots": [], "options": {"rounds": 1}, "group": group}).json()
