@@ -1,23 +1,25 @@
 // A finished real-deck game saved into one of the person's groups, each name on the sheet matched
 // with a member (or somebody else): the game then counts in the group's league (docs/people.md).
 import { api, el, errorText, playerKey, t } from "./common.js";
+import { nameText } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 let groups = null;
 let shown = null; // the sheet the section was made for
 
 async function members(groupId) {
-  return (await api("GET", `/api/groups/${encodeURIComponent(groupId)}`)).members;
+  const detail = await api("GET", `/api/groups/${encodeURIComponent(groupId)}`);
+  return { found: detail.members, marks: detail.marks || {} };
 }
 
 async function fillSeats(sheet) {
-  const found = await members($("sheet-group-select").value);
+  const { found, marks } = await members($("sheet-group-select").value);
   $("sheet-group-seats").replaceChildren(...sheet.players.map((name, i) => {
     const same = found.find((member) => (member.name || "").toLowerCase() === name.toLowerCase());
     return el("p", {}, el("label", { for: `sheet-seat-${i}` }, t("sheet_seat", { name })), " ",
       el("select", { id: `sheet-seat-${i}` }, el("option", { value: "" }, t("sheet_somebody")),
         found.map((member) => el("option", { value: member.id, selected: same && same.id === member.id },
-          member.name || "–"))));
+          nameText(member.name || "–", marks[member.id])))));  // two members named alike: "Ana (2)"
   }));
 }
 
