@@ -29,3 +29,14 @@ def test_a_phone_with_a_player_is_asked_then_merged(client: TestClient) -> None:
     fresh = client.post("/api/me/link", headers=desk).json()["code"]
     taken = client.post("/api/link", json={"code": fresh}, headers={KEY: "nk1_" + "A" * 43})
     assert taken.status_code == 201 and taken.json()["player"]["id"] == ana["id"]
+
+
+def test_a_phone_whose_player_has_nothing_yet_is_linked_at_once(client: TestClient) -> None:
+    """A first visit's player (no game, no group): nothing to lose, nothing to ask."""
+    ana, desk = new_player(client, "Ana")
+    _, phone = new_player(client, "Ana")
+    code = client.post("/api/me/link", headers=desk).json()["code"]
+    linked = client.post("/api/link", json={"code": code}, headers=phone)
+    assert linked.status_code == 201, linked.text
+    assert linked.json()["player"]["id"] == ana["id"] and linked.json()["key"] == phone[KEY]
+    assert len(client.get("/api/me", headers=desk).json()["devices"]) == 2

@@ -400,10 +400,11 @@ async def link_code(request: Request, me: Me, people: People) -> LinkCodeOut:
 async def use_link_code(body: UseCode, request: Request, people: People, me: MaybeMe, response: Response,
                         key: Annotated[str | None, Security(_key_header)] = None) -> PlayerWithKey:
     """Trade a one-time code from another device for a key of that device's player. A device that
-    already holds another player is first told what would happen to it (409 ``link_merge``: the
-    code's player's name, and how many games and groups would move); with ``merge`` it becomes part
-    of the code's player and keeps its key. The same player: 409 ``link_same``. The device then
-    reads in the player's chosen language, if they chose one."""
+    already holds another player with games or groups of its own is first told what would happen to
+    it (409 ``link_merge``: the code's player's name, and how many games and groups would move); with
+    ``merge`` (or when that player has nothing yet) it becomes part of the code's player and keeps
+    its key. The same player: 409 ``link_same``. The device then reads in the player's chosen
+    language, if they chose one."""
     limited(request, "codes")
     if me is None or key is None:
         given = await with_key(people.use_link_code(body.code))
@@ -415,9 +416,11 @@ async def use_link_code(body: UseCode, request: Request, people: People, me: May
             if target.id == me.id:
                 raise PeopleError("link_same", "this device already plays as the player of this code")
             games = len(await people.games_of(me.id, limit=500))
-            raise ApiError(409, "link_merge", "this device holds another player: send merge: true to make it "
-                           "part of the code's player", name=target.name or "", mine=me.name or "",
-                           games=games, groups=len(await people.groups_of(me.id)))
+            groups = len(await people.groups_of(me.id))
+            if games or groups:  # a player with nothing of its own yet (a first visit's) is not asked about
+                raise ApiError(409, "link_merge", "this device holds another player: send merge: true to make it "
+                               "part of the code's player", name=target.name or "", mine=me.name or "",
+                               games=games, groups=groups)
         player = await people.merge_by_code(body.code, me.id)
     except PeopleError as error:
         raise refusal(error) from None

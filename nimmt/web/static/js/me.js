@@ -126,7 +126,7 @@ let merging = null; // the code being asked about
 
 async function askLink(code) {
   try {
-    remember(await api("POST", "/api/link", { code }));  // this device's key was unknown: a plain link
+    remember(await api("POST", "/api/link", { code }));  // linked at once: nothing of its own to ask about
     await load();
   } catch (error) {
     if (error.code !== "link_merge") throw error;
