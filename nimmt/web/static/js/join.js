@@ -1,7 +1,7 @@
 // A group's invite link: the group named first, and its Join button on the first screen for
 // everyone. A person with a player joins as that player; anyone else types a name, which makes
 // their player (kept in this browser) and joins with it in one tap.
-import { api, errorText, page, playerKey, t, tp } from "./common.js";
+import { api, ensurePlayer, errorText, page, playerKey, t, tp } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "nimmt:name"; // the name the home page and the lobby remember
@@ -60,8 +60,7 @@ $("join-form").addEventListener("submit", async (event) => {
   button.disabled = true;
   try {
     if (!me) {
-      const made = await api("POST", "/api/players", { name });
-      playerKey.set(made.key);
+      await ensurePlayer(name); // named as typed, in the language this person reads (common.js)
     } else if (!named) {
       await api("PATCH", "/api/me", { name });
     }
