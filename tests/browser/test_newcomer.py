@@ -196,7 +196,8 @@ def test_a_french_guest_at_a_brazilian_table_reads_everything_in_french(
         host.close()
 
 
-def test_passkeys_where_they_cannot_work_say_why_and_offer_the_code(browser: Browser, live: LiveServer) -> None:
+def test_passkeys_where_they_cannot_work_say_why_and_offer_the_code(browser: Browser, live: LiveServer,
+                                                                   screenshots: Path) -> None:
     """The pages are opened at 127.0.0.1, an IP address: WebAuthn takes no passkey there."""
     fr = catalog("fr", "people")
     context = phone(browser, "fr", SMALL)
@@ -217,5 +218,51 @@ def test_passkeys_where_they_cannot_work_say_why_and_offer_the_code(browser: Bro
         warning = page.locator("#link-show [data-share-warning]")
         expect(warning).to_be_visible()
         expect(warning).to_contain_text("--host 0.0.0.0")
+        # So does the table's invite, in its lobby.
+        created = httpx.post(f"{live.url}/api/tables", json={"name": "Léa", "seats": 4, "language": "pt-BR"}).json()
+        page.goto(f"{live.url}/t/{created['table_id']}#seat={created['token']}")
+        expect(page.locator("#invite-link")).to_have_value(f"{live.url}/t/{created['table_id']}")
+        warning = page.locator("#invite [data-share-warning]")
+        expect(warning).to_be_visible()
+        expect(warning).to_contain_text(live.url)
+        page.screenshot(path=str(screenshots / "newcomer-lobby-warning-fr-360.png"), full_page=True)
     finally:
         context.close()
+
+
+def test_the_language_a_person_chooses_follows_them_to_their_other_devices(browser: Browser, live: LiveServer) -> None:
+    first = phone(browser, "en", SMALL)
+    second = phone(browser, "fr", TALL)
+    third = phone(browser, "de", SMALL)
+    try:
+        page = first.new_page()
+        page.goto(f"{live.url}/me")
+        assert lang_of(page) == "en"
+        page.fill("#start-name", "Ana")
+        page.locator("#start-form button[type=submit]").click()
+        expect(page.locator("#games")).to_be_visible()
+        key = page.evaluate("() => localStorage.getItem('nimmt:player')")
+        # The menu: the page turns Brazilian, and the choice is kept with Ana's player.
+        page.select_option("#lang-select", "pt-BR")
+        page.locator("form.lang button").click()
+        expect(page.locator("html")).to_have_attribute("lang", "pt-BR")
+        assert httpx.get(f"{live.url}/api/me", headers={"X-Player-Key": key}).json()["player"]["language"] == "pt-BR"
+        # A French phone joins Ana's player by a one-time code: from then on it reads Portuguese.
+        code = httpx.post(f"{live.url}/api/me/link", headers={"X-Player-Key": key}).json()["code"]
+        other = second.new_page()
+        other.goto(f"{live.url}/link/{code}")
+        assert lang_of(other) == "fr"  # before it is Ana's
+        other.locator("#code-form button[type=submit]").click()
+        expect(other.locator("#games")).to_be_visible()
+        other.goto(f"{live.url}/")
+        assert lang_of(other) == "pt-BR"
+        # A device that held Ana's key before she chose (no choice of its own) follows at its next visit.
+        third.add_init_script(f"localStorage.setItem('nimmt:player', {json.dumps(key)});")
+        late = third.new_page()
+        late.goto(f"{live.url}/rules")
+        expect(late.locator("html")).to_have_attribute("lang", "pt-BR")
+        late.goto(f"{live.url}/score")
+        assert lang_of(late) == "pt-BR"
+    finally:
+        for context in (first, second, third):
+            context.close()

@@ -1,6 +1,6 @@
 // The home page: play now against bots in one click, or create a table; then go to it with the
 // creator's seat token. The name (and the bots' strength for play now) are remembered here.
-import { api, el, errorText, has, page, t } from "./common.js";
+import { api, currentPlayer, el, errorText, has, page, t } from "./common.js";
 import "./daily.js";
 import "./group-table.js"; // from a group's page: the group the new table is for, named first
 
@@ -33,6 +33,12 @@ const botAbout = (name) => (has(`bot_${name}`) ? t(`bot_${name}`) : name);
 
 $("create-language").value = page.lang;
 $("create-name").value = remembered(NAME_KEY) || "";
+// A device that has a player but no name typed yet (one added by a code): the player's name.
+if (!$("create-name").value) {
+  currentPlayer().then((player) => {
+    if (player && player.name && !$("create-name").value) $("create-name").value = player.name;
+  });
+}
 
 // The bots for play now, weakest first; the strength chosen last time, else a middling one.
 const strengths = [...BY_STRENGTH.filter((name) => page.bots.includes(name)),

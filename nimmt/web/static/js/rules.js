@@ -1,2 +1,3 @@
-// The rules page needs no script; this module exists so every page loads the same way.
-export {};
+// The rules page needs no script of its own: the shared one keeps the person's language (the menu,
+// and a choice made on another device of theirs).
+import "./common.js";

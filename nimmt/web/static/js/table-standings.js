@@ -1,7 +1,7 @@
 // The table's standings: the round-by-round history, why the game ends or goes on, and the end
 // (winners, the chart of the totals, the rematch, the record).
 import { el, headsLabel, listFormat, playerKey, t } from "./common.js";
-import { $, nameOf, plainName, tableId } from "./table-live.js";
+import { $, nameOf, plainName, seated, tableId } from "./table-live.js";
 
 // "Round 2 is over: Ana took 5 bullheads, …" and why the game goes on or ends.
 export function roundOverText(message) {
@@ -69,7 +69,8 @@ export function renderOver(message) {
   $("download").href = `/api/tables/${tableId}/games/${game}/record`;
   $("download").setAttribute("download", `nimmt-${tableId}-${game}.json`);
   $("replay-link").href = `/replay/${tableId}/${game}`;
-  $("my-games").hidden = !playerKey.get(); // the game is kept among this player's games
+  // The game is kept among this player's games: said to a person at the table, not to a watcher.
+  $("my-games").hidden = !playerKey.get() || !seated(message);
 }
 
 // Who asked for the rematch, for everyone to see; the host starts it, the others can join the ask.
