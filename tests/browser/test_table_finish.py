@@ -344,7 +344,9 @@ def test_the_absent_rule_hands_the_seat_over_by_itself(browser: Browser, graced:
         bruno = contexts[1].new_page()
         bruno.goto(f"{server.url}/t/{table_id}?lang=en")
         expect(bruno.locator("#hand-help")).to_contain_text(
-            re.compile(r"You were away: the bot playing for you chose \d+ this turn\."))
+            re.compile(r"The bot playing for you chose \d+ this turn\."))
+        # His screen lists what the bot played while he was away, with the button to take his seat back.
+        expect(bruno.locator("#absent")).to_contain_text(re.compile(r"The bot played: \d+"))
         act(ana, next_decision(ana))
         expect(bruno.locator("#hand button.card:not([disabled])").first).to_be_visible()
     finally:

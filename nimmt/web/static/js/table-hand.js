@@ -1,6 +1,6 @@
 // The hand and the rows: the status line, the players (chips and table), this person's cards, the
 // rows to choose from, the alert when the table waits for this person, and the seats away.
-import { cardFace, cardLabel, el, headsLabel, listFormat, renderRows, t, tp } from "./common.js";
+import { cardFace, cardLabel, el, headsLabel, listFormat, renderRows, rowName, t, tp } from "./common.js";
 import {
   $, act, bullheadsOf, decisionKey, decisionsOpen, deliberate, fitText, legalCards, legalRows, live, nameForms,
   nameOf, plainName, revealing, runningScores, seated, send, setBusy, settings, settled, shownScore, spectator,
@@ -292,18 +292,22 @@ export function beep() {
   }
 }
 
-// -- nobody stuck: anyone seated may hand a seat to a bot once its player has been away a while --
+// -- nobody stuck: anyone seated may hand a seat to a bot once its player has been away a while, or
+// at once when a present player's clock has run out; a person whose seat a bot plays takes it back --
 let awayTimer = null;
+const closed = new Set(); // the notes of what a bot played that this person has closed ("game:since")
 
 export function renderAway(message) {
   const table = message.table;
   // The absent rule "bot" waits a little longer than the grace when the grace is very short.
   const grace = (table.options.absent === "bot" ? table.absent_grace : table.away_grace) ?? table.away_grace ?? 30;
   const elapsed = (performance.now() - live.receivedAt) / 1000;
-  const canHand = table.status === "playing" && seated(message) && !spectator
-    && !(table.seats[table.you] && table.seats[table.you].bot);
+  const playing = table.status === "playing";
+  const me = playing && seated(message) && !spectator ? table.seats[table.you] : null;
+  const canHand = !!me && !me.bot;
   const absent = canHand ? table.seats.filter((s) => s.taken && !s.present && !s.bot && s.seat !== table.you) : [];
-  $("away-box").hidden = absent.length === 0;
+  // A present person whose clock ran out: nothing is chosen for them; the others may hand the seat.
+  const late = canHand ? table.seats.filter((s) => s.present && !s.bot && s.clock_left === 0 && s.seat !== table.you) : [];
   if (awayTimer) clearTimeout(awayTimer);
   awayTimer = null;
   const list = $("absent");
@@ -312,12 +316,19 @@ export function renderAway(message) {
   const items = absent.map((seat) => {
     const away = (seat.away_seconds ?? grace) + elapsed;
     const left = Math.max(0, Math.ceil(grace - away));
-    return { seat: seat.seat, key: `${seat.seat}:${plainName(seat.seat)}:${left > 0 ? left : "ready"}`, left };
+    const key = `${seat.seat}:${plainName(seat.seat)}:${left > 0 ? left : "ready"}`;
+    return { key, left, make: () => absentItem({ seat: seat.seat, key, left }) };
   });
+  for (const seat of late) {
+    const key = `late:${seat.seat}:${plainName(seat.seat)}`;
+    items.push({ key, left: 0, make: () => lateItem(seat.seat, key) });
+  }
+  for (const item of ownItems(message, me)) items.push(item);
+  $("away-box").hidden = items.length === 0;
   [...list.children].forEach((item) => { if (!items.some((i) => i.key === item.dataset.key)) item.remove(); });
   items.forEach((info, index) => {
     const here = list.children[index];
-    if (!here || here.dataset.key !== info.key) list.insertBefore(absentItem(info), here || null);
+    if (!here || here.dataset.key !== info.key) list.insertBefore(info.make(), here || null);
   });
   if (items.some((i) => i.left > 0)) awayTimer = setTimeout(() => { if (live.state) renderAway(live.state); }, 1000);
 }
@@ -341,4 +352,61 @@ function absentItem({ seat, key, left }) {
         }
       },
     }, t("hand_to_bot", { name })));
+}
+
+// A present person's time is up: the game waits for them; anyone else may let a bot play their seat,
+// which it keeps until they take it back.
+function lateItem(seat, key) {
+  const name = plainName(seat);
+  return el("li", { "data-key": key, class: "late" },
+    el("span", {}, t("time_up_player", { name })),
+    el("button", {
+      type: "button",
+      "aria-label": t("hand_to_bot", { name }),  // the short label beside the name; in full for screen readers
+      onclick: () => {
+        if (window.confirm(t("confirm_bot_kept", { name }))) {
+          send({ type: "seat_to_bot", seat, bot: $("host-bot").value });
+        }
+      },
+    }, t("hand_to_bot_short")));
+}
+
+/** What a bot played for this person, in words: its cards, and the rows it took. */
+function botMoves(played) {
+  return listFormat(played.moves.map((move) => (move.card !== undefined ? String(move.card)
+    : t("bot_played_row", { row: rowName(move.row), bullheads: headsLabel(move.bullheads) }))));
+}
+
+// This person's own lines: their time is up; a bot plays their seat (with what it played, and the
+// button to take the seat back); once back, what it played meanwhile, until they close the note.
+function ownItems(message, me) {
+  const table = message.table;
+  const items = [];
+  if (!me) return items;
+  const played = message.bot_played;
+  if (me.bot) {
+    const text = played && played.moves.length ? `${t("bot_played_title")} ${botMoves(played)}` : t("hand_bot_plays");
+    const key = `bot:${text}`;
+    items.push({ key, left: 0, make: () => el("li", { "data-key": key, class: "mine" },
+      el("span", {}, text),
+      el("button", { type: "button", id: "seat-back", onclick: () => send({ type: "seat_back" }) },
+        t("seat_back_button"))) });
+    return items;
+  }
+  if (me.clock_left === 0) {
+    const others = table.seats.some((s) => s.seat !== table.you && s.present && !s.bot && s.taken);
+    const key = `late:mine:${others}`;
+    items.push({ key, left: 0, make: () => el("li", { "data-key": key, class: "mine late" },
+      el("span", {}, t(others ? "time_up_yours" : "time_up_yours_alone"))) });
+  }
+  const note = played && `${table.game}:${played.since}`;
+  if (played && played.moves.length && !closed.has(note)) {
+    const text = `${t("bot_played_title")} ${botMoves(played)}`;
+    const key = `played:${note}:${text}`;
+    items.push({ key, left: 0, make: () => el("li", { "data-key": key, class: "mine" },
+      el("span", {}, text),
+      el("button", { type: "button", onclick: () => { closed.add(note); if (live.state) renderAway(live.state); } },
+        t("bot_played_ok"))) });
+  }
+  return items;
 }

@@ -4,7 +4,7 @@ import { announce, t } from "./common.js";
 
 let left = null; // { seconds, at (performance.now() when said), mine, name }
 let ticking = null;
-let deadlines = new Map(); // seat -> when its clock runs out (performance.now()), as the last state said
+let ranOut = new Set(); // seats whose clock was at zero in the last state (announced once)
 
 function format(seconds) {
   const whole = Math.max(0, Math.ceil(seconds));
@@ -33,15 +33,12 @@ function draw() {
 /** The clock of the state just shown: this person's own when the table awaits them, else the
  * nearest of the others'. */
 export function updateClock(message) {
-  // A clock that ran out: a bot plays that decision for its person (said once, for screen readers;
-  // the seat's chip shows the bot).
-  const now = performance.now();
+  // A clock that ran out: nothing is chosen for its person, the table waits (said once, for screen
+  // readers; the table's note says it to everyone and offers the others to hand the seat to a bot).
   for (const seat of message.table.seats) {
-    const due = deadlines.get(seat.seat);
-    if (seat.replaced && due !== undefined && now >= due - 1500) announce(t("clock_ran_out", { name: seat.name || "" }));
+    if (seat.clock_left === 0 && !ranOut.has(seat.seat)) announce(t("clock_ran_out", { name: seat.name || "" }));
   }
-  deadlines = new Map(message.table.seats.filter((seat) => seat.clock_left !== null && seat.clock_left !== undefined)
-    .map((seat) => [seat.seat, now + seat.clock_left * 1000]));
+  ranOut = new Set(message.table.seats.filter((seat) => seat.clock_left === 0).map((seat) => seat.seat));
   const seats = message.table.seats.filter((seat) => seat.clock_left !== null && seat.clock_left !== undefined);
   const mine = seats.find((seat) => seat.seat === message.table.you);
   const shown = mine || seats.sort((a, b) => a.clock_left - b.clock_left)[0];
