@@ -269,7 +269,9 @@ if (playerKey.get()) {
       try { sessionStorage.setItem(SYNCED, "1"); } catch { /* storage off: checked again next page */ }
       if (!player || !player.language || player.language === page.chosen) return;
       keepLanguage(player.language);
-      if (player.language !== lang && page.lang_from !== "link") location.reload();
+      const kept = document.cookie.split("; ").includes(`${LANG_COOKIE}=${encodeURIComponent(player.language)}`);
+      // Cookies turned off: this page stays as it is (a reload would only come back the same).
+      if (kept && player.language !== lang && page.lang_from !== "link") location.reload();
     });
   }
 }
