@@ -107,6 +107,15 @@ class SeatBack:
 
 
 @dataclass(frozen=True, slots=True)
+class DeviceAdded:
+    """A person's other device takes their seat (asked with their player key): its token opens the seat
+    too, and the seat's other devices keep theirs."""
+
+    seat: int
+    token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
 class Dealt:
     """A round's cards, as they were dealt (chance is data)."""
 
@@ -147,13 +156,13 @@ class Reviewed:
 
 
 Entry = (Created | Joined | Started | Rematched | SeatToBot | SeatBack | Dealt | Played | RowChosen | Reviewed
-         | TakenBack | BotSeated | BotUnseated | RematchAsked)
+         | TakenBack | BotSeated | BotUnseated | RematchAsked | DeviceAdded)
 GameEntry = Dealt | Played | RowChosen  # the entries that are the core's actions
 
 _KINDS: dict[type, str] = {Created: "create", Joined: "join", Started: "start", Rematched: "rematch",
                            SeatToBot: "seat_to_bot", SeatBack: "seat_back", Dealt: "deal", Played: "play",
                            RowChosen: "row", Reviewed: "review", TakenBack: "take_back", BotSeated: "bot_seat",
-                           BotUnseated: "bot_unseat", RematchAsked: "rematch_ask"}
+                           BotUnseated: "bot_unseat", RematchAsked: "rematch_ask", DeviceAdded: "device"}
 
 
 def now() -> float:
@@ -191,6 +200,8 @@ def entry_to_json(entry: Entry) -> dict[str, Any]:
             data.update(seat=entry.seat)
         case BotSeated():
             data.update(seat=entry.seat, bot=entry.bot)
+        case DeviceAdded():
+            data.update(seat=entry.seat, token_hash=entry.token_hash)
         case Started() if entry.fill is not None:  # written only when there is one: older entries unchanged
             data.update(fill=entry.fill)
     if isinstance(entry, Created | Joined | SeatBack | Dealt | Played | RowChosen) and entry.at is not None:
@@ -251,6 +262,8 @@ def entry_from_json(data: object) -> Entry:
                 return BotUnseated(_int(data, "seat"))
             case "rematch_ask":
                 return RematchAsked(_int(data, "seat"))
+            case "device":
+                return DeviceAdded(_int(data, "seat"), _str(data, "token_hash"))
     except KeyError as missing:
         raise JournalError(f"a {kind!r} entry has no {missing.args[0]!r}") from None
     raise JournalError(f"unknown journal entry kind {kind!r}")

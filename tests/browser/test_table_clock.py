@@ -90,3 +90,24 @@ def test_a_present_persons_clock_runs_out_at_a_row_choice_and_waits_for_a_hand_o
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_persons_second_phone_takes_their_seat_in_a_game_in_progress(
+        browser: Browser, server: LiveServer, screenshots: Path) -> None:
+    """The same player key on a second phone (linked by a one-time code, say): the table's link opens
+    on her own seat, her cards under her fingers, not a spectator's view."""
+    with httpx.Client(timeout=30) as http:
+        key = http.post(f"{server.url}/api/players", json={"name": "Amélie"}).json()["key"]
+        made = http.post(f"{server.url}/api/tables", headers={"X-Player-Key": key}, json={
+            "name": "Amélie", "seats": 3, "bots": ["random", "random"], "start": True, "language": "fr"}).json()
+    context = browser.new_context(**PHONE, locale="fr-FR", reduced_motion="reduce")
+    try:
+        context.add_init_script(f"localStorage.setItem('nimmt:player', {key!r})")
+        phone = context.new_page()
+        phone.goto(f"{server.url}/t/{made['table_id']}?lang=fr")
+        expect(phone.locator("#hand button.card:not([disabled])").first).to_be_visible()
+        expect(phone.locator('#strip [data-seat="0"]')).to_have_class(re.compile(r"\bme\b"))
+        phone.screenshot(path=str(screenshots / "table-second-phone-fr-360x640.png"))
+        play_card(phone, decision(phone)["cards"][0])
+    finally:
+        context.close()

@@ -36,7 +36,7 @@ class ApiError(NimmtError):
 
 
 # The HTTP status of a table's refusal (any other code: 409, refused by the table's state).
-ACTION_STATUS = {"unknown_table": 404, "seats_not_filled": 422, "server_error": 503}
+ACTION_STATUS = {"unknown_table": 404, "not_seated": 404, "seats_not_filled": 422, "server_error": 503}
 
 _ERROR_TEXTS = {
     400: "the body cannot be read as JSON text (bad_request)",

@@ -34,6 +34,7 @@ from ..journal import (
     BotUnseated,
     Created,
     Dealt,
+    DeviceAdded,
     Entry,
     Joined,
     JournalError,
@@ -257,6 +258,23 @@ class TableService:
             await self.write(table, entry)
         self.attendance.watch(table, taken[0])
         self.listing.note(table)
+        return taken[0], token
+
+    async def add_device(self, table: Table, player: str) -> tuple[int, str]:
+        """A person's other device takes their own seat (``player``: their player key's): a new token
+        for that seat, stored as a ``device`` entry; the seat's other devices keep theirs."""
+        token = new_token()
+        taken: list[int] = []
+
+        def entry() -> Entry:
+            seats = [i for i, s in enumerate(table.seats) if s.player == player and s.token_hash is not None]
+            if not seats:
+                raise ActionError("not_seated", "this player holds no seat at this table")
+            taken[:] = seats[:1]
+            return DeviceAdded(seats[0], token_hash(token))
+
+        async with table.lock:
+            await self.write(table, entry)
         return taken[0], token
 
     # -- acting --------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from ..journal import (
     BotUnseated,
     Created,
     Dealt,
+    DeviceAdded,
     Entry,
     GameEntry,
     Joined,
@@ -44,6 +45,7 @@ from .events import follow
 
 Status = Literal["lobby", "playing", "over"]
 Decision = tuple[int, int, str, int]  # round, turn, phase and cards placed when a seat was asked
+DEVICES = 4  # a seat's other devices whose tokens open it (besides the first)
 
 
 def token_hash(token: str) -> str:
@@ -57,6 +59,7 @@ class Seat:
     bot: str | None = None
     token_hash: str | None = None
     player: str | None = None  # the person's player (docs/people.md), when their browser has one
+    devices: list[str] = field(default_factory=list)  # token hashes of the person's other devices (the latest)
 
     @property
     def taken(self) -> bool:
@@ -132,6 +135,9 @@ class TableState:
         for index, seat in enumerate(self.seats):
             if seat.token_hash is not None and hmac.compare_digest(digest, seat.token_hash):
                 found = index
+            for device in seat.devices:
+                if hmac.compare_digest(digest, device):
+                    found = index
         return found
 
     def is_present(self, seat: int) -> bool:
@@ -228,6 +234,9 @@ class TableState:
                     raise ActionError("game_over", "the game is over")
             case Dealt():
                 pass
+            case DeviceAdded(seat=seat):
+                if not 0 <= seat < len(self.seats) or self.seats[seat].token_hash is None:
+                    raise ActionError("no_such_seat", f"seat {seat} is not a person's seat", seat=seat)
             case Reviewed(game=game):
                 if game not in self.finished_games:
                     raise ActionError("game_not_finished", "only a finished game is reviewed", game=game)
@@ -313,6 +322,9 @@ class TableState:
             self.seats[entry.seat] = Seat(name=bot_name(self.language, entry.seat), bot=entry.bot)
         elif isinstance(entry, BotUnseated):
             self.seats[entry.seat] = Seat()
+        elif isinstance(entry, DeviceAdded):  # the latest few devices: an older one is forgotten
+            devices = self.seats[entry.seat].devices
+            devices[:] = [*devices, entry.token_hash][-DEVICES:]
         elif isinstance(entry, RematchAsked):
             self.rematch_asked.append(entry.seat)
         elif isinstance(entry, TakenBack):  # the seat chooses again; its clock runs on from its decision's start

@@ -2,7 +2,7 @@
 // This module holds the connection, draws the page from each state and wires the page's buttons; what
 // each part of the page shows is drawn by table-lobby.js, table-hand.js (the hand and the rows),
 // table-reveal.js, table-coach.js and table-standings.js, which share table-live.js.
-import { announce, api, el, errorText, mergePatch, page, site, t } from "./common.js";
+import { announce, api, el, errorText, mergePatch, page, playerKey, site, t } from "./common.js";
 import { setupReactions, showReaction, updateReactions } from "./reactions.js";
 import { updateStartClock } from "./startclock.js";
 import { adviceRefused, askAdvice, forgetAdvice, hideAdvice, renderCoach, showAdvice } from "./table-coach.js";
@@ -294,4 +294,17 @@ document.addEventListener("click", (event) => {
 });
 setupReactions($("react-slot"), tableId, send);
 
-connect();
+// A person's other device (the same player key, no seat token yet) opens the table: their own seat,
+// in a game in progress too, if they sat down here with that player.
+async function start() {
+  if (!spectator && !token && playerKey.get()) {
+    try {
+      token = (await api("POST", `/api/tables/${encodeURIComponent(tableId)}/seat`)).token;
+      localStorage.setItem(tokenKey, token);
+    } catch {
+      // no seat of theirs here (or a server that keeps no players): they watch, or sit down in the lobby
+    }
+  }
+  connect();
+}
+start();
