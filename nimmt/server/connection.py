@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from .hub import Hub
 from .limits import RATE_LIMITED_CLOSE
 from .metrics import Metrics
-from .models import MAX_MESSAGE_BYTES, AskAdvice, Hello, Ping, React, client_message
+from .models import MAX_MESSAGE_BYTES, AnyClientMessage, AskAdvice, Hello, Ping, React, client_message
 from .patch import state_patch
 from .reactions import react, reaction_message
 from .render import state_message
@@ -138,7 +138,7 @@ class Connection:
                 self.seat = seat
             return parsed
 
-    async def _parse(self, raw: str) -> Any:
+    async def _parse(self, raw: str) -> AnyClientMessage | None:
         if len(raw.encode("utf-8")) > MAX_MESSAGE_BYTES:
             await self.send(ActionError("too_large", f"a message is at most {MAX_MESSAGE_BYTES} bytes",
                                         limit=MAX_MESSAGE_BYTES).to_message())

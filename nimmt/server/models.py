@@ -346,5 +346,8 @@ class React(_Strict):
 
 AnyClientMessage = (Hello | Play | ChooseRowMessage | Start | Rematch | SeatToBot | AskAdvice | Ping | React | AddBot
                     | RemoveBot | TakeBack | AskRematch | SeatBack)
+TableAction = (Play | ChooseRowMessage | Start | Rematch | SeatToBot | AddBot | RemoveBot | TakeBack | AskRematch
+               | SeatBack)
+"""The client messages that ask the table for a change: each becomes one journal entry, or a refusal."""
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)

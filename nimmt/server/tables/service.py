@@ -26,7 +26,7 @@ from typing import Any
 from nimmt.bots import BOTS
 from nimmt.core import Phase, deal_cards
 
-from .. import journal
+from .. import journal, models
 from ..botpool import BotPool
 from ..hub import Hub, LocalHub, Update
 from ..journal import (
@@ -278,7 +278,7 @@ class TableService:
         return taken[0], token
 
     # -- acting --------------------------------------------------------------------------------
-    async def act(self, table: Table, seat: int | None, message: Any) -> int:
+    async def act(self, table: Table, seat: int | None, message: models.TableAction) -> int:
         """Check, store, apply and publish one person's action; return the new version."""
         if seat is None:
             raise ActionError("spectator", "a spectator cannot act at the table")
@@ -294,56 +294,42 @@ class TableService:
                 logger.exception("dealing on table %s failed", table.id)
         return version
 
-    def _entry_for(self, table: Table, seat: int, message: Any) -> Entry:
+    def _entry_for(self, table: Table, seat: int, message: models.TableAction) -> Entry:
         """The entry a person's message asks for, checked against the table as it is now."""
-        kind = message.type
-        if kind == "seat_back":  # the person takes back the seat a bot plays for them
+        if isinstance(message, models.SeatBack):  # the person takes back the seat a bot plays for them
             return SeatBack(seat)
         if table.seats[seat].bot is not None:
             raise ActionError("seat_is_bot", "a bot plays this seat now")
-        if kind in ("start", "rematch", "add_bot", "remove_bot") and seat != table.host:
+        if isinstance(message, models.Start | models.Rematch | models.AddBot | models.RemoveBot) and seat != table.host:
             raise ActionError("not_creator", "only the table's host can do this: the creator, or while the "
                               "creator is away, the first person present")
-        if kind == "start":
-            return Started(message.fill)
-        if kind == "rematch":
-            return Rematched()
-        if kind == "ask_rematch":
-            return RematchAsked(seat)
-        if kind == "take_back":
-            return TakenBack(seat)
-        if kind == "add_bot":
-            free = [i for i, s in enumerate(table.seats) if not s.taken]
-            if not free and table.status == "lobby":
-                raise ActionError("table_full", "every seat is taken")
-            return BotSeated(free[0] if free else -1, message.bot)
-        if kind == "remove_bot":
-            return BotUnseated(message.seat)
-        if kind == "seat_to_bot":
-            other = message.seat != seat  # a person never hands their own seat: the table waits for them
-            if other and 0 <= message.seat < len(table.seats) and table.out_of_time(message.seat):
-                # Their clock ran out: anyone else may hand the seat at once; a present person's stays
-                # with the bot until they take it back.
-                entry = SeatToBot(message.seat, message.bot, keep=table.is_present(message.seat))
-                table.check(entry)
-                return entry
-            entry = SeatToBot(message.seat, message.bot)
-            table.check(entry)
-            left = table.away_grace - (table.away_seconds(message.seat) or 0.0)
-            if left > 0:
-                raise ActionError("not_away_long", f"this player has been away less than {table.away_grace:g} "
-                                  f"seconds: wait {math.ceil(left)} more", seat=message.seat,
-                                  seconds_left=math.ceil(left))
-            return entry
-        if kind == "play":
-            _check_version(table, seat, message.version)
-            _check_repeat(table, seat, Phase.CHOOSE_CARDS)
-            return Played(seat, message.card)
-        if kind == "choose_row":
-            _check_version(table, seat, message.version)
-            _check_repeat(table, seat, Phase.CHOOSE_ROW)
-            return RowChosen(seat, message.row)
-        raise ActionError("bad_message", f"unknown message type {kind!r}")
+        match message:
+            case models.Start(fill=fill):
+                return Started(fill)
+            case models.Rematch():
+                return Rematched()
+            case models.AskRematch():
+                return RematchAsked(seat)
+            case models.TakeBack():
+                return TakenBack(seat)
+            case models.AddBot(bot=bot):
+                free = [i for i, s in enumerate(table.seats) if not s.taken]
+                if not free and table.status == "lobby":
+                    raise ActionError("table_full", "every seat is taken")
+                return BotSeated(free[0] if free else -1, bot)
+            case models.RemoveBot(seat=bot_seat):
+                return BotUnseated(bot_seat)
+            case models.SeatToBot():
+                return _hand_over(table, seat, message)
+            case models.Play(card=card, version=version):
+                _check_version(table, seat, version)
+                _check_repeat(table, seat, Phase.CHOOSE_CARDS)
+                return Played(seat, card)
+            case models.ChooseRowMessage(row=row, version=version):
+                _check_version(table, seat, version)
+                _check_repeat(table, seat, Phase.CHOOSE_ROW)
+                return RowChosen(seat, row)
+        raise ActionError("bad_message", f"unknown message type {message.type!r}")
 
     # -- writing: every entry goes through here ------------------------------------------------
     async def write(self, table: Table, entry: Callable[[], Entry | None]) -> bool:
@@ -468,6 +454,23 @@ def _absent_to_bot(table: Table, seat: int) -> Entry | None:
     """The absent rule "bot": the seat of a person away for the grace goes to the table's bot, if it
     still should (asked again after another process's write)."""
     return SeatToBot(seat, table.options.absent_bot) if seat in table.absent_for_bot() else None
+
+
+def _hand_over(table: Table, seat: int, message: models.SeatToBot) -> Entry:
+    """Another person's seat to a bot, as ``seat`` asks: at once when that person's clock has run out
+    (kept by the bot until they take it back, if they are here), else once they have been away the grace."""
+    other = message.seat != seat  # a person never hands their own seat: the table waits for them
+    if other and 0 <= message.seat < len(table.seats) and table.out_of_time(message.seat):
+        entry = SeatToBot(message.seat, message.bot, keep=table.is_present(message.seat))
+        table.check(entry)
+        return entry
+    entry = SeatToBot(message.seat, message.bot)
+    table.check(entry)
+    left = table.away_grace - (table.away_seconds(message.seat) or 0.0)
+    if left > 0:
+        raise ActionError("not_away_long", f"this player has been away less than {table.away_grace:g} "
+                          f"seconds: wait {math.ceil(left)} more", seat=message.seat, seconds_left=math.ceil(left))
+    return entry
 
 
 def _check_version(table: Table, seat: int, version: int) -> None:
