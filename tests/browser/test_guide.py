@@ -49,12 +49,13 @@ def _apart(page: Page, other: str) -> None:
         f"the hint covers #{other}: {top, bottom} against {other_top, other_bottom}"
 
 
-# The rows a shown hint talks about that it covers (none, ever).
+# What a shown hint about a row covers of that row and of the status line telling what happened there
+# (nothing, ever).
 _ROWS_COVERED = """() => { const g = document.getElementById('guide');
   if (!g || g.hidden || !g.dataset.rows) return [];
   const box = g.getBoundingClientRect();
-  return g.dataset.rows.split(' ').filter((row) => {
-    const r = document.querySelector(`#rows [data-row="${row}"]`).getBoundingClientRect();
+  return [...g.dataset.rows.split(' ').map((row) => `#rows [data-row="${row}"]`), '#status'].filter((selector) => {
+    const r = document.querySelector(selector).getBoundingClientRect();
     return !(box.bottom <= r.top || box.top >= r.bottom); }); }"""
 
 

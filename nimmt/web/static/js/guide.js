@@ -60,13 +60,15 @@ function sayAbout(kind, about, ...text) {
 }
 const say = (kind, ...text) => sayAbout(kind, null, ...text);
 
-// What a hint explains, on the screen: the row it names, the hand for the first card, every row
-// for a row to choose.
+// What a hint explains, on the screen: the row it names and the status line that tells what just
+// happened there, the hand for the first card, every row for a row to choose.
 function explained(hint) {
-  if (hint.about !== null && hint.about !== undefined) return document.querySelector(`#rows [data-row="${hint.about}"]`);
-  if (hint.kind === "start") return $("hand");
-  if (hint.kind === "row") return $("rows");
-  return null;
+  if (hint.about !== null && hint.about !== undefined) {
+    return [document.querySelector(`#rows [data-row="${hint.about}"]`), $("status")];
+  }
+  if (hint.kind === "start") return [$("hand")];
+  if (hint.kind === "row") return [$("rows")];
+  return [];
 }
 
 const MARGIN = 6; // px between the hint and the screen's edge
@@ -76,7 +78,8 @@ const MARGIN = 6; // px between the hint and the screen's edge
 // and scrolls inside it. Set through the CSSOM (the pages' policy refuses style attributes).
 function place(shown, hints) {
   shown.style.maxHeight = "";
-  const targets = hints.map(explained).filter(Boolean).map((node) => node.getBoundingClientRect());
+  const targets = hints.flatMap(explained).filter((node) => node && node.getClientRects().length)
+    .map((node) => node.getBoundingClientRect());
   const clear = () => {
     const box = shown.getBoundingClientRect();
     return targets.every((rect) => box.bottom <= rect.top || box.top >= rect.bottom);
@@ -112,7 +115,7 @@ function flush() {
     .map((hint) => hint.about).join(" ");
   shown.hidden = false;
   // A row to choose: the hint goes over the hand (not needed now), leaving every row in sight; a
-  // hint about one row leaves that row in sight.
+  // hint about what happened in a row leaves that row and the status line that tells it in sight.
   place(shown, hints);
 }
 
