@@ -3,7 +3,7 @@
 Each page is an HTML file of ``nimmt/web/pages`` with ``{{t:key}}`` markers for the texts of
 ``locales/<lang>/web.json``; the browser code gets the same catalog (and nothing in another
 language) for the texts it shows later. Each person's language is their own: the one they chose
-in the menu (the ``nimmt_lang`` cookie, kept with their player too), else a link's ``?lang=`` for
+in the menu (the ``nimmt_language`` cookie, kept with their player too), else a link's ``?lang=`` for
 that one page (never kept), else their browser's Accept-Language (docs/people.md, "Language").
 """
 
@@ -23,7 +23,10 @@ from nimmt.i18n import LANGUAGE_NAMES, LANGUAGES, UnknownLanguage, catalog, chec
 from .addresses import is_loopback
 from .static import versioned
 
-LANG_COOKIE = "nimmt_lang"
+LANG_COOKIE = "nimmt_language"
+# Before issue 26 a link's ?lang= was kept in this cookie too: it may hold a language nobody chose,
+# so it is read no more, and removed where it is seen.
+OLD_LANG_COOKIE = "nimmt_lang"
 _MARKER = re.compile(r"\{\{(t|raw):([a-z0-9_.]+)\}\}")
 
 

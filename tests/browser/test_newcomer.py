@@ -188,7 +188,7 @@ def test_a_french_guest_at_a_brazilian_table_reads_everything_in_french(
         for path in ("/", "/lobby", "/rules", "/score", "/replay", "/me", f"/t/{table_id}", f"/watch/{table_id}"):
             page.goto(f"{live.url}{path}")
             assert lang_of(page) == "fr", path
-        assert all(cookie["name"] != "nimmt_lang" for cookie in context.cookies())  # no link kept a language
+        assert all(cookie["name"] != "nimmt_language" for cookie in context.cookies())  # no link kept a language
         assert overflow(page) <= 0
         assert errors == []
     finally:

@@ -26,7 +26,7 @@ def test_a_players_language_is_kept_with_them_and_followed_by_another_device(cli
     ana, key = player(client, name="Ana")
     assert ana["language"] is None  # by default: the browser's
     changed = client.patch("/api/me", json={"language": "pt_br"}, headers=key)
-    assert changed.json()["language"] == "pt-BR" and changed.cookies.get("nimmt_lang") == "pt-BR"
+    assert changed.json()["language"] == "pt-BR" and changed.cookies.get("nimmt_language") == "pt-BR"
     assert client.get("/api/me", headers=key).json()["player"]["language"] == "pt-BR"
     refused = client.patch("/api/me", json={"language": "klingon"}, headers=key)
     assert refused.status_code == 422 and refused.json()["code"] == "bad_language"
@@ -34,7 +34,7 @@ def test_a_players_language_is_kept_with_them_and_followed_by_another_device(cli
     code = client.post("/api/me/link", headers=key).json()["code"]
     client.cookies.clear()
     linked = client.post("/api/link", json={"code": code})
-    assert linked.status_code == 201 and linked.cookies.get("nimmt_lang") == "pt-BR"
+    assert linked.status_code == 201 and linked.cookies.get("nimmt_language") == "pt-BR"
     assert '<html lang="pt-BR">' in client.get("/me", headers={"accept-language": "fr"}).text
     # "" forgets the choice: the browser's language again (on the devices that have not kept one).
     assert client.patch("/api/me", json={"language": ""}, headers=key).json()["language"] is None
@@ -50,7 +50,7 @@ def test_a_links_language_is_never_kept(client: TestClient) -> None:
     assert '<html lang="fr">' in client.get(f"/t/{table['table_id']}", headers=french).text
     # An older link with ?lang=pt-BR shows that page so, and keeps nothing: the next page is French.
     opened = client.get(f"/t/{table['table_id']}?lang=pt-BR", headers=french)
-    assert '<html lang="pt-BR">' in opened.text and "nimmt_lang" not in opened.cookies
+    assert '<html lang="pt-BR">' in opened.text and "nimmt_language" not in opened.cookies
     for path in ("/", "/me", "/lobby", "/rules", "/score", "/replay"):
         assert '<html lang="fr">' in client.get(path, headers=french).text, path
 

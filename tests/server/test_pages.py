@@ -35,12 +35,12 @@ def test_language_from_the_browser_then_the_cookie(client: TestClient) -> None:
     assert '<html lang="en">' in page.text
     # A link's ?lang= shows that one page in its language and keeps nothing.
     linked = client.get("/?lang=es", headers={"accept-language": "fr"})
-    assert '<html lang="es">' in linked.text and "nimmt_lang" not in linked.cookies
+    assert '<html lang="es">' in linked.text and "nimmt_language" not in linked.cookies
     assert '<html lang="fr">' in client.get("/score", headers={"accept-language": "fr"}).text
     # The menu keeps the choice: it wins over the browser's and over a link's.
     moved = client.get("/lang?lang=es&back=/score", follow_redirects=False)
     assert moved.status_code == 303 and moved.headers["location"] == "/score"
-    assert moved.cookies.get("nimmt_lang") == "es"
+    assert moved.cookies.get("nimmt_language") == "es"
     assert '<html lang="es">' in client.get("/score", headers={"accept-language": "fr"}).text
     assert '<html lang="es">' in client.get("/?lang=pt-BR").text
     assert '<html lang="es">' in client.get("/?lang=klingon").text
@@ -48,6 +48,14 @@ def test_language_from_the_browser_then_the_cookie(client: TestClient) -> None:
     assert moved.status_code == 303 and moved.headers["location"] == "/rules"
     for evil in ("//evil.example", "https://evil.example", "/\\evil.example"):
         assert client.get(f"/lang/fr?back={evil}", follow_redirects=False).headers["location"] == "/"
+
+
+def test_a_language_an_old_link_kept_is_forgotten(client: TestClient) -> None:
+    # Before, a link's ?lang= was kept in the nimmt_lang cookie: it is read no more, and removed.
+    client.cookies.set("nimmt_lang", "pt-BR")
+    page = client.get("/", headers={"accept-language": "fr"})
+    assert '<html lang="fr">' in page.text
+    assert 'nimmt_lang=""' in page.headers["set-cookie"] and "Max-Age=0" in page.headers["set-cookie"]
 
 
 def test_the_menu_goes_back_to_the_page_without_a_links_language(client: TestClient) -> None:

@@ -16,7 +16,7 @@ from nimmt.i18n import LANGUAGES, catalog, check_language
 from nimmt.puzzles import of_day
 
 from ..addresses import is_loopback
-from ..pages import LANG_COOKIE, choose_language, chosen_language, render, site_base
+from ..pages import LANG_COOKIE, OLD_LANG_COOKIE, choose_language, chosen_language, render, site_base
 from .common import Service, the_table
 from .records import finished_game
 
@@ -46,6 +46,8 @@ def page(name: str, request: Request, data: dict[str, Any] | None = None,
               "lang_from": source}
     where = request.url.path + (f"?{request.url.query}" if request.url.query else "")
     response = HTMLResponse(render(name, language, where, {**shared, **(data or {})}, domains))
+    if OLD_LANG_COOKIE in request.cookies:
+        response.delete_cookie(OLD_LANG_COOKIE)
     response.headers["Content-Language"] = language
     response.headers["Cache-Control"] = "no-store"
     response.headers.update(PAGE_HEADERS)

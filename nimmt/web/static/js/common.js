@@ -242,7 +242,7 @@ export function renderRows(list, rows, bullheads, options = {}) {
 }
 
 // -- each person's language is their own (docs/people.md, "Language") ---------------------------
-const LANG_COOKIE = "nimmt_lang";
+const LANG_COOKIE = "nimmt_language";
 const keepLanguage = (code) => {
   document.cookie = `${LANG_COOKIE}=${encodeURIComponent(code)}; path=/; max-age=${365 * 24 * 3600}; samesite=lax`;
 };
