@@ -42,8 +42,10 @@ def _marker(kind: str, x: float, y: float, colour: str) -> str:
     return f'<path d="M{x:.1f} {y - 6:.1f}l6 11h-12z" fill="{colour}"/>'
 
 
-def form_svg(series: Sequence[Series], *, title: str, axis: str, language: str) -> str:
-    """The chart of ``series`` (a label and its (when, value) points each); texts in ``language``."""
+def form_svg(series: Sequence[Series], *, title: str, axis: str, language: str, whole: bool = False) -> str:
+    """The chart of ``series`` (a label and its (when, value) points each); texts in ``language``.
+    The value axis runs from 0 up; with ``whole``, around the values (a rating near 1000), in whole numbers."""
+    left = _LEFT + (12 if whole else 0)  # room for four digits
     drawn = [(label, sorted(points)) for label, points in series if points]
     legend_rows = (len(series) + 1) // 2
     height = HEIGHT + legend_rows * _LEGEND_ROW
@@ -57,26 +59,30 @@ def form_svg(series: Sequence[Series], *, title: str, axis: str, language: str) 
     low_t, high_t = (min(times), max(times)) if times else (0.0, 1.0)
     top = max(values, default=1.0)
     top = max(1.0, float(int(top) + 1))
-    plot_w, plot_h = WIDTH - _LEFT - _RIGHT, HEIGHT - _TOP - _BOTTOM
+    bottom = 0.0
+    if whole and values:  # a scale around the values, in steps of 10
+        bottom = float(int(min(values) // 10 * 10) - 10)
+        top = float(int(max(values) // 10 * 10) + 20)
+    plot_w, plot_h = WIDTH - left - _RIGHT, HEIGHT - _TOP - _BOTTOM
 
     def x_of(when: datetime) -> float:
         span = high_t - low_t
-        return _LEFT + (plot_w / 2 if span == 0 else (when.timestamp() - low_t) / span * plot_w)
+        return left + (plot_w / 2 if span == 0 else (when.timestamp() - low_t) / span * plot_w)
 
     def y_of(value: float) -> float:
-        return _TOP + plot_h - value / top * plot_h
+        return _TOP + plot_h - (value - bottom) / (top - bottom) * plot_h
 
     for step in range(5):
-        value = top * step / 4
+        value = bottom + (top - bottom) * step / 4
         y = y_of(value)
-        parts.append(f'<line class="grid" x1="{_LEFT}" x2="{WIDTH - _RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
-                     f'<text x="{_LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">'
-                     f'{format_decimal(value, "0.0", locale=language.replace("-", "_"))}</text>')  # "6,5" in fr
+        label = format_decimal(value, "0" if whole else "0.0", locale=language.replace("-", "_"))  # "6,5" in fr
+        parts.append(f'<line class="grid" x1="{left}" x2="{WIDTH - _RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
+                     f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{label}</text>')
     if times:
         first, last = min(when for _, points in drawn for when, _ in points), \
             max(when for _, points in drawn for when, _ in points)
         locale = language.replace("-", "_")
-        parts.append(f'<text x="{_LEFT}" y="{HEIGHT - 34}">{escape(format_date(first, "short", locale=locale))}</text>')
+        parts.append(f'<text x="{left}" y="{HEIGHT - 34}">{escape(format_date(first, "short", locale=locale))}</text>')
         if format_date(last, "short", locale=locale) != format_date(first, "short", locale=locale):
             parts.append(f'<text x="{WIDTH - _RIGHT}" y="{HEIGHT - 34}" text-anchor="end">'
                          f'{escape(format_date(last, "short", locale=locale))}</text>')

@@ -12,6 +12,12 @@ start): a line that follows how they play lately, lower is better.
 Rows are sorted by wins (more first), then bullheads per round (fewer first), then games (more
 first), then person id; people who played no game (a member who has not played yet) come last.
 
+**Fair records** (docs/people.md): a game may say that some seats' people **left** before its end
+(``left``): such a game counts for them as played and lost (no win, none of its rounds in their
+figures: a bot or nobody played them) and its win goes to the lowest total of those who stayed. A
+game that is not ``rated`` (bots finished it after every person left, or it was abandoned by a
+table of people) counts for nobody. Form keeps each person's last :data:`FORM_KEPT` points.
+
 >>> from datetime import datetime, timezone
 >>> day = datetime(2026, 12, 4, 20, tzinfo=timezone.utc)
 >>> game = GameResult(day, ("ana", "bruno"), (12, 70), ((2, 40), (10, 30)))
@@ -24,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from nimmt.core.errors import NimmtError
 from nimmt.records import GameRecord, score
@@ -35,6 +42,7 @@ class LeagueError(NimmtError, ValueError):
 BOT_PREFIX = "bot:"  # a bot's person id is "bot:<name>", the name in nimmt.bots.BOTS
 END_ABOVE = 66  # the classic end: a total above it ends the game after the round
 FORM_GAMES = 5  # how many of a person's latest games their form is computed over
+FORM_KEPT = 100  # how many points of a person's form are kept (the chart shows these)
 
 
 def bot_id(name: str) -> str:
@@ -61,6 +69,8 @@ class GameResult:
     totals: tuple[int, ...]
     round_penalties: tuple[tuple[int, ...], ...]
     end_above: int = END_ABOVE
+    left: tuple[int, ...] = ()  # seats whose person left before the end (rated last, no win)
+    rated: bool = True  # False: it counts for nobody (bots finished it, or a table of people abandoned it)
 
     def __post_init__(self) -> None:
         seats = len(self.players)
@@ -71,8 +81,10 @@ class GameResult:
         people = [p for p in self.players if not is_bot(p)]
         if len(set(people)) != len(people):
             raise LeagueError("a person sits twice at the same game")
-        if not self.round_penalties:
+        if not self.round_penalties and self.rated and not self.left:
             raise LeagueError("a finished game has at least one round")
+        if any(not 0 <= seat < seats for seat in self.left):
+            raise LeagueError(f"a seat that left is not one of the {seats} seats")
         for number, penalties in enumerate(self.round_penalties, 1):
             if len(penalties) != seats:
                 raise LeagueError(f"round {number} has {len(penalties)} penalties for {seats} players")
@@ -84,9 +96,18 @@ class GameResult:
 
     @property
     def winners(self) -> tuple[int, ...]:
-        """The seats with the lowest total (several on a tie)."""
-        low = min(self.totals)
-        return tuple(seat for seat, total in enumerate(self.totals) if total == low)
+        """The seats with the lowest total among those who stayed (several on a tie)."""
+        stayed = [seat for seat in range(len(self.players)) if seat not in self.left]
+        if not stayed:
+            return ()
+        low = min(self.totals[seat] for seat in stayed)
+        return tuple(seat for seat in stayed if self.totals[seat] == low)
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """What ranks the seats (fewer first): each total, and below every one of them for a seat that left."""
+        last = max(self.totals) + 1
+        return tuple(last if seat in self.left else total for seat, total in enumerate(self.totals))
 
 
 def result_from_record(
@@ -123,10 +144,14 @@ class LeagueRow:
     worst_round: int | None = None  # most bullheads in one round
     past_66: int = 0  # games their final total was above the end
     form: tuple[tuple[datetime, float], ...] = field(default=())  # (when, bullheads per round of the last games)
+    left: int = 0  # games they left before the end (counted as lost)
 
 
 @dataclass(slots=True)
-class _Tally:
+class Tally:
+    """One person's figures so far, folded game by game (kept in the store as JSON, see
+    :mod:`nimmt.people.rated`)."""
+
     games: int = 0
     wins: float = 0.0
     rounds: int = 0
@@ -134,29 +159,49 @@ class _Tally:
     best: int | None = None
     worst: int | None = None
     past: int = 0
+    left: int = 0
     recent: list[tuple[int, int]] = field(default_factory=list)  # (bullheads, rounds) of the latest games
     form: list[tuple[datetime, float]] = field(default_factory=list)
 
     def add(self, game: GameResult, seat: int) -> None:
-        mine = [penalties[seat] for penalties in game.round_penalties]
         self.games += 1
+        if seat in game.left:  # a bot, or nobody, played the rest: none of it is theirs
+            self.left += 1
+            return
+        mine = [penalties[seat] for penalties in game.round_penalties]
         winners = game.winners
         if seat in winners:
             self.wins += 1 / len(winners)
+        if not mine:
+            return
         self.rounds += len(mine)
         self.bullheads += game.totals[seat]
         self.best = min(mine) if self.best is None else min(self.best, *mine)
         self.worst = max(mine) if self.worst is None else max(self.worst, *mine)
         self.past += game.totals[seat] > game.end_above
         self.recent = [*self.recent, (game.totals[seat], len(mine))][-FORM_GAMES:]
-        self.form.append((game.when, sum(b for b, _ in self.recent) / sum(r for _, r in self.recent)))
+        self.form = [*self.form, (game.when, sum(b for b, _ in self.recent) / sum(r for _, r in self.recent))]
+        del self.form[:-FORM_KEPT]
 
     def row(self, person: str) -> LeagueRow:
         return LeagueRow(
             person, self.games, self.wins, self.rounds, self.bullheads,
             self.bullheads / self.rounds if self.rounds else None,
-            self.best, self.worst, self.past, tuple(self.form),
+            self.best, self.worst, self.past, tuple(self.form), self.left,
         )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"games": self.games, "wins": self.wins, "rounds": self.rounds, "bullheads": self.bullheads,
+                "best": self.best, "worst": self.worst, "past": self.past, "left": self.left,
+                "recent": [list(pair) for pair in self.recent],
+                "form": [[when.isoformat(), value] for when, value in self.form]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Tally:
+        return cls(int(data["games"]), float(data["wins"]), int(data["rounds"]), int(data["bullheads"]),
+                   data["best"], data["worst"], int(data["past"]), int(data.get("left", 0)),
+                   [(int(b), int(r)) for b, r in data["recent"]],
+                   [(datetime.fromisoformat(when), float(value)) for when, value in data["form"]])
 
 
 def _order(row: LeagueRow) -> tuple[bool, float, float, int, str]:
@@ -171,9 +216,18 @@ def league(results: Iterable[GameResult], members: Iterable[str] | None = None) 
     every person who played, bots left out. The others at a table still count for who won.
     """
     wanted = None if members is None else set(members)
-    tallies: dict[str, _Tally] = {person: _Tally() for person in wanted or ()}
+    tallies: dict[str, Tally] = {person: Tally() for person in wanted or ()}
     for game in sorted(results, key=lambda game: game.when):
+        if not game.rated:
+            continue
         for seat, person in enumerate(game.players):
             if (person in wanted) if wanted is not None else not is_bot(person):
-                tallies.setdefault(person, _Tally()).add(game, seat)
-    return sorted((tally.row(person) for person, tally in tallies.items()), key=_order)
+                tallies.setdefault(person, Tally()).add(game, seat)
+    return rows_of(tallies, wanted)
+
+
+def rows_of(tallies: Mapping[str, Tally], members: Iterable[str] | None = None) -> list[LeagueRow]:
+    """The league's rows from kept tallies: with ``members``, exactly theirs (empty for one who has not played)."""
+    if members is None:
+        return sorted((tally.row(person) for person, tally in tallies.items()), key=_order)
+    return sorted((tallies.get(person, Tally()).row(person) for person in set(members)), key=_order)

@@ -15,6 +15,7 @@ from nimmt.core.errors import NimmtError
 NAME_LENGTH = 24  # a player's name, as a seat's name at a table
 GROUP_NAME_LENGTH = 40
 FORMER = "former"  # what a deleted player's seat is called in ids ("former:<game>:<seat>")
+Ending = Literal["played", "bots", "abandoned"]
 
 
 class PeopleError(NimmtError, ValueError):
@@ -87,9 +88,12 @@ class SeatResult:
     name: str | None  # the name at the table (None: a former player)
     bot: str | None  # the bot's name for a bot's seat
     total: int
+    left: bool = False  # its person left before the end (a bot played on, or the game was abandoned)
+    confirmed: bool = True  # a score sheet's seat: its member said it was them (a table's seat always is)
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "player": self.player_id, "name": self.name, "bot": self.bot, "total": self.total}
+        return {"seat": self.seat, "player": self.player_id, "name": self.name, "bot": self.bot, "total": self.total,
+                "left": self.left, "confirmed": self.confirmed}
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +109,11 @@ class FinishedGame:
     table_id: str | None = None  # the web table's id and its game number, for the replay and the record
     game: int | None = None
     group_id: str | None = None
+    # "played": somebody played it to the end; "bots": bots finished it after every person left;
+    # "abandoned": it stopped with nobody left to play it (docs/people.md, Fair records)
+    ending: Ending = "played"
+    rated: bool = True  # whether it moves anyone's rating and counts in the league's figures
+    saved_by: str | None = None  # the player who saved a score sheet
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -112,14 +121,22 @@ class FinishedGame:
 
     @property
     def winners(self) -> tuple[int, ...]:
-        """The seats with the lowest total (a tie shares the win)."""
-        best = min(self.totals)
-        return tuple(seat.seat for seat in self.seats if seat.total == best)
+        """The seats with the lowest total among those who did not leave (a tie shares the win)."""
+        stayed = [seat for seat in self.seats if not seat.left]
+        if not stayed:
+            return ()
+        best = min(seat.total for seat in stayed)
+        return tuple(seat.seat for seat in stayed if seat.total == best)
+
+    @property
+    def left(self) -> tuple[int, ...]:
+        return tuple(seat.seat for seat in self.seats if seat.left)
 
     def person_ids(self) -> tuple[str, ...]:
         """An id per seat, for leagues and ratings: the player, ``bot:<name>``, or a seat's own id for
-        somebody nimmt does not know (a guest or a former player)."""
-        return tuple(seat.player_id if seat.player_id is not None
+        somebody nimmt does not know (a guest, a former player, a member who has not confirmed a
+        score sheet)."""
+        return tuple(seat.player_id if seat.player_id is not None and seat.confirmed
                      else f"bot:{seat.bot}" if seat.bot is not None
                      else f"{FORMER}:{self.id}:{seat.seat}" for seat in self.seats)
 
@@ -127,4 +144,5 @@ class FinishedGame:
         return {"id": self.id, "source": self.source, "finished_at": self.finished_at.isoformat(),
                 "end_above": self.end_above, "table_id": self.table_id, "game": self.game,
                 "group_id": self.group_id, "seats": [seat.to_json() for seat in self.seats],
-                "rounds": [list(row) for row in self.rounds], "winners": list(self.winners)}
+                "rounds": [list(row) for row in self.rounds], "winners": list(self.winners),
+                "ending": self.ending, "rated": self.rated, "saved_by": self.saved_by}

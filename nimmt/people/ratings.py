@@ -8,8 +8,10 @@ move as the mean of first and second alone, and the others as if there were no t
 Plackett-Luce does not: at four newcomers ranked 1, 1, 3, 4 it moves the third up as much as the
 two winners.) A rating is a belief: ``mu`` the
 estimated strength, ``sigma`` how unsure it still is; ``ordinal`` (mu - 3 sigma) is the value to rank
-people by, low while few games are known and rising as sigma shrinks. ``display`` is the ordinal
-times 10, rounded, the number a leaderboard shows.
+people by, low while few games are known and rising as sigma shrinks. ``display`` is the number
+pages show: :data:`SHOWN_START` plus :data:`SHOWN_PER_POINT` times the ordinal, rounded (never below
+0): a newcomer shows 1000, never a bare negative number, and the bots' references sit between 873
+(random) and 1575 (expert).
 
 Bots are reference points: the seats of a bot level take part in the update of the people at their
 table with the level's rating in :data:`BOT_REFERENCE`, which never moves. Those references were
@@ -32,6 +34,9 @@ from .league import GameResult, bot_id
 
 MU = 25.0  # openskill's default start
 SIGMA = MU / 3
+SHOWN_START = 1000  # what a newcomer's rating shows (their ordinal is 0)
+SHOWN_PER_POINT = 20  # shown points per point of ordinal
+SETTLED_GAMES = 10  # before this many rated games a rating is "provisional" (it still moves a lot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +52,13 @@ class Rating:
 
     @property
     def display(self) -> int:
-        """The ordinal times 10, rounded: what a leaderboard shows (a newcomer shows 0)."""
-        return round(self.ordinal * 10)
+        """What pages show: 1000 + 20 x the ordinal, rounded, at least 0 (a newcomer shows 1000)."""
+        return max(0, round(SHOWN_START + SHOWN_PER_POINT * self.ordinal))
+
+    @property
+    def provisional(self) -> bool:
+        """Fewer than :data:`SETTLED_GAMES` rated games: the rating still moves a lot."""
+        return self.games < SETTLED_GAMES
 
 
 def _model() -> BradleyTerryFull:
@@ -70,7 +80,11 @@ def update(
     ratings: Mapping[str, Rating], result: GameResult, fixed: Mapping[str, Rating] = BOT_REFERENCE
 ) -> dict[str, Rating]:
     """The ratings after one more game: a copy of ``ratings`` with the people of this game updated
-    (a person not in ``ratings`` starts as a newcomer). Ids in ``fixed`` rate others and never move."""
+    (a person not in ``ratings`` starts as a newcomer). Ids in ``fixed`` rate others and never move.
+    A seat whose person left ranks below every other (:attr:`GameResult.ranks`); a game that is not
+    ``rated`` changes nothing."""
+    if not result.rated:
+        return dict(ratings)
     counts: dict[str, int] = {}
     for person in result.players:
         counts[person] = counts.get(person, 0) + 1
@@ -81,7 +95,8 @@ def update(
     model = _model()
     before = [fixed.get(result.players[s]) or ratings.get(result.players[s]) or Rating() for s in seats]
     teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in before]
-    after = model.rate(teams, ranks=[float(result.totals[s]) for s in seats])
+    ranks = result.ranks
+    after = model.rate(teams, ranks=[float(ranks[s]) for s in seats])
     for seat, old, (new,) in zip(seats, before, after, strict=True):
         person = result.players[seat]
         if person not in fixed:

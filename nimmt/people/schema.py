@@ -1,5 +1,5 @@
 """The people tables at the newest migration (``0003_people``, ``0006_people_rated``,
-``0007_people_chat``, ``0009_counts_and_probe``), for SQLAlchemy Core.
+``0007_people_chat``, ``0009_counts_and_probe``, ``0010_people_fair``), for SQLAlchemy Core.
 
 The migrations in :mod:`nimmt.server.migrations` make and change them; the store contract test
 compares this model with the database they make.
@@ -21,6 +21,8 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
+    true,
 )
 
 PEOPLE_SCHEMA = MetaData()
@@ -87,6 +89,11 @@ GAMES = Table(
     Column("finished_at", _WHEN, nullable=False),
     Column("end_above", Integer, nullable=False),
     Column("rounds", JSON, nullable=False),
+    # how it ended: "played" (somebody played it to the end), "bots" (bots finished it after every
+    # person left), "abandoned" (nobody left to play it); whether it moves anyone's rating
+    Column("ending", String(12), nullable=False, server_default="played"),
+    Column("rated", Boolean, nullable=False, server_default=true()),
+    Column("saved_by", String(_ID), nullable=True),  # who saved a score sheet (their seat is confirmed)
     UniqueConstraint("table_id", "game"),  # a table's game is recorded once, whoever records it
 )
 SEATS = Table(
@@ -97,16 +104,26 @@ SEATS = Table(
     Column("name", String(24), nullable=True),
     Column("bot", String(40), nullable=True),
     Column("total", Integer, nullable=False),
+    Column("left", Boolean, nullable=False, server_default=false()),  # its person left before the end
+    Column("confirmed", Boolean, nullable=False, server_default=true()),  # a sheet's member said it was them
     Index("ix_people_seats_player_id", "player_id"),
 )
-RATED = Table(  # each scope's ratings (every game: "*", or a group's id) and the games they come from
+RATED = Table(  # each scope's stamp (every game: "*", or a group's id): the games its standings come from
     "people_rated", PEOPLE_SCHEMA,
     Column("scope", String(_ID), primary_key=True),
     Column("games", Integer, nullable=False),
     Column("unknown_seats", Integer, nullable=False),
     Column("last_at", _WHEN, nullable=True),
     Column("last_game", String(_ID), nullable=True),
-    Column("ratings", JSON, nullable=False),
+)
+STANDING = Table(  # per scope and player: their rating and league figures, kept as games end
+    "people_standing", PEOPLE_SCHEMA,
+    Column("scope", String(_ID), primary_key=True),
+    Column("player_id", ForeignKey("people_players.id", ondelete="CASCADE"), primary_key=True, index=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("rated_games", Integer, nullable=False),
+    Column("tally", JSON, nullable=False),  # nimmt.people.league's tally, with the rating's history
 )
 CHAT = Table(  # a group's chat: the id is the readers' cursor (in the order the messages were stored)
     "people_chat", PEOPLE_SCHEMA,

@@ -1,41 +1,25 @@
-"""A group's league and everybody's ratings, from the finished games the store keeps.
+"""A group's league, a person's own standing and everybody's ratings, as the store keeps them.
 
 The league and the ratings themselves are :mod:`nimmt.people.league` and
-:mod:`nimmt.people.ratings` (pure); this module feeds them the store's games and puts names to
-the ids. The ratings are kept in the store (:mod:`nimmt.people.rated`), the league is computed
-from the group's games: any process gives the same standings.
+:mod:`nimmt.people.ratings` (pure); :mod:`nimmt.people.rated` keeps their fold per scope, updated
+as games end, so a read here costs what it shows (a few rows), however many games the group
+played. This module puts names to the ids.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .league import GameResult, LeagueRow, is_bot, league
-from .model import FORMER, FinishedGame
-from .rated import EVERYONE, result_of
+from .league import LeagueRow, is_bot, rows_of
+from .model import FORMER, Group
+from .rated import EVERYONE, Standing
 from .ratings import BOT_REFERENCE, Rating
 from .store import PeopleStore
-
-
-def results(games: Iterable[FinishedGame]) -> list[GameResult]:
-    """The games as the league and the ratings take them (a seat nobody knows has an id of its own)."""
-    return [result_of(game) for game in games]
 
 
 def is_person(person: str) -> bool:
     """Whether an id is a player's (not a bot's, nor a guest's or a former player's seat)."""
     return not is_bot(person) and not person.startswith(f"{FORMER}:")
-
-
-def names_of(games: Sequence[FinishedGame]) -> dict[str, str | None]:
-    """Each player's name at their latest game (games come newest first)."""
-    names: dict[str, str | None] = {}
-    for game in games:
-        for seat in game.seats:
-            if seat.player_id is not None:
-                names.setdefault(seat.player_id, seat.name)
-    return names
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,27 +28,60 @@ class Standings:
     names: dict[str, str | None]  # player id -> the name to show
     ratings: dict[str, Rating]
     games: int
+    unrated: int = 0  # games that count for nobody (bots finished them, or a table of people left them)
 
 
 async def group_standings(store: PeopleStore, group_id: str) -> Standings:
     """A group's league: its members (those without a game yet too) and whoever played its games,
     with their ratings from the group's games alone."""
-    games = await store.group_games(group_id)
-    members = await store.members(group_id)
-    names = names_of(games)
-    names.update({member.player_id: member.name for member in members})
-    played = results(games)
-    people = [person for person in names if is_person(person)]
-    return Standings(league(played, members=people), names, await store.rated.ratings(group_id, games), len(games))
+    kept = await store.rated.standings(group_id)
+    members = {member.player_id: member.name for member in await store.members(group_id)}
+    names = dict(members)
+    names.update(await _names([person for person in kept if person not in names], store))
+    tallies = {person: standing.tally for person, standing in kept.items()}
+    rows = rows_of(tallies, set(kept) | set(members))
+    games = (await store.rated.stamp_now(group_id)).games
+    return Standings(rows, names, {person: standing.rating for person, standing in kept.items()}, games,
+                     await store.unrated_games(group_id))
+
+
+async def _names(people: list[str], store: PeopleStore) -> dict[str, str | None]:
+    names: dict[str, str | None] = {}
+    for person in people:
+        player = await store.player(person)
+        names[person] = None if player is None else player.name
+    return names
 
 
 async def overall_ratings(store: PeopleStore) -> tuple[dict[str, Rating], int]:
-    """Everybody's ratings from every finished game (kept, see nimmt.people.rated), and how many games."""
-    ratings = await store.rated.ratings(EVERYONE, load=store.all_games)
+    """The ratings of the players who show their profile, from the games played at nimmt's tables,
+    and how many games that is."""
+    kept = await store.rated.public_standings()
     games = (await store.rated.stamp_now(EVERYONE)).games
-    return {person: rating for person, rating in ratings.items() if is_person(person)}, games
+    return {person: standing.rating for person, standing in kept.items()}, games
+
+
+@dataclass(frozen=True, slots=True)
+class OwnStanding:
+    """One person's standing in one scope (overall, or a group): None before their first game there."""
+
+    scope: str
+    group: Group | None
+    standing: Standing | None
+    games: int  # how many games the scope holds
+
+
+async def own_standings(store: PeopleStore, player_id: str) -> list[OwnStanding]:
+    """A person's standing overall and in each of their groups (the groups in the order they joined)."""
+    out = [OwnStanding(EVERYONE, None, await store.rated.standing_of(EVERYONE, player_id),
+                       (await store.rated.stamp_now(EVERYONE)).games)]
+    for group in await store.groups_of(player_id):
+        out.append(OwnStanding(group.id, group, await store.rated.standing_of(group.id, player_id),
+                               (await store.rated.stamp_now(group.id)).games))
+    return out
 
 
 def bot_references() -> dict[str, Rating]:
     """The bots' fixed ratings, by bot id (``bot:<level>``)."""
     return dict(BOT_REFERENCE)
+

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 
-from sqlalchemy import Row, and_, delete, event, func, insert, select, update
+from sqlalchemy import Row, and_, delete, event, func, insert, or_, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -38,7 +38,7 @@ from .model import (
     Player,
     SeatResult,
 )
-from .rated import RatedStore
+from .rated import EVERYONE, RatedStore, in_scope
 from .schema import CHAT, CODES, GAMES, GROUPS, KEYS, MEMBERS, PASSKEYS, PLAYERS, RATED, SEATS
 
 Clock = Callable[[], datetime]
@@ -121,6 +121,11 @@ class PeopleStore(Protocol):
                        before: datetime | None = None) -> list[FinishedGame]: ...
     async def group_games(self, group_id: str) -> list[FinishedGame]: ...
     async def all_games(self) -> list[FinishedGame]: ...
+    async def scope_games(self, scope: str) -> list[FinishedGame]: ...
+    async def game(self, game_id: str) -> FinishedGame | None: ...
+    async def confirm_seat(self, game_id: str, player_id: str, *, mine: bool) -> FinishedGame: ...
+    async def pending_sheets(self, player_id: str) -> int: ...
+    async def unrated_games(self, scope: str) -> int: ...
     async def export(self, player_id: str) -> dict[str, Any]: ...
     async def delete_player(self, player_id: str) -> bool: ...
     async def sweep(self) -> int: ...
@@ -138,7 +143,7 @@ class SqlPeopleStore:
             event.listen(self._engine.sync_engine, "connect", _sqlite_pragmas)
         else:
             self._engine = create_async_engine(url, pool_pre_ping=True, pool_size=3, max_overflow=2)
-        self.rated = RatedStore(self._engine)
+        self.rated = RatedStore(self._engine, self.scope_games)
         self.counts = CountStore(self._engine, lambda: self.clock(), quotas)
         self.chat = ChatStore(self._engine, lambda: self.clock(), self.counts)
 
@@ -341,8 +346,11 @@ class SqlPeopleStore:
                 await connection.execute(insert(MEMBERS).values(group_id=member.group_id, player_id=into,
                                                                 joined_at=joined))
             await connection.execute(update(GROUPS).where(GROUPS.c.host_id == player_id).values(host_id=into))
-            await connection.execute(delete(RATED))  # every scope is folded again when next read
+            # Seats changed hands: the scopes they count in are folded again (the stamps cannot tell).
+            scopes = await _played_scopes(connection, into)
+            await connection.execute(delete(RATED).where(RATED.c.scope.in_(scopes)))
             await connection.execute(delete(PLAYERS).where(PLAYERS.c.id == player_id))
+        self.rated.refold_soon(sorted(scopes))
         merged = await self.player(into)
         if merged is None:
             raise PeopleError("unknown_player", "the player of this code was deleted")
@@ -457,6 +465,7 @@ class SqlPeopleStore:
             if done.rowcount != 1:
                 raise PeopleError("not_member", "not a member of this group")
             await _new_host_if(connection, group_id, player_id)
+            await _release_unconfirmed(connection, group_id, player_id)
 
     async def remove_member(self, group_id: str, host_id: str, member_id: str) -> None:
         """The host removes a member (``not_host`` for anyone else; a host leaves rather than removes
@@ -529,10 +538,12 @@ class SqlPeopleStore:
                 await connection.execute(insert(GAMES).values(
                     id=game.id, source=game.source, table_id=game.table_id, game=game.game, group_id=game.group_id,
                     finished_at=_utc(game.finished_at), end_above=game.end_above,
-                    rounds=[list(row) for row in game.rounds]))
+                    rounds=[list(row) for row in game.rounds], ending=game.ending, rated=game.rated,
+                    saved_by=game.saved_by))
                 await connection.execute(insert(SEATS), [
                     {"game_id": game.id, "seat": seat.seat, "player_id": seat.player_id, "name": seat.name,
-                     "bot": seat.bot, "total": seat.total} for seat in game.seats])
+                     "bot": seat.bot, "total": seat.total, "left": seat.left, "confirmed": seat.confirmed}
+                    for seat in game.seats])
         except IntegrityError:
             return await self._known_or_refused(game)
         return True
@@ -545,22 +556,27 @@ class SqlPeopleStore:
                     return False  # the other process was first
         raise PeopleError("unknown_player", "a seat's player or the group does not exist (deleted?)")
 
-    async def _games(self, where: Any, *, limit: int | None = None) -> list[FinishedGame]:
-        query = select(GAMES).where(where).order_by(GAMES.c.finished_at.desc(), GAMES.c.id)
+    async def _games(self, where: Any, *, limit: int | None = None, oldest_first: bool = False,
+                     connection: AsyncConnection | None = None) -> list[FinishedGame]:
+        if connection is None:
+            async with self._engine.connect() as connection:
+                return await self._games(where, limit=limit, oldest_first=oldest_first, connection=connection)
+        order = (GAMES.c.finished_at, GAMES.c.id) if oldest_first else (GAMES.c.finished_at.desc(), GAMES.c.id)
+        query = select(GAMES).where(where).order_by(*order)
         if limit is not None:
             query = query.limit(limit)
-        async with self._engine.connect() as connection:
-            games = (await connection.execute(query)).all()
-            ids = [row.id for row in games]
-            seats: dict[str, list[SeatResult]] = {game_id: [] for game_id in ids}
-            for start in range(0, len(ids), 500):  # within every database's count of parameters
-                chunk = ids[start:start + 500]
-                query_seats = select(SEATS).where(SEATS.c.game_id.in_(chunk)).order_by(SEATS.c.game_id, SEATS.c.seat)
-                for seat in (await connection.execute(query_seats)).all():
-                    seats[seat.game_id].append(SeatResult(seat.seat, seat.player_id, seat.name, seat.bot, seat.total))
+        games = (await connection.execute(query)).all()
+        ids = [row.id for row in games]
+        seats: dict[str, list[SeatResult]] = {game_id: [] for game_id in ids}
+        for start in range(0, len(ids), 500):  # within every database's count of parameters
+            chunk = ids[start:start + 500]
+            query_seats = select(SEATS).where(SEATS.c.game_id.in_(chunk)).order_by(SEATS.c.game_id, SEATS.c.seat)
+            for seat in (await connection.execute(query_seats)).all():
+                seats[seat.game_id].append(SeatResult(seat.seat, seat.player_id, seat.name, seat.bot, seat.total,
+                                                      bool(seat.left), bool(seat.confirmed)))
         return [FinishedGame(row.id, row.source, _utc(row.finished_at), row.end_above, tuple(seats[row.id]),
                              tuple(tuple(penalties) for penalties in row.rounds), row.table_id, row.game,
-                             row.group_id) for row in games]
+                             row.group_id, row.ending, bool(row.rated), row.saved_by) for row in games]
 
     async def games_of(self, player_id: str, *, limit: int = 50, before: datetime | None = None) -> list[FinishedGame]:
         """The player's finished games, newest first (``before``: older than that, for the next page)."""
@@ -573,6 +589,60 @@ class SqlPeopleStore:
 
     async def all_games(self) -> list[FinishedGame]:
         return await self._games(GAMES.c.id.is_not(None))
+
+    # -- standings: what the ratings and leagues are folded from, and score-sheet confirmations ---
+
+    async def scope_games(self, scope: str) -> list[FinishedGame]:
+        """The games of a standings scope (nimmt.people.rated), oldest first, read in pages of 500 so
+        that a scope of thousands of games never holds the event loop for long."""
+        games: list[FinishedGame] = []
+        where = in_scope(scope)
+        while True:
+            if games:
+                last = games[-1]
+                when = _utc(last.finished_at)
+                where = and_(in_scope(scope), or_(GAMES.c.finished_at > when,
+                                                  and_(GAMES.c.finished_at == when, GAMES.c.id > last.id)))
+            page = await self._games(where, limit=500, oldest_first=True)
+            games.extend(page)
+            if len(page) < 500:
+                return games
+
+    async def game(self, game_id: str) -> FinishedGame | None:
+        found = await self._games(GAMES.c.id == game_id, limit=1)
+        return found[0] if found else None
+
+    async def confirm_seat(self, game_id: str, player_id: str, *, mine: bool) -> FinishedGame:
+        """A member says a score sheet's seat is theirs (``mine``: it counts in their figures from now on)
+        or not ("this was not me": the seat becomes somebody else's, and the game leaves their games)."""
+        async with self._engine.begin() as connection:
+            row = (await connection.execute(select(GAMES.c.source, GAMES.c.group_id).where(GAMES.c.id == game_id)))
+            found = row.first()
+            if found is None or found.source != "sheet":
+                raise PeopleError("not_in_game", "no such score sheet among this player's games")
+            seat = SEATS.c.game_id == game_id, SEATS.c.player_id == player_id
+            values = {"confirmed": True} if mine else {"player_id": None}
+            done = await connection.execute(update(SEATS).where(*seat).values(**values))
+            if done.rowcount < 1:
+                raise PeopleError("not_in_game", "no such score sheet among this player's games")
+        if found.group_id is not None:
+            await self.rated.refold(found.group_id)  # off the loop; the league reads it at once after
+        game = await self.game(game_id)
+        assert game is not None
+        return game
+
+    async def pending_sheets(self, player_id: str) -> int:
+        """How many score sheets name this player and await their word."""
+        query = select(func.count()).select_from(SEATS).where(SEATS.c.player_id == player_id,
+                                                               SEATS.c.confirmed.is_(False))
+        async with self._engine.connect() as connection:
+            return int((await connection.execute(query)).scalar_one())
+
+    async def unrated_games(self, scope: str) -> int:
+        """How many of a scope's games count for nobody (finished by bots, or abandoned by a table of people)."""
+        query = select(func.count()).select_from(GAMES).where(in_scope(scope), GAMES.c.rated.is_(False))
+        async with self._engine.connect() as connection:
+            return int((await connection.execute(query)).scalar_one())
 
     # -- what a person's data is, and its end --------------------------------------------------
 
@@ -620,13 +690,18 @@ class SqlPeopleStore:
         seats in past games stay for the others' leagues, without their id or name: "a former player"."""
         async with self._engine.begin() as connection:
             hosted = (await connection.execute(select(GROUPS.c.id).where(GROUPS.c.host_id == player_id))).all()
+            scopes = await _played_scopes(connection, player_id)
             await connection.execute(update(SEATS).where(SEATS.c.player_id == player_id)
                                      .values(player_id=None, name=None))
+            await connection.execute(update(GAMES).where(GAMES.c.saved_by == player_id).values(saved_by=None))
             for table in (KEYS, CODES, PASSKEYS, MEMBERS, CHAT):
                 await connection.execute(delete(table).where(table.c.player_id == player_id))
             for (group_id,) in hosted:
                 await _new_host_if(connection, group_id, player_id)
             done = await connection.execute(delete(PLAYERS).where(PLAYERS.c.id == player_id))
+        # Their seats are a former player's now: the scopes they played in are folded again, in the
+        # background and off the event loop (nimmt.people.rated), not by the next reader's request.
+        self.rated.refold_soon(sorted(scopes))
         return bool(done.rowcount)
 
 
@@ -638,6 +713,22 @@ async def _new_host_if(connection: AsyncConnection, group_id: str, leaving: str)
     first = (await connection.execute(select(MEMBERS.c.player_id).where(MEMBERS.c.group_id == group_id)
                                       .order_by(MEMBERS.c.joined_at, MEMBERS.c.player_id).limit(1))).scalar()
     await connection.execute(update(GROUPS).where(GROUPS.c.id == group_id).values(host_id=first))
+
+
+async def _played_scopes(connection: AsyncConnection, player_id: str) -> set[str]:
+    """The standings scopes (nimmt.people.rated) of the games this player sat at."""
+    played = select(SEATS.c.game_id).where(SEATS.c.player_id == player_id)
+    kinds = (await connection.execute(select(GAMES.c.group_id, GAMES.c.source).where(GAMES.c.id.in_(played))
+                                      .distinct())).all()
+    return {row.group_id for row in kinds if row.group_id is not None} | {EVERYONE for row in kinds
+                                                                          if row.source == "table"}
+
+
+async def _release_unconfirmed(connection: AsyncConnection, group_id: str, player_id: str) -> None:
+    """A member who leaves a group is no longer named on its score sheets they never confirmed."""
+    sheets = select(GAMES.c.id).where(GAMES.c.group_id == group_id, GAMES.c.source == "sheet")
+    await connection.execute(update(SEATS).where(SEATS.c.player_id == player_id, SEATS.c.confirmed.is_(False),
+                                                 SEATS.c.game_id.in_(sheets)).values(player_id=None))
 
 
 def _check_game(game: FinishedGame) -> None:

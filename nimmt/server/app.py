@@ -45,6 +45,7 @@ from .routes import (
     review,
     scoresheet,
     socket,
+    standing,
 )
 from .routes.common import errors, handle_errors
 from .routes.records import MAX_RECORD_UPLOAD
@@ -69,6 +70,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     socket.router,  # /ws/{id}
     people.router,  # /api/players, /api/me..., /api/link, /api/passkeys...
     groups.router,  # /api/groups..., /api/ratings
+    standing.router,  # /api/me/standing[.svg], /api/me/games/{id}/seat
     chat.router,  # /api/groups/{id}/chat
     people_pages.router,  # /me, /link/{code}, /join/{invite}, /groups/{id}[/screen], /ratings
 )
@@ -138,6 +140,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     known = state.people = SqlPeopleStore(url, quotas=state.quotas) if isinstance(url, str) else None
     if known is not None:
         service.game_over = keeper(known)
+        service.game_abandoned = keeper(known, abandoned=True)
     watching = asyncio.create_task(metrics.watch_loop())
     sweeping = asyncio.create_task(sweep_loop(known)) if known is not None else None
     try:

@@ -2,8 +2,11 @@
 the player of each seat (docs/people.md) and the table's group, for My games, leagues and ratings.
 
 Called by the table service after each write that leaves a game over (its ``game_over`` hook),
-under the table's lock. Keeping a game is idempotent (a table's game is kept once, whichever
-process sees it end first); a failure is logged and never undoes or refuses the table's action.
+under the table's lock, and when a table whose game is in progress leaves memory with nobody at it
+(its ``game_abandoned`` hook: the game is kept as abandoned). Which seats' people left before the
+end, and so how the game is rated, is :func:`nimmt.people.games.fair_ending`'s (docs/people.md,
+Fair records). Keeping a game is idempotent (a table's game is kept once, whichever process sees it
+end first); a failure is logged and never undoes or refuses the table's action.
 """
 
 from __future__ import annotations
@@ -20,14 +23,16 @@ from .tables import Table
 logger = logging.getLogger("nimmt.server")
 
 
-def keeper(people: PeopleStore) -> Callable[[Table], Awaitable[None]]:
-    """The service's ``game_over`` hook for this people store."""
+def keeper(people: PeopleStore, *, abandoned: bool = False) -> Callable[[Table], Awaitable[None]]:
+    """The service's ``game_over`` hook for this people store (``abandoned``: its ``game_abandoned`` hook)."""
 
     async def keep(table: Table) -> None:
         if table.kept_game == table.game or table.recorder is None:
             return
+        if abandoned and (table.status != "playing" or table.present):
+            return
         try:
-            await keep_game(people, table)
+            await keep_game(people, table, abandoned=abandoned)
         except Exception:  # the game stays playable and downloadable; only My games misses it
             logger.exception("table %s: game %s could not be kept for its players", table.id, table.game)
         table.kept_game = table.game
@@ -35,9 +40,20 @@ def keeper(people: PeopleStore) -> Callable[[Table], Awaitable[None]]:
     return keep
 
 
-async def keep_game(people: PeopleStore, table: Table) -> bool:
-    """Keep the table's finished game; False when it was kept already (by this or another process)."""
+def who_left(table: Table, *, abandoned: bool = False) -> tuple[list[int], list[int]]:
+    """The seats of people at this game, and those whose person left before its end: a bot plays their
+    seat and they are not at the table (an abandoned game: every person left)."""
+    people = [index for index, seat in enumerate(table.seats) if seat.token_hash is not None]
+    left = [index for index in people if abandoned
+            or (table.seats[index].bot is not None and not table.is_present(index))]
+    return people, left
+
+
+async def keep_game(people: PeopleStore, table: Table, *, abandoned: bool = False) -> bool:
+    """Keep the table's finished (or abandoned) game; False when it was kept already (by this or
+    another process)."""
     assert table.recorder is not None
+    persons, left = who_left(table, abandoned=abandoned)
     seen: set[str] = set()
     players: list[str | None] = []
     for seat in table.seats:  # a person at two seats (two devices, one key) counts at the first
@@ -46,7 +62,8 @@ async def keep_game(people: PeopleStore, table: Table) -> bool:
             seen.add(seat.player)
     bots = [seat.bot if seat.token_hash is None else None for seat in table.seats]  # a stand-in is no bot's game
     made = from_record(table.recorder.record.to_json(), table_id=table.id, game=table.game,
-                       finished_at=people.clock(), players=players, bots=bots, group_id=table.group)
+                       finished_at=people.clock(), players=players, bots=bots, group_id=table.group,
+                       people=persons, left=left, abandoned=abandoned)
     try:
         return await people.record_game(made)
     except PeopleError:  # a player (or the group) deleted meanwhile: their seat is a former player's
@@ -55,4 +72,5 @@ async def keep_game(people: PeopleStore, table: Table) -> bool:
         group = table.group if table.group is not None and await people.group(table.group) is not None else None
         return await people.record_game(from_record(table.recorder.record.to_json(), table_id=table.id,
                                                     game=table.game, finished_at=made.finished_at, players=known,
-                                                    bots=bots, group_id=group))
+                                                    bots=bots, group_id=group, people=persons, left=left,
+                                                    abandoned=abandoned))

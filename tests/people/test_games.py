@@ -53,3 +53,34 @@ def test_a_real_deck_game_and_shared_wins() -> None:
     assert (bruno.place, bruno.win) == (3, 0.0)
     with pytest.raises(PeopleError, match="not over"):
         from_sheet(ScoreSheet(("Ana", "Bruno")).add_round([5, 5]), finished_at=WHEN, players=[None, None])
+
+
+def test_fair_endings() -> None:
+    """Who played to the end, who left, and whether the game is rated (docs/people.md, Fair records)."""
+    from nimmt.people.games import fair_ending
+    assert fair_ending([0, 1], [1], over=True) == ("played", True)  # Bruno left, Ana played on
+    assert fair_ending([0], [0], over=True) == ("bots", True)  # alone with bots: a loss
+    assert fair_ending([0], [0], over=False) == ("abandoned", True)
+    assert fair_ending([0, 1], [0, 1], over=True) == ("bots", False)  # everybody left: nobody
+    assert fair_ending([0, 1], [0, 1], over=False) == ("abandoned", False)
+
+
+def test_one_who_left_is_last_in_my_games() -> None:
+    record = play_game([make_bot("random", random.Random(seed)) for seed in range(3)], random.Random(5),
+                       names=["Ana", "Bruno", "Carla"])
+    finished = from_record(record.to_json(), table_id="t1", game=1, finished_at=WHEN, players=["p1", "p2", None],
+                           bots=[None, None, "random"], people=[0, 1], left=[0])
+    assert finished.ending == "played" and finished.rated and finished.left == (0,)
+    ana = my_game(finished, "p1")
+    assert ana.left and ana.place == 3 and ana.win == 0.0
+    assert 0 not in finished.winners
+    with pytest.raises(PeopleError):  # a finished game is not abandoned
+        from_record(record.to_json(), table_id="t1", game=1, finished_at=WHEN, players=["p1", "p2", None],
+                    bots=[None, None, "random"], people=[0, 1], left=[0, 1], abandoned=True)
+
+
+def test_a_sheet_is_confirmed_by_its_saver_alone() -> None:
+    sheet = ScoreSheet(("Ana", "Bruno")).add_round([40, 70])
+    game = from_sheet(sheet, finished_at=WHEN, players=["p1", "p2"], group_id="g1", saved_by="p1")
+    assert [seat.confirmed for seat in game.seats] == [True, False] and game.saved_by == "p1"
+    assert game.person_ids()[1].startswith("former:")  # unconfirmed: somebody else until Bruno says so

@@ -131,3 +131,17 @@ def test_a_record_with_its_own_end_counts_past_its_end() -> None:
     result = result_from_record(record, ("ana", "bruno"), DAY)
     assert result.end_above == 20
     assert sum(row.past_66 for row in league([result])) == sum(total > 20 for total in result.totals) >= 1
+
+
+def test_a_game_left_counts_as_lost_and_an_unrated_one_for_nobody() -> None:
+    from nimmt.people.league import Tally
+    day = datetime(2026, 12, 4, 20, tzinfo=UTC)
+    left = GameResult(day, ("ana", "bruno", "bot:random"), (30, 2, 20), ((30, 2, 20),), left=(1,))
+    nobody = GameResult(day + timedelta(days=1), ("ana", "bruno"), (1, 2), ((1, 2),), left=(0, 1), rated=False)
+    rows = {row.person: row for row in league([left, nobody])}
+    assert (rows["bruno"].games, rows["bruno"].wins, rows["bruno"].left, rows["bruno"].bullheads_per_round) == (
+        1, 0.0, 1, None)
+    assert (rows["ana"].games, rows["ana"].wins, rows["ana"].rounds) == (1, 0.0, 1)  # the bot's 20 won
+    tally = Tally()
+    tally.add(left, 0)
+    assert Tally.from_json(tally.to_json()) == tally

@@ -113,8 +113,27 @@ def test_a_person_who_keeps_beating_the_expert_climbs_past_it() -> None:
 
 
 def test_display_and_ordinal() -> None:
-    assert Rating().ordinal == pytest.approx(0.0) and Rating().display == 0
-    assert Rating(30.0, 2.0).ordinal == pytest.approx(24.0) and Rating(30.0, 2.0).display == 240
+    # A newcomer shows 1000 (never a bare 0 or a negative number); 20 shown points per point of ordinal.
+    assert Rating().ordinal == pytest.approx(0.0) and Rating().display == 1000 and Rating().provisional
+    assert Rating(30.0, 2.0).ordinal == pytest.approx(24.0) and Rating(30.0, 2.0).display == 1480
+    assert Rating(0.0, 20.0).display == 0  # never below 0
+    assert {name: BOT_REFERENCE[bot_id(name)].display for name in ("expert", "heuristic", "random")} == {
+        "expert": 1575, "heuristic": 1337, "random": 873}
     assert win_chance(Rating(), Rating()) == pytest.approx(0.5)
     assert win_chance(Rating(30.0, 2.0), Rating(20.0, 2.0)) == pytest.approx(1 - win_chance(Rating(20.0, 2.0),
                                                                                              Rating(30.0, 2.0)))
+
+
+def test_a_seat_that_left_ranks_last_and_an_unrated_game_moves_nobody() -> None:
+    """Fair records (docs/people.md): whoever left ranks below every seat, whatever their seat's total
+    (a bot played it, or nobody); a game that is not rated changes no rating."""
+    left = GameResult(DAY, ("ana", "bruno", EXPERT), (40, 5, 20), ((40, 5, 20),), left=(1,))
+    assert left.ranks == (40, 41, 20) and left.winners == (2,)
+    after = update({}, left)
+    assert flat(after, ("ana", "bruno")) == pytest.approx(direct([(25.0, 25 / 3), (25.0, 25 / 3),
+                                                                  (BOT_REFERENCE[EXPERT].mu,
+                                                                   BOT_REFERENCE[EXPERT].sigma)],
+                                                                 [40, 41, 20])[:4])
+    assert after["bruno"].mu < after["ana"].mu
+    nobody = GameResult(DAY, ("ana", "bruno", EXPERT), (0, 0, 0), (), left=(0, 1), rated=False)
+    assert update({"ana": Rating(30.0, 3.0, 4)}, nobody) == {"ana": Rating(30.0, 3.0, 4)}

@@ -7,8 +7,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from nimmt.people.model import FinishedGame, SeatResult
+from nimmt.people.rated import EVERYONE, result_of
 from nimmt.people.ratings import rate
-from nimmt.people.standings import group_standings, overall_ratings, results
+from nimmt.people.standings import group_standings, overall_ratings
 from nimmt.people.store import SqlPeopleStore
 from nimmt.server.store import SqlStore
 from tests.server.helpers import run
@@ -51,10 +52,17 @@ def test_a_groups_standings(tmp_path: Path) -> None:
                 (bruno.id, 2, 1.0), (ana.id, 1, 0.0), (carla.id, 0, 0.0)]  # the guest won m1 but has no row
             assert standings.names[bruno.id] == "Bruno" and standings.names[carla.id] == "Carla"
             # The guest's seat (met once, an id of its own) is rated in its game but not kept.
-            assert standings.ratings == {person: rating for person, rating in rate(results(played[:2])).items()
+            folded = rate(result_of(game) for game in played[:2])
+            assert standings.ratings == {person: rating for person, rating in folded.items()
                                          if not person.startswith("former:")}
+            # Overall: only the games played at nimmt's tables (m2), never score sheets; the public
+            # list holds those who show their profile.
+            assert set(await people.rated.ratings(EVERYONE)) == {bruno.id}
             rated, count = await overall_ratings(people)
-            assert count == 3 and set(rated) == {ana.id, bruno.id, carla.id}
+            assert count == 1 and rated == {}
+            await people.set_public(bruno.id, True)
+            rated, count = await overall_ratings(people)
+            assert count == 1 and set(rated) == {bruno.id}
         finally:
             await people.close()
 

@@ -8,7 +8,6 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import pytest
 from openskill.models import BradleyTerryFull
 from starlette.testclient import TestClient
 
@@ -100,10 +99,21 @@ def test_a_groups_league_is_the_table_worked_out_by_hand(client: TestClient) -> 
         (sheet(["Ana", "Bruno"], [[40, 40], [30, 30]]), [ana, bruno]),  # 70 70: they share the win
         (sheet(["Carla", "Ana", "Bruno"], [[0, 67, 3]]), [carla, ana, bruno]),  # 0 67 3
     ]
+    saved = []
     for played, seated in games:
         answer = client.post(f"/api/groups/{group['id']}/sheets", headers=bruno_key,
                              json={"sheet": played, "players": [player["id"] for player in seated]})
         assert answer.status_code == 201, answer.text
+        saved.append(answer.json()["id"])
+    # Bruno saved them: they count for him at once, for Ana and Carla once each says it was them.
+    early = {row["name"]: row["games"] for row in client.get(f"/api/groups/{group['id']}/league").json()["rows"]}
+    assert early == {"Bruno": 3, "Ana": 0, "Carla": 0}
+    for key in (ana_key, carla_key):
+        pending = [game for game in client.get("/api/me/games", headers=key).json()["games"] if not game["confirmed"]]
+        assert len(pending) in (2, 3) and client.get("/api/me/standing", headers=key).json()["pending_sheets"] == len(
+            pending)
+        for game in pending:
+            assert client.post(f"/api/me/games/{game['id']}/seat", json={"mine": True}, headers=key).status_code == 204
     league = client.get(f"/api/groups/{group['id']}/league").json()
     table = [(row["name"], row["games"], row["wins"], row["bullheads_per_round"], row["best_round"],
               row["worst_round"], row["past_66"]) for row in league["rows"]]
@@ -164,13 +174,81 @@ def test_ratings_move_as_openskill_says(client: TestClient) -> None:
                 json={"sheet": sheet(["Ana", "Bruno"], [[10, 60], [10, 20]]), "players": [ana["id"], bruno["id"]]})
     model = BradleyTerryFull()
     [[ana_after], [bruno_after]] = model.rate([[model.rating()], [model.rating()]], ranks=[20.0, 80.0])
+    # A score sheet never moves the overall ratings: Ana, public, played no game at nimmt's tables
+    # and is not listed; Bruno sees his own row (a newcomer, at 1000), shown to him alone.
     rows = {row["player"]: row for row in client.get("/api/ratings").json()["rows"]}
-    assert rows[ana["id"]]["mu"] == pytest.approx(ana_after.mu) and rows[ana["id"]]["games"] == 1
-    assert rows[ana["id"]]["rating"] == round((ana_after.mu - 3 * ana_after.sigma) * 10)
-    assert bruno["id"] not in rows  # his profile is not public
-    assert any(row["bot"] for row in rows.values())  # the bots' references are there
+    assert ana["id"] not in rows and bruno["id"] not in rows
+    mine = {row["player"]: row for row in client.get("/api/ratings", headers=bruno_key).json()["rows"]}
+    assert mine[bruno["id"]]["you"] and mine[bruno["id"]]["rating"] == 1000  # shown to him alone
+    assert {row["name"] for row in rows.values() if row["bot"]} == {"beginner", "expert", "heuristic", "learned",
+                                                                   "montecarlo", "random"}
+    # In the group, the sheet counts for Bruno once he says it was him.
     league = {row["player"]: row for row in client.get(f"/api/groups/{group['id']}/league").json()["rows"]}
-    assert league[bruno["id"]]["rating"] == round((bruno_after.mu - 3 * bruno_after.sigma) * 10)
+    assert league[bruno["id"]]["rating"] is None and league[bruno["id"]]["games"] == 0
+    [game] = client.get("/api/me/games", headers=bruno_key).json()["games"]
+    assert not game["confirmed"]
+    client.post(f"/api/me/games/{game['id']}/seat", json={"mine": True}, headers=bruno_key)
+    league = {row["player"]: row for row in client.get(f"/api/groups/{group['id']}/league").json()["rows"]}
+    assert league[bruno["id"]]["rating"] == round(1000 + 20 * (bruno_after.mu - 3 * bruno_after.sigma))
+    assert league[ana["id"]]["rating"] == round(1000 + 20 * (ana_after.mu - 3 * ana_after.sigma))
+
+
+def test_a_group_of_one_cannot_farm_the_public_ratings(client: TestClient) -> None:
+    """Issue 28's first exploit: 60 score sheets in a group of one (0 for them, 11 for nine empty
+    names) put them at the top of /api/ratings (624, above the expert's 288). Now sheets count in
+    their group alone."""
+    cheat, key = new_player(client, "Cheat")
+    client.patch("/api/me", json={"public": True}, headers=key)
+    group = client.post("/api/groups", json={"name": "Mine"}, headers=key).json()
+    names = ["Cheat", *(f"N{n}" for n in range(9))]
+    rounds = [[0, *([11] * 9)]] * 7
+    for _ in range(60):
+        answer = client.post(f"/api/groups/{group['id']}/sheets", headers=key,
+                             json={"sheet": sheet(names, rounds), "players": [cheat["id"], *([None] * 9)]})
+        assert answer.status_code == 201
+    rows = client.get("/api/ratings", headers=key).json()["rows"]
+    top = rows[0]
+    assert top["bot"] and top["name"] == "expert"  # the expert's reference stays first
+    mine = next(row for row in rows if row["player"] == cheat["id"])
+    assert mine["rating"] == 1000 and mine["games"] == 0 and mine["you"]
+    assert all(row["player"] != cheat["id"] for row in client.get("/api/ratings").json()["rows"])
+    standing = client.get("/api/me/standing", headers=key).json()["standings"]
+    assert standing[0]["scope"] == "*" and standing[0]["rating"] == 1000
+    assert standing[1]["group"] == group["id"] and standing[1]["games"] == 60  # their own group's figures
+
+
+def test_a_host_cannot_sink_a_member(client: TestClient) -> None:
+    """Issue 28: a host sank a member's public rating (-19 to -252) with 15 sheets, and the fake games
+    stayed in the member's My games after they left. Now: sheets never touch the overall rating, an
+    unconfirmed seat counts for nobody, "this was not me" takes it out, and leaving drops the rest."""
+    host, host_key = new_player(client, "Host")
+    victim, victim_key = new_player(client, "Vic")
+    client.patch("/api/me", json={"public": True}, headers=victim_key)
+    group = client.post("/api/groups", json={"name": "Trap"}, headers=host_key).json()
+    client.post("/api/invites", json={"invite": group["invite_url"].rsplit("/", 1)[1]}, headers=victim_key)
+    for _ in range(15):
+        client.post(f"/api/groups/{group['id']}/sheets", headers=host_key,
+                    json={"sheet": sheet(["Host", "Vic"], [[0, 70]]), "players": [host["id"], victim["id"]]})
+    overall = next(row for row in client.get("/api/ratings", headers=victim_key).json()["rows"]
+                   if row["player"] == victim["id"])
+    assert overall["rating"] == 1000 and overall["games"] == 0
+    league = {row["player"]: row for row in client.get(f"/api/groups/{group['id']}/league").json()["rows"]}
+    assert league[victim["id"]]["games"] == 0 and league[victim["id"]]["rating"] is None
+    games = client.get("/api/me/games", headers=victim_key).json()["games"]
+    assert len(games) == 15 and not any(game["confirmed"] for game in games)
+    # "This was not me": the game leaves their games at once.
+    assert client.post(f"/api/me/games/{games[0]['id']}/seat", json={"mine": False},
+                       headers=victim_key).status_code == 204
+    assert len(client.get("/api/me/games", headers=victim_key).json()["games"]) == 14
+    refused(client.post(f"/api/me/games/{games[0]['id']}/seat", json={"mine": True}, headers=victim_key),
+            404, "not_in_game")
+    # The host's word is about the host's own seat alone: the member's stays unconfirmed.
+    assert client.post(f"/api/me/games/{games[1]['id']}/seat", json={"mine": True}, headers=host_key).status_code == 204
+    assert not any(game["confirmed"] for game in client.get("/api/me/games", headers=victim_key).json()["games"])
+    # Leaving the group: the sheets they never confirmed leave their games too.
+    assert client.post(f"/api/groups/{group['id']}/leave", headers=victim_key).status_code == 204
+    assert client.get("/api/me/games", headers=victim_key).json()["games"] == []
+    assert client.get("/api/me/standing", headers=victim_key).json()["pending_sheets"] == 0
 
 
 def test_export_then_delete(client: TestClient) -> None:

@@ -20,12 +20,14 @@ from nimmt.names import told_apart
 from nimmt.people.chart import form_svg
 from nimmt.people.games import from_sheet
 from nimmt.people.model import GROUP_NAME_LENGTH, Group, Member, PeopleError
+from nimmt.people.rated import EVERYONE
+from nimmt.people.ratings import Rating
 from nimmt.people.standings import Standings, bot_references, group_standings, overall_ratings
 from nimmt.scoresheet import ScoreSheet, ScoreSheetError
 
 from ..models import _Body
 from .common import ApiError
-from .people import Me, People, base_url, limited, member_of, people_errors, qr_data_uri, refusal, the_group
+from .people import MaybeMe, Me, People, base_url, limited, member_of, people_errors, qr_data_uri, refusal, the_group
 from .quotas import counted
 
 router = APIRouter(tags=["groups"])
@@ -69,15 +71,19 @@ class LeagueRowOut(BaseModel):
     best_round: int | None
     worst_round: int | None
     past_66: int = Field(description="games in which their total went above the end")
-    rating: int | None = Field(description="their rating from this group's games (openskill ordinal x 10)")
+    rating: int | None = Field(description="their rating from this group's games (1000 for a newcomer, 20 points "
+                               "per point of openskill's ordinal)")
     form: list[FormPoint]
     mark: int | None = Field(default=None, description=MARK)
+    left: int = Field(default=0, description="games they left before the end (counted as lost)")
 
 
 class LeagueOut(BaseModel):
     group: str
     name: str
     games: int
+    unrated: int = Field(default=0, description="games that count for nobody: bots finished them after every "
+                         "person left, or a table of people left them unfinished")
     rows: list[LeagueRowOut]
 
 
@@ -94,7 +100,8 @@ class GroupDetail(BaseModel):
 class RatingOut(BaseModel):
     player: str
     name: str | None
-    rating: int = Field(description="openskill's ordinal (mu - 3 sigma) x 10, rounded")
+    rating: int = Field(description="1000 + 20 x openskill's ordinal (mu - 3 sigma), rounded: 1000 for a newcomer")
+    provisional: bool = Field(default=False, description="fewer than 10 rated games: it still moves a lot")
     mu: float
     sigma: float
     games: int
@@ -150,9 +157,9 @@ def league_out(group: Group, standings: Standings, marks: dict[str, int]) -> Lea
                          worst_round=row.worst_round, past_66=row.past_66,
                          rating=standings.ratings[row.person].display if row.person in standings.ratings else None,
                          form=[FormPoint(when=when, value=value) for when, value in row.form],
-                         mark=marks.get(row.person))
+                         mark=marks.get(row.person), left=row.left)
             for row in standings.rows]
-    return LeagueOut(group=group.id, name=group.name, games=standings.games, rows=rows)
+    return LeagueOut(group=group.id, name=group.name, games=standings.games, unrated=standings.unrated, rows=rows)
 
 
 @router.post("/api/groups", response_model=GroupOut, status_code=201, responses=people_errors(401, 422, 429, 503))
@@ -284,7 +291,9 @@ async def group_form(group_id: GroupId, people: People,
 @router.post("/api/groups/{group_id}/sheets", status_code=201,
              responses=people_errors(401, 403, 404, 422, 429, 503))
 async def save_sheet(group_id: GroupId, body: SheetGame, request: Request, me: Me, people: People) -> dict[str, Any]:
-    """Save a finished real-deck game (a score sheet) into the group's league."""
+    """Save a finished real-deck game (a score sheet) into the group's league. It counts in the group
+    alone (never in anyone's overall rating), and for each member named on it only once they confirm
+    it (the saver's own seat is confirmed by saving it)."""
     await member_of(people, group_id, me.id)
     await counted(request, people, "sheets", me.id)
     try:
@@ -296,7 +305,8 @@ async def save_sheet(group_id: GroupId, body: SheetGame, request: Request, me: M
     if len(body.players) != len(sheet.players) or not set(chosen) <= members or len(set(chosen)) != len(chosen):
         raise ApiError(422, "bad_game", "one entry per seat: a member of the group (each once) or null")
     try:
-        game = from_sheet(sheet, finished_at=datetime.now(UTC), players=body.players, group_id=group_id)
+        game = from_sheet(sheet, finished_at=datetime.now(UTC), players=body.players, group_id=group_id,
+                          saved_by=me.id)
         await people.record_game(game)
     except PeopleError as error:
         raise refusal(error) from None
@@ -304,12 +314,20 @@ async def save_sheet(group_id: GroupId, body: SheetGame, request: Request, me: M
 
 
 @router.get("/api/ratings", response_model=RatingsOut, responses=people_errors(503))
-async def ratings(people: People, me: Annotated[str | None, Query(include_in_schema=False)] = None) -> RatingsOut:
-    """The ratings of everyone whose profile is public, and the bots' fixed references."""
+async def ratings(people: People, me: MaybeMe) -> RatingsOut:
+    """The ratings from the games played at nimmt's tables of everyone whose profile is public (and of
+    the asking player, marked ``you``, public or not: shown to them alone), and the bots' fixed
+    references (``name``: the level, as ``/api/bots`` names it)."""
     rated, games = await overall_ratings(people)
     rows = [RatingOut(player=player.id, name=player.name, rating=rating.display, mu=rating.mu, sigma=rating.sigma,
-                      games=rating.games, bot=False, you=player.id == me)
+                      games=rating.games, bot=False, you=me is not None and player.id == me.id,
+                      provisional=rating.provisional)
             for player in await people.public_players() if (rating := rated.get(player.id)) is not None]
+    if me is not None and not any(row.you for row in rows):
+        own = await people.rated.standing_of(EVERYONE, me.id)
+        rating = own.rating if own is not None else Rating()
+        rows.append(RatingOut(player=me.id, name=me.name, rating=rating.display, mu=rating.mu, sigma=rating.sigma,
+                              games=rating.games, bot=False, you=True, provisional=rating.provisional))
     for bot, rating in bot_references().items():
         rows.append(RatingOut(player=bot, name=bot.split(":", 1)[1], rating=rating.display, mu=rating.mu,
                               sigma=rating.sigma, games=0, bot=True, you=False))

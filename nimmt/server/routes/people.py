@@ -221,6 +221,7 @@ class SeatOut(BaseModel):
     bot: str | None
     player: str | None
     total: int
+    left: bool = Field(default=False, description="its person left before the end (a bot played on, or it stopped)")
 
 
 class MyGameOut(BaseModel):
@@ -229,7 +230,7 @@ class MyGameOut(BaseModel):
     finished_at: datetime
     group_id: str | None
     seat: int
-    place: int = Field(description="1 for the lowest total; tied totals share the place")
+    place: int = Field(description="1 for the lowest total; tied totals share the place; last for a seat that left")
     win: float = Field(description="1, or 1/k when k players share the lowest total, else 0")
     bullheads: int
     end_above: int
@@ -237,6 +238,13 @@ class MyGameOut(BaseModel):
     seats: list[SeatOut]
     replay_url: str | None = Field(description="the replay page (a web table's game only)")
     record_url: str | None = Field(description="the nimmt/1 record (a web table's game only)")
+    ending: Literal["played", "bots", "abandoned"] = Field(
+        default="played", description="played to the end by somebody; finished by bots after every person left; "
+        "or abandoned with nobody left to play it")
+    rated: bool = Field(default=True, description="whether it moved ratings and counts in leagues")
+    left: bool = Field(default=False, description="this player left before the end: rated as last place")
+    confirmed: bool = Field(default=True, description="false: a score sheet names this player and awaits their "
+                            "word (POST /api/me/games/{id}/seat); it counts for them once they confirm it")
 
 
 class MyGamesOut(BaseModel):
@@ -365,9 +373,11 @@ def game_out(game: FinishedGame, player_id: str, base: str) -> MyGameOut:
     return MyGameOut(
         id=game.id, source=game.source, finished_at=game.finished_at, group_id=game.group_id, seat=mine.seat,
         place=mine.place, win=mine.win, bullheads=mine.bullheads, end_above=game.end_above, rounds=len(game.rounds),
-        seats=[SeatOut(seat=s.seat, name=s.name, bot=s.bot, player=s.player_id, total=s.total) for s in game.seats],
+        seats=[SeatOut(seat=s.seat, name=s.name, bot=s.bot, player=s.player_id, total=s.total, left=s.left)
+               for s in game.seats],
         replay_url=f"{base}/replay/{game.table_id}/{game.game}" if table else None,
-        record_url=f"{base}/api/tables/{game.table_id}/games/{game.game}/record" if table else None)
+        record_url=f"{base}/api/tables/{game.table_id}/games/{game.game}/record" if table else None,
+        ending=game.ending, rated=game.rated, left=mine.left, confirmed=mine.confirmed)
 
 
 @router.get("/api/me/games", response_model=MyGamesOut, responses=people_errors(401, 503))

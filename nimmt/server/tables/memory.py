@@ -28,6 +28,7 @@ class Memory:
         self.idle_after = idle_after
         self.first_loaded: dict[str, float] = {}  # table -> when this process first loaded or made it
         self.sweeper: asyncio.Task[None] | None = None
+        self.abandoning: set[asyncio.Task[None]] = set()  # the people part keeping games nobody came back to
 
     def loaded(self, table: Table) -> float:
         """Note a table loaded or made; when this process first did (the floor of everyone's absence)."""
@@ -60,6 +61,12 @@ class Memory:
         for table in gone:
             del tables[table.id]
             self.service.attendance.forget(table)
+            hook = self.service.game_abandoned
+            if hook is not None and table.status == "playing" and not table.present:
+                # a game in progress that nobody is at: the people part keeps it as abandoned
+                task: asyncio.Task[None] = asyncio.ensure_future(hook(table))
+                self.abandoning.add(task)
+                task.add_done_callback(self.abandoning.discard)
         return [table.id for table in gone]
 
     def sweep_soon(self) -> None:

@@ -120,6 +120,8 @@ class TableService:
         self.memory = Memory(self, idle_after)
         # Heard after each write that leaves the game over (the people part keeps finished games).
         self.game_over: Callable[[Table], Awaitable[None]] | None = None
+        # Heard when a table leaves memory with its game in progress and nobody at it (kept as abandoned).
+        self.game_abandoned: Callable[[Table], Awaitable[None]] | None = None
         self.clocks = Clocks(self)
         self.listing = Listing()  # the lobby's rows of public tables (the app gives it the store's)
         self.reviews = Reviews(self, self.pool)
