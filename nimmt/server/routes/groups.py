@@ -102,6 +102,7 @@ class RatingOut(BaseModel):
     name: str | None
     rating: int = Field(description="1000 + 20 x openskill's ordinal (mu - 3 sigma), rounded: 1000 for a newcomer")
     provisional: bool = Field(default=False, description="fewer than 10 rated games: it still moves a lot")
+    public: bool = Field(default=True, description="false: the asking player's own row, shown to them alone")
     mu: float
     sigma: float
     games: int
@@ -327,7 +328,8 @@ async def ratings(people: People, me: MaybeMe) -> RatingsOut:
         own = await people.rated.standing_of(EVERYONE, me.id)
         rating = own.rating if own is not None else Rating()
         rows.append(RatingOut(player=me.id, name=me.name, rating=rating.display, mu=rating.mu, sigma=rating.sigma,
-                              games=rating.games, bot=False, you=True, provisional=rating.provisional))
+                              games=rating.games, bot=False, you=True, provisional=rating.provisional,
+                              public=me.public))
     for bot, rating in bot_references().items():
         rows.append(RatingOut(player=bot, name=bot.split(":", 1)[1], rating=rating.display, mu=rating.mu,
                               sigma=rating.sigma, games=0, bot=True, you=False))

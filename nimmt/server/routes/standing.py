@@ -7,6 +7,7 @@ read costs a few rows, however many games were played.
 
 from __future__ import annotations
 
+import base64
 from datetime import datetime
 from typing import Annotated
 
@@ -18,7 +19,7 @@ from nimmt.i18n import LANGUAGES, catalog
 from nimmt.people.chart import form_svg
 from nimmt.people.model import PeopleError
 from nimmt.people.ratings import SETTLED_GAMES, SHOWN_START, Rating
-from nimmt.people.standings import own_standings
+from nimmt.people.standings import OwnStanding, own_standings
 
 from ..models import _Body
 from .common import ApiError
@@ -50,6 +51,8 @@ class StandingOut(BaseModel):
 
 class OwnStandingOut(BaseModel):
     start: int = Field(description="where every newcomer starts")
+    chart: str | None = Field(default=None, description="with lang=: the history chart (as /api/me/standing.svg), "
+                              "as a data: URI (null before a first rated game)")
     settled_games: int
     pending_sheets: int = Field(description="score sheets that name this player and await their word")
     standings: list[StandingOut]
@@ -62,12 +65,31 @@ class SeatWord(_Body):
 GameId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 
 
-@router.get("/api/me/standing", response_model=OwnStandingOut, responses=people_errors(401, 503))
-async def my_standing(me: Me, people: People) -> OwnStandingOut:
+Lang = Annotated[str | None, Query(json_schema_extra={"enum": list(LANGUAGES)})]
+
+
+def chart_of(owns: list[OwnStanding], lang: str) -> str | None:
+    """The history of a person's ratings as an SVG chart: one line overall and one per group."""
+    if lang not in LANGUAGES:
+        raise ApiError(422, "bad_request", f"lang: must be one of {', '.join(LANGUAGES)}")
+    texts = catalog(lang, "people")
+    series = [(own.group.name if own.group else texts["standing_overall"],
+               [(when, float(shown)) for when, shown in own.standing.history])
+              for own in owns if own.standing is not None and own.standing.history]
+    if not series:
+        return None
+    return form_svg(series, title=texts["standing_chart_title"], axis=texts["standing_chart_axis"], language=lang,
+                    whole=True)
+
+
+@router.get("/api/me/standing", response_model=OwnStandingOut, responses=people_errors(401, 422, 503))
+async def my_standing(me: Me, people: People, lang: Lang = None) -> OwnStandingOut:
     """This player's rating overall (games at nimmt's tables) and in each of their groups, its recent
-    history, and their figures."""
+    history, and their figures; with ``lang``, its chart too."""
     out = []
-    for own in await own_standings(people, me.id):
+    owns = await own_standings(people, me.id)
+    chart = chart_of(owns, lang) if lang is not None else None
+    for own in owns:
         standing = own.standing
         rating = standing.rating if standing is not None else Rating()
         row = standing.tally.row(me.id) if standing is not None else None
@@ -78,7 +100,9 @@ async def my_standing(me: Me, people: People) -> OwnStandingOut:
             bullheads_per_round=row.bullheads_per_round if row else None, best_round=row.best_round if row else None,
             history=[HistoryPoint(when=when, rating=shown) for when, shown in standing.history] if standing else []))
     return OwnStandingOut(start=SHOWN_START, settled_games=SETTLED_GAMES,
-                          pending_sheets=await people.pending_sheets(me.id), standings=out)
+                          pending_sheets=await people.pending_sheets(me.id), standings=out,
+                          chart=None if chart is None else "data:image/svg+xml;base64,"
+                          + base64.b64encode(chart.encode()).decode("ascii"))
 
 
 @router.get("/api/me/standing.svg", response_class=Response,
@@ -87,14 +111,9 @@ async def my_standing_chart(me: Me, people: People,
                             lang: Annotated[str, Query(json_schema_extra={"enum": list(LANGUAGES)})] = "en",
                             ) -> Response:
     """The history of this player's rating as an SVG chart: one line overall and one per group."""
-    if lang not in LANGUAGES:
-        raise ApiError(422, "bad_request", f"lang: must be one of {', '.join(LANGUAGES)}")
-    texts = catalog(lang, "people")
-    series = [(own.group.name if own.group else texts["standing_overall"],
-               [(when, float(shown)) for when, shown in own.standing.history])
-              for own in await own_standings(people, me.id) if own.standing is not None and own.standing.history]
-    svg = form_svg(series, title=texts["standing_chart_title"], axis=texts["standing_chart_axis"], language=lang,
-                   whole=True)
+    texts = catalog(lang if lang in LANGUAGES else "en", "people")
+    svg = chart_of(await own_standings(people, me.id), lang) or form_svg(
+        [], title=texts["standing_chart_title"], axis=texts["standing_chart_axis"], language=lang, whole=True)
     return Response(svg, media_type="image/svg+xml",
                     headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
                              "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"})

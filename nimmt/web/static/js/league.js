@@ -16,6 +16,8 @@ export function renderLeague(table, none, league, you = null) {
     ["league_past", (row) => number(row.past_66), { end: 66 }],
     ["league_rating", (row) => number(row.rating)],
   ];
+  // Games left before the end count as lost (docs/people.md, Fair records): a column once anyone has one.
+  if (league.rows.some((row) => row.left)) columns.splice(1, 0, ["league_left", (row) => number(row.left)]);
   const head = el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("league_person")),
     columns.map(([key, , params]) => el("th", { scope: "col" }, t(key, params || {})))));
   const rows = league.rows.map((row) => el("tr", { class: row.player === you ? "me" : null, "data-player": row.player },
@@ -24,4 +26,13 @@ export function renderLeague(table, none, league, you = null) {
       value(row)))));
   table.replaceChildren(head, el("tbody", {}, rows));
   none.hidden = league.games > 0;
+  // Games bots finished after every person left count for nobody: the league says how many.
+  const wrap = table.parentElement;
+  let note = wrap.nextElementSibling;
+  if (!note || !note.classList.contains("league-unrated")) {
+    note = el("p", { class: "league-unrated ratings-note" });
+    wrap.after(note);
+  }
+  note.hidden = !league.unrated;
+  note.textContent = league.unrated ? t("league_unrated", { count: number(league.unrated) }) : "";
 }

@@ -3,7 +3,7 @@ import { announce, api, el, errorText, isolateName, lang, listFormat, page, play
 import { createPasskey, passkeyProblem, passkeysAvailable, usePasskey } from "./passkey.js";
 
 const $ = (id) => document.getElementById(id);
-const SECTIONS = ["profile", "games", "groups", "devices", "data"];
+const SECTIONS = ["profile", "standing", "games", "groups", "devices", "data"];
 let me = null;
 let nextBefore = null;
 
@@ -39,17 +39,76 @@ function seatName(seat) {
   return seat.name || t("former_player");
 }
 
+/** How a game ended for the person, when it was not simply played to the end (docs/people.md, Fair records). */
+function gameFairness(game) {
+  if (game.ending === "bots" && !game.rated) return t("game_by_bots");
+  if (game.ending === "abandoned") return t(game.rated ? "game_abandoned" : "game_abandoned_unrated");
+  return null;
+}
+
+/** A score sheet that names the person and awaits their word: it was them, or it was not. */
+function sheetWord(game, item) {
+  const answer = (mine) => guarded(async () => {
+    await api("POST", `/api/me/games/${encodeURIComponent(game.id)}/seat`, { mine });
+    if (mine) item.replaceWith(gameItem({ ...game, confirmed: true }));
+    else item.remove();
+    status(t(mine ? "sheet_confirmed" : "sheet_removed"));
+    await loadStanding();
+  });
+  return el("div", { class: "sheet-word" }, el("p", {}, t("game_unconfirmed")),
+    el("p", { class: "actions" }, el("button", { type: "button", class: "small", onclick: answer(true) }, t("sheet_mine")),
+      " ", el("button", { type: "button", class: "small", onclick: answer(false) }, t("sheet_not_me"))));
+}
+
 function gameItem(game) {
   const others = game.seats.filter((seat) => seat.seat !== game.seat).map(seatName);
-  const result = game.win === 1 ? t("game_won") : game.win > 0 ? t("game_shared")
+  const result = game.left ? t("game_left") : game.win === 1 ? t("game_won") : game.win > 0 ? t("game_shared")
     : t("game_place", { place: game.place, players: game.seats.length });
   const links = game.replay_url ? [el("a", { href: game.replay_url }, t("game_replay")), " ",
     el("a", { href: game.record_url, download: "" }, t("game_record"))] : [t("game_real_deck")];
-  return el("li", { class: "game-item", "data-game": game.id },
+  const fairness = gameFairness(game);
+  const item = el("li", { class: "game-item", "data-game": game.id },
     el("p", { class: "game-when" }, el("time", { datetime: game.finished_at }, when(game.finished_at))),
     el("p", { class: "game-result" }, el("strong", {}, result), " · ", t("game_bullheads", { count: game.bullheads })),
+    fairness ? el("p", { class: "game-fair" }, fairness) : "",
     el("p", { class: "game-with" }, t("game_with", { names: listFormat(others) })),
     el("p", { class: "game-links" }, links));
+  if (game.confirmed === false) item.append(sheetWord(game, item));
+  return item;
+}
+
+/** One scope's standing: the rating in words and figures. */
+function standingItem(row) {
+  const number = new Intl.NumberFormat(lang);
+  const decimal = new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const title = row.group ? t("standing_in_group", { name: row.name }) : t("standing_overall");
+  const figures = [
+    [t("league_games"), number.format(row.games)],
+    [t("league_wins"), decimal.format(row.wins)],
+    [t("standing_left"), number.format(row.left)],
+    [t("league_per_round"), row.bullheads_per_round === null ? "–" : decimal.format(row.bullheads_per_round)],
+    [t("league_best"), row.best_round === null ? "–" : number.format(row.best_round)],
+  ];
+  return el("div", { class: "standing-item", "data-scope": row.scope },
+    el("h3", {}, title),
+    el("p", { class: "standing-value" }, el("strong", {}, number.format(row.rating)),
+      row.provisional ? el("span", { class: "tag" }, t("standing_provisional")) : ""),
+    row.rated_games === 0 ? el("p", {}, t("standing_none", { start: number.format(row.rating) })) : "",
+    el("dl", { class: "figures" }, figures.flatMap(([label, value]) => [el("dt", {}, label), el("dd", {}, value)])));
+}
+
+async function loadStanding() {
+  const answer = await api("GET", `/api/me/standing?lang=${encodeURIComponent(lang)}`);
+  const number = new Intl.NumberFormat(lang);
+  $("standing-lead").textContent = t("standing_lead", { start: number.format(answer.start),
+    settled: number.format(answer.settled_games) });
+  $("standing-pending").hidden = answer.pending_sheets === 0;
+  $("standing-list").replaceChildren(...answer.standings.map(standingItem));
+  $("standing-figure").hidden = !answer.chart;
+  if (answer.chart) {
+    $("standing-chart").src = answer.chart;
+    $("standing-chart").alt = t("standing_chart_title");
+  }
 }
 
 async function loadGames(more = false) {
@@ -103,7 +162,7 @@ async function load() {
     return null;
   }) : null;
   render();
-  if (me) await loadGames();
+  if (me) await Promise.all([loadStanding(), loadGames()]);
   if (page.link && !me) $("code-input").value = page.link;
 }
 

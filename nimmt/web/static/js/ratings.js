@@ -1,7 +1,15 @@
-// The ratings: everyone with a public profile, and the bots' fixed references.
-import { api, el, errorText, lang, t } from "./common.js";
+// The ratings: everyone with a public profile, the asking person's own row (marked, shown to them
+// even when their profile is not public), and the bots' fixed references, each named as the rest
+// of the site names its level.
+import { api, el, errorText, has, lang, t } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
+
+function rowName(row) {
+  if (!row.bot) return el("bdi", {}, row.name || "–");
+  const level = has(`bot_name_${row.name}`) ? t(`bot_name_${row.name}`) : row.name;
+  return t("ratings_bot", { level });
+}
 
 async function load() {
   try {
@@ -11,9 +19,12 @@ async function load() {
     $("ratings-table").replaceChildren(
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("league_person")),
         el("th", { scope: "col" }, t("league_rating")), el("th", { scope: "col" }, t("league_games")))),
-      el("tbody", {}, answer.rows.map((row) => el("tr", { class: row.you ? "me" : null },
-        el("th", { scope: "row" }, el("bdi", {}, row.bot ? t("bot_name", { name: row.name }) : row.name || "–")),
-        el("td", {}, number.format(row.rating)), el("td", {}, row.bot ? "–" : number.format(row.games))))));
+      el("tbody", {}, answer.rows.map((row) => el("tr", { class: row.you ? "me" : null, "aria-current": row.you ? "true" : null },
+        el("th", { scope: "row" }, rowName(row), row.you ? ` (${t("ratings_you")})` : ""),
+        el("td", {}, number.format(row.rating), row.provisional ? el("span", { class: "ratings-note" }, ` · ${t("ratings_provisional")}`) : ""),
+        el("td", {}, row.bot ? "–" : number.format(row.games))))));
+    const mine = answer.rows.find((row) => row.you);
+    $("ratings-only-you").hidden = !mine || mine.public !== false;
   } catch (error) {
     $("ratings-error").textContent = errorText(error);
   }
