@@ -38,7 +38,7 @@ def test_a_phone_with_a_player_is_merged_into_the_codes_player(url: str) -> None
         await people.record_game(game("g2", T0 + timedelta(hours=1), [(ana.id, "Ana", None), (phone.id, "Ana 2", None),
                                                                       (bruno.id, "Bruno", None)],
                                       [[3, 9, 14]], table="t2", group=friday.id))
-        before = await people.rated.ratings(EVERYONE, load=people.all_games)
+        before = await people.rated.ratings(EVERYONE)
         assert phone.id in before
 
         code, _ = await people.new_link_code(ana.id)
@@ -66,7 +66,7 @@ def test_a_phone_with_a_player_is_merged_into_the_codes_player(url: str) -> None
         assert [(seat.player_id, seat.name) for seat in games["g2"].seats] == [
             (ana.id, "Ana"), (None, "Ana 2"), (bruno.id, "Bruno")]
         # The kept ratings are those of every game, folded again.
-        everyone = await people.rated.ratings(EVERYONE, load=people.all_games)
+        everyone = await people.rated.ratings(EVERYONE)
         assert everyone == {person: rating for person, rating in rate(
             [result_of(found) for found in await people.all_games()]).items() if not person.startswith("former:")}
         assert phone.id not in everyone and everyone[ana.id].games == 2
