@@ -196,23 +196,28 @@ class RatedStore:
         row = (await connection.execute(select(RATED).where(RATED.c.scope == scope))).first()
         return None if row is None else Stamp(row.games, row.unknown_seats, _utc(row.last_at), row.last_game)
 
-    async def fresh(self, scope: str) -> bool:
-        async with self._engine.connect() as connection:
-            return await self.stored(scope, connection) == await self.stamp_now(scope, connection)
-
     # -- reading -------------------------------------------------------------------------------
 
     async def standings(self, scope: str, only: Select[Any] | None = None) -> dict[str, Standing]:
         """The standings of everybody in this scope (exactly :func:`fold` over its games), folded again
         first (off the loop) if they are not up to date. ``only``: a select of the player ids wanted."""
-        if not await self.fresh(scope):
-            await self.refold(scope)
+        return (await self.read(scope, only))[1]
+
+    async def read(self, scope: str, only: Select[Any] | None = None) -> tuple[Stamp, dict[str, Standing]]:
+        """The scope's stamp and standings (see :meth:`standings`), read together when up to date."""
         query = select(STANDING).where(STANDING.c.scope == scope)
         if only is not None:
             query = query.where(STANDING.c.player_id.in_(only))
-        async with self._engine.connect() as connection:
+        for _ in range(2):
+            async with self._engine.connect() as connection:
+                now = await self.stamp_now(scope, connection)
+                if await self.stored(scope, connection) == now:
+                    rows = (await connection.execute(query)).all()
+                    return now, {row.player_id: _standing(row) for row in rows}
+            await self.refold(scope)
+        async with self._engine.connect() as connection:  # games kept coming: the latest fold stands
             rows = (await connection.execute(query)).all()
-        return {row.player_id: _standing(row) for row in rows}
+        return now, {row.player_id: _standing(row) for row in rows}
 
     async def ratings(self, scope: str) -> dict[str, Rating]:
         """Everybody's ratings in this scope."""

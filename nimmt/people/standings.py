@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import select
+
 from .league import LeagueRow, is_bot, rows_of
 from .model import FORMER, Group
 from .rated import EVERYONE, Standing
 from .ratings import BOT_REFERENCE, Rating
+from .schema import PLAYERS
 from .store import PeopleStore
 
 
@@ -34,14 +37,13 @@ class Standings:
 async def group_standings(store: PeopleStore, group_id: str) -> Standings:
     """A group's league: its members (those without a game yet too) and whoever played its games,
     with their ratings from the group's games alone."""
-    kept = await store.rated.standings(group_id)
+    stamp, kept = await store.rated.read(group_id)
     members = {member.player_id: member.name for member in await store.members(group_id)}
     names = dict(members)
     names.update(await _names([person for person in kept if person not in names], store))
     tallies = {person: standing.tally for person, standing in kept.items()}
     rows = rows_of(tallies, set(kept) | set(members))
-    games = (await store.rated.stamp_now(group_id)).games
-    return Standings(rows, names, {person: standing.rating for person, standing in kept.items()}, games,
+    return Standings(rows, names, {person: standing.rating for person, standing in kept.items()}, stamp.games,
                      await store.unrated_games(group_id))
 
 
@@ -56,9 +58,8 @@ async def _names(people: list[str], store: PeopleStore) -> dict[str, str | None]
 async def overall_ratings(store: PeopleStore) -> tuple[dict[str, Rating], int]:
     """The ratings of the players who show their profile, from the games played at nimmt's tables,
     and how many games that is."""
-    kept = await store.rated.public_standings()
-    games = (await store.rated.stamp_now(EVERYONE)).games
-    return {person: standing.rating for person, standing in kept.items()}, games
+    stamp, kept = await store.rated.read(EVERYONE, select(PLAYERS.c.id).where(PLAYERS.c.public))
+    return {person: standing.rating for person, standing in kept.items()}, stamp.games
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +74,11 @@ class OwnStanding:
 
 async def own_standings(store: PeopleStore, player_id: str) -> list[OwnStanding]:
     """A person's standing overall and in each of their groups (the groups in the order they joined)."""
-    out = [OwnStanding(EVERYONE, None, await store.rated.standing_of(EVERYONE, player_id),
-                       (await store.rated.stamp_now(EVERYONE)).games)]
-    for group in await store.groups_of(player_id):
-        out.append(OwnStanding(group.id, group, await store.rated.standing_of(group.id, player_id),
-                               (await store.rated.stamp_now(group.id)).games))
+    mine = select(PLAYERS.c.id).where(PLAYERS.c.id == player_id)
+    out = []
+    for scope, group in [(EVERYONE, None), *((group.id, group) for group in await store.groups_of(player_id))]:
+        stamp, kept = await store.rated.read(scope, mine)
+        out.append(OwnStanding(scope, group, kept.get(player_id), stamp.games))
     return out
 
 

@@ -259,6 +259,13 @@ def test_a_groups_league_page_is_the_table_worked_out_by_hand(browser: Browser, 
                                 headers={"X-Player-Key": key_of(ana)},
                                 json={"sheet": played, "players": [ids[name] for name in seated]})
             assert answer.status_code == 201, answer.text
+        # Ana saved them: Bruno and Carla each say the sheets that name them were them (they count then).
+        for page in (bruno, carla):
+            key = {"X-Player-Key": key_of(page)}
+            for game in httpx.get(f"{server.url}/api/me/games", headers=key, timeout=10).json()["games"]:
+                assert not game["confirmed"]
+                assert httpx.post(f"{server.url}/api/me/games/{game['id']}/seat", json={"mine": True}, headers=key,
+                                  timeout=10).status_code == 204
         # By hand: Carla 2 games, 2 wins, 15 bullheads in 3 rounds (5,00), best 0, worst 10, none past 66;
         # Bruno 3 games, half a win, 143 in 5 rounds (28,60), best 3, worst 50, 2 past 66; Ana 3, half a
         # win, 177 in 5 rounds (35,40), best 10, worst 67, 2 past 66. Wins first, then fewer per round.
@@ -298,7 +305,8 @@ def test_a_groups_league_page_is_the_table_worked_out_by_hand(browser: Browser, 
         expect(screen.locator("#group-name")).to_have_text("Les vendredis")
         screen.screenshot(path=str(screenshots / "people-screen-pt-BR.png"))
         screen.context.close()
-        # Carla shows her profile: the ratings page lists her (two games rated) and the six bots.
+        # Carla shows her profile. The ratings page marks her own row: score sheets count in their group
+        # alone, so she is at 1000 with no game at nimmt's tables; the six bots are named by level.
         carla.goto(f"{server.url}/me?lang=de")
         carla.locator("#public-input").check()
         expect(carla.locator("#me-status")).to_have_text("Gespeichert.")
@@ -306,8 +314,11 @@ def test_a_groups_league_page_is_the_table_worked_out_by_hand(browser: Browser, 
         rows = carla.locator("#ratings-table tbody tr")
         expect(rows.filter(has_text="Carla")).to_have_count(1)
         expect(rows.filter(has_text="(Bot)")).to_have_count(6)
+        expect(rows.filter(has_text="Heuristik (Bot)")).to_have_count(1)
         expect(rows.filter(has_text="Ana")).to_have_count(0)  # not public
-        expect(rows.filter(has_text="Carla").locator("td").nth(1)).to_have_text("2")
+        expect(rows.filter(has_text="Carla")).to_have_class("me")
+        expect(rows.filter(has_text="Carla").locator("td").nth(0)).to_contain_text("1.000")
+        expect(rows.filter(has_text="Carla").locator("td").nth(1)).to_have_text("0")
         assert overflow(carla) <= 0
     finally:
         for context in contexts:
@@ -356,7 +367,7 @@ def test_export_then_delete(server: LiveServer, duo: tuple[Page, Page, str]) -> 
 
 def test_a_real_deck_game_is_saved_into_a_group(server: LiveServer, screenshots: Path,
                                                 duo: tuple[Page, Page, str]) -> None:
-    ana, _bruno, group_id = duo
+    ana, bruno, group_id = duo
     ana.goto(f"{server.url}/score?lang=fr")
     ana.evaluate("() => localStorage.removeItem('nimmt:scoresheet')")
     ana.reload()
@@ -378,5 +389,16 @@ def test_a_real_deck_game_is_saved_into_a_group(server: LiveServer, screenshots:
     expect(ana.locator("#sheet-group-status")).to_have_text("Enregistrée dans le classement de Duo.")
     league = httpx.get(f"{server.url}/api/groups/{group_id}/league", timeout=10).json()
     assert league["games"] == 1
+    # It counts for Ana, who saved it; Bruno is asked on his games whether it was him.
+    assert {row["name"]: row["games"] for row in league["rows"]} == {"Ana": 1, "Bruno": 0}
+    bruno.goto(f"{server.url}/me?lang=fr")
+    expect(bruno.locator("#standing-pending")).to_be_visible()
+    word = bruno.locator(".game-item .sheet-word")
+    expect(word).to_contain_text("Cette feuille de marque vous nomme.")
+    word.get_by_role("button", name="Oui, c'était moi").click()
+    expect(bruno.locator("#me-status")).to_have_text("Comptée dans vos chiffres.")
+    expect(bruno.locator(".sheet-word")).to_have_count(0)
+    expect(bruno.locator("#standing-pending")).to_be_hidden()
+    league = httpx.get(f"{server.url}/api/groups/{group_id}/league", timeout=10).json()
     assert {row["name"]: (row["games"], row["wins"], row["past_66"]) for row in league["rows"]} == {
         "Ana": (1, 0.0, 0), "Bruno": (1, 0.0, 1)}

@@ -39,11 +39,13 @@ function seatName(seat) {
   return seat.name || t("former_player");
 }
 
-/** How a game ended for the person, when it was not simply played to the end (docs/people.md, Fair records). */
-function gameFairness(game) {
-  if (game.ending === "bots" && !game.rated) return t("game_by_bots");
-  if (game.ending === "abandoned") return t(game.rated ? "game_abandoned" : "game_abandoned_unrated");
-  return null;
+/** A game rated for nobody says so instead of a result; a game left says it counts as last place
+ * (docs/people.md, Fair records). */
+function gameResult(game) {
+  if (!game.rated) return t(game.ending === "bots" ? "game_by_bots" : "game_abandoned_unrated");
+  if (game.left) return t("game_left");
+  return game.win === 1 ? t("game_won") : game.win > 0 ? t("game_shared")
+    : t("game_place", { place: game.place, players: game.seats.length });
 }
 
 /** A score sheet that names the person and awaits their word: it was them, or it was not. */
@@ -62,11 +64,10 @@ function sheetWord(game, item) {
 
 function gameItem(game) {
   const others = game.seats.filter((seat) => seat.seat !== game.seat).map(seatName);
-  const result = game.left ? t("game_left") : game.win === 1 ? t("game_won") : game.win > 0 ? t("game_shared")
-    : t("game_place", { place: game.place, players: game.seats.length });
+  const result = gameResult(game);
   const links = game.replay_url ? [el("a", { href: game.replay_url }, t("game_replay")), " ",
     el("a", { href: game.record_url, download: "" }, t("game_record"))] : [t("game_real_deck")];
-  const fairness = gameFairness(game);
+  const fairness = game.rated && game.ending === "abandoned" ? t("game_abandoned") : null;
   const item = el("li", { class: "game-item", "data-game": game.id },
     el("p", { class: "game-when" }, el("time", { datetime: game.finished_at }, when(game.finished_at))),
     el("p", { class: "game-result" }, el("strong", {}, result), " · ", t("game_bullheads", { count: game.bullheads })),
