@@ -120,7 +120,7 @@ def test_my_rating_and_the_ratings_page(browser: Browser, server: LiveServer, sc
         # The same on a taller phone.
         page = tall.new_page()
         page.goto(f"{server.url}/me?lang={lang}")
-        page.evaluate(f"key => localStorage.setItem('nimmt:player', key)", key["X-Player-Key"])
+        page.evaluate("key => localStorage.setItem('nimmt:player', key)", key["X-Player-Key"])
         page.goto(f"{server.url}/me?lang={lang}")
         expect(page.locator("#standing-chart")).to_be_visible()
         assert overflow(page) <= 0
