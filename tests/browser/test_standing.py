@@ -25,9 +25,11 @@ from tests.server.live import LiveServer
 T0 = datetime(2026, 11, 6, 20, tzinfo=UTC)
 WORDS: dict[str, dict[str, Any]] = {
     "pt-BR": {"heading": "Minha pontuação", "start": re.compile(r"Todo mundo começa com 1\D?000"),
-              "left": "Você saiu antes do fim", "bots": "Heurístico (robô)", "you": "(você)", "ask": "Esta planilha de pontos cita você."},
+              "left": "Você saiu antes do fim",
+              "bots": "Heurístico (robô)", "you": "(você)", "ask": "Esta planilha de pontos cita você."},
     "fr": {"heading": "Ma cote", "start": re.compile(r"Tout le monde commence à 1\D?000"),
-           "left": "Partie quittée avant la fin", "bots": "Heuristique (robot)", "you": "(vous)", "ask": "Cette feuille de marque vous nomme."},
+           "left": "Partie quittée avant la fin",
+           "bots": "Heuristique (robot)", "you": "(vous)", "ask": "Cette feuille de marque vous nomme."},
 }
 
 
