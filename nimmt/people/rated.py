@@ -180,13 +180,15 @@ class RatedStore:
             async with self._engine.connect() as connection:
                 return await self.stamp_now(scope, connection)
         where = in_scope(scope)
-        games = (await connection.execute(select(func.count()).select_from(GAMES).where(where))).scalar_one()
-        unknown = (await connection.execute(
-            select(func.count()).select_from(SEATS.join(GAMES, GAMES.c.id == SEATS.c.game_id))
-            .where(where, or_(SEATS.c.player_id.is_(None), SEATS.c.confirmed.is_(False))))).scalar_one()
-        last = (await connection.execute(select(GAMES.c.finished_at, GAMES.c.id).where(where)
-                                         .order_by(GAMES.c.finished_at.desc(), GAMES.c.id.desc()).limit(1))).first()
-        return Stamp(int(games), int(unknown), _utc(last.finished_at) if last else None, last.id if last else None)
+        games = select(func.count()).select_from(GAMES).where(where).scalar_subquery()
+        unknown = (select(func.count()).select_from(SEATS.join(GAMES, GAMES.c.id == SEATS.c.game_id))
+                   .where(where, or_(SEATS.c.player_id.is_(None), SEATS.c.confirmed.is_(False))).scalar_subquery())
+        last = select(GAMES.c.finished_at, GAMES.c.id).where(where).order_by(
+            GAMES.c.finished_at.desc(), GAMES.c.id.desc()).limit(1).subquery()
+        count, unknown_seats = (await connection.execute(select(games, unknown))).one()  # both counts at once
+        latest = (await connection.execute(select(last.c.finished_at, last.c.id))).first()
+        return Stamp(int(count), int(unknown_seats), _utc(latest.finished_at) if latest else None,
+                     latest.id if latest else None)
 
     async def stored(self, scope: str, connection: AsyncConnection | None = None) -> Stamp | None:
         """The stamp the kept standings of this scope come from (None: never kept)."""
