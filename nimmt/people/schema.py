@@ -1,5 +1,6 @@
 """The people tables at the newest migration (``0003_people``, ``0006_people_rated``,
-``0007_people_chat``, ``0009_counts_and_probe``, ``0010_people_fair``), for SQLAlchemy Core.
+``0007_people_chat``, ``0009_counts_and_probe``, ``0010_player_language``, ``0011_people_fair``), for
+SQLAlchemy Core.
 
 The migrations in :mod:`nimmt.server.migrations` make and change them; the store contract test
 compares this model with the database they make.

@@ -483,6 +483,7 @@ class SqlPeopleStore:
                                                                   MEMBERS.c.player_id == member_id))
             if done.rowcount != 1:
                 raise PeopleError("not_member", "this player is not a member of this group")
+            await _release_unconfirmed(connection, group_id, member_id)  # sheets they never confirmed: not theirs
 
     async def set_invite(self, group_id: str, player_id: str, *, open: bool, renew: bool = False) -> Group:
         """The host opens or closes the invite; ``renew`` makes a new code (the old one stops working)."""

@@ -3,8 +3,8 @@ it is rated, which seats left before the end, which score-sheet seats their memb
 per scope and player their rating and league figures (``people_standing``). The kept ratings of
 ``people_rated`` go (folded again from the games when first read).
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0011
+Revises: 0010
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010"
-down_revision: str | None = "0009"
+revision = "0011"
+down_revision: str | None = "0010"
 branch_labels: str | None = None
 depends_on: str | None = None
 
