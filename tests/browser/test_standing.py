@@ -77,7 +77,8 @@ async def history(db: Path, ana: str, bruno: str, group: str, prefix: str) -> No
 @pytest.mark.parametrize("lang", ["pt-BR", "fr"])
 def test_my_rating_and_the_ratings_page(browser: Browser, server: LiveServer, screenshots: Path, lang: str) -> None:
     words = WORDS[lang]
-    small, tall = browser.new_context(**PHONE), browser.new_context(**TALL_PHONE)
+    # Their phones speak the language (a link never changes a person's language: the menu keeps it).
+    small, tall = browser.new_context(**PHONE, locale=lang), browser.new_context(**TALL_PHONE, locale=lang)
     try:
         ana = new_person(small, server, "Ana", lang)
         key = {"X-Player-Key": key_of(ana)}
