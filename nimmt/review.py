@@ -518,6 +518,63 @@ def merge(record: GameRecord, parts: Sequence[Review]) -> Review:
     return Review(players=summaries, decisions=tuple(decisions), samples=parts[0].samples, seed=parts[0].seed)
 
 
+def review_steps(
+    record: GameRecord,
+    done: int = 0,
+    models: dict[int, OpponentModel] | None = None,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    budget: int | None = None,
+) -> tuple[list[Decision], int, dict[int, OpponentModel], int]:
+    """A review made as the game goes on: the decisions of ``record`` (a game under way, or over) from
+    its ``done``-th on, up to the end of its last complete turn, each player's model of the others as
+    ``models`` left it (None: before the first decision). ``budget``: stop after about that much work
+    (the options times the cards left, summed; at least one decision). Returns the decisions made,
+    the new ``done``, the models, and how many decisions the record's complete turns hold. The
+    decisions of every step, given to :func:`finish`, are :func:`review`'s, number for number: each
+    player's model watches the same views in the same order, and each decision draws from its own seed."""
+    from nimmt.bots.opponents import OpponentModel
+
+    if samples < 2:
+        raise ReviewError(f"a review needs at least 2 samples per option, not {samples}")
+    ready()
+    if models is None:
+        models = {p: OpponentModel(_rng(seed, "model", p)) for p in range(len(record.players))}
+    listing = list(moments(record))
+    ended = 0
+    for i, (_, took) in enumerate(listing):
+        if took is not None:
+            ended = i + 1  # only whole turns: a turn under way is not in the record as it will be
+    found: list[Decision] = []
+    spent = 0
+    while done < ended and (budget is None or spent < budget or not found):
+        moment = listing[done][0]
+        decision = _decide(moment, models[moment.player], samples, seed)
+        assert decision is not None
+        found.append(decision)
+        cards = len(moment.state.hands[moment.player])
+        spent += cards * (cards if moment.kind == "card" else ROW_COUNT)
+        done += 1
+    return found, done, models, ended
+
+
+def finish(record: GameRecord, decisions: Sequence[Decision], *, samples: int, seed: int) -> Review:
+    """The review of ``record`` from its decisions made step by step (:func:`review_steps`): what each
+    decision's turn took, and each player's summary."""
+    took_at: dict[tuple[int, int, int, str], int] = {}
+    pending: list[tuple[int, int, int, str]] = []
+    for moment, took in moments(record):
+        pending.append((moment.state.round, moment.state.turn + 1, moment.player, moment.kind))
+        if took is not None:
+            for where in pending:
+                took_at[where] = took.get(where[2], 0)
+            pending = []
+    made = tuple(replace(d, took=took_at.get((d.round, d.turn, d.player, d.kind), 0)) for d in decisions)
+    summaries = tuple(_summary(p, name, made) for p, name in enumerate(record.players))
+    return Review(players=summaries, decisions=made, samples=samples, seed=seed)
+
+
 STORE_FORMAT = 2  # 1: options without their samples (every option had the review's budget)
 
 

@@ -16,7 +16,10 @@ Workers run at a lower priority (niceness :data:`WORKER_NICENESS`): when the cor
 the event loop (people's actions) comes first.
 
 Fairness: decisions wait for a worker in turns, one key (a table) after another, so a table of
-nine ``expert`` bots does not keep a person's lone bot waiting behind all nine.
+nine ``expert`` bots does not keep a person's lone bot waiting behind all nine. Jobs run with
+``low=True`` (a game's review made as it is played) wait in a line of their own, in turns between
+their keys too, and get a worker only when no other job waits for one: a bot's move always comes
+first (it waits at most for the low job under way, a fraction of a second).
 
 A decision has a bounded budget: a bot with a ``time_budget`` (the ``expert``) is held to at most
 ``budget`` seconds, and a worker that has not answered ``2 * budget + START_SECONDS`` seconds
@@ -177,6 +180,7 @@ class BotPool:
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         self._free = self.workers  # workers not given a job by this pool
         self._queues: dict[str, deque[asyncio.Future[None]]] = {}  # key -> its jobs waiting, in turn order
+        self._low: dict[str, deque[asyncio.Future[None]]] = {}  # the same for the jobs of low priority
         self._closed = False
         self._starting: list[concurrent.futures.Future[None]] = []
         self._started_at = 0.0
@@ -191,38 +195,46 @@ class BotPool:
         return 2 * self.budget + START_SECONDS
 
     # -- taking turns for a worker -------------------------------------------------------------
-    async def _acquire(self, key: str) -> None:
+    async def _acquire(self, key: str, low: bool = False) -> None:
         if self._closed:
             raise PoolClosed
-        if self._free > 0 and not self._queues:
+        if self._free > 0 and not self._queues and not (low and self._low):
             self._free -= 1
             return
+        lines = self._low if low else self._queues
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queues.setdefault(key, deque()).append(waiter)
+        lines.setdefault(key, deque()).append(waiter)
         try:
             await waiter
         except BaseException:  # cancelled, or the pool closed
             if waiter.done() and not waiter.cancelled() and waiter.exception() is None:
                 self._release()  # the worker was ours already: pass it on
             else:
-                queue = self._queues.get(key)
+                queue = lines.get(key)
                 if queue is not None and waiter in queue:
                     queue.remove(waiter)
                     if not queue:
-                        del self._queues[key]
+                        del lines[key]
             raise
 
+    @property
+    def waiting(self) -> tuple[int, int]:
+        """Jobs waiting for a worker: (of normal priority, of low priority)."""
+        return sum(map(len, self._queues.values())), sum(map(len, self._low.values()))
+
     def _release(self) -> None:
-        """Give the worker to the next key in turn (each key goes to the end of the line once served)."""
-        while self._queues:
-            key = next(iter(self._queues))
-            queue = self._queues.pop(key)
-            waiter = queue.popleft()
-            if queue:
-                self._queues[key] = queue
-            if not waiter.done():
-                waiter.set_result(None)
-                return
+        """Give the worker to the next key in turn (each key goes to the end of the line once served):
+        the normal line first, then the low one."""
+        for lines in (self._queues, self._low):
+            while lines:
+                key = next(iter(lines))
+                queue = lines.pop(key)
+                waiter = queue.popleft()
+                if queue:
+                    lines[key] = queue
+                if not waiter.done():
+                    waiter.set_result(None)
+                    return
         self._free += 1
 
     def _pool(self) -> concurrent.futures.ProcessPoolExecutor:
@@ -353,10 +365,11 @@ class BotPool:
         if executor is not None:
             stop_executor(executor)
 
-    async def run(self, key: str, function: Callable[..., T], *args: Any) -> T:
-        """``function(*args)`` in a worker, when ``key``'s turn comes. :class:`BotTimeout` if the worker
-        does not answer within :attr:`timeout` (every worker is then restarted)."""
-        await self._acquire(key)
+    async def run(self, key: str, function: Callable[..., T], *args: Any, low: bool = False) -> T:
+        """``function(*args)`` in a worker, when ``key``'s turn comes (``low``: after every job of normal
+        priority). :class:`BotTimeout` if the worker does not answer within :attr:`timeout` (every
+        worker is then restarted)."""
+        await self._acquire(key, low)
         try:
             executor = self._pool()
             await self._ready(executor)
@@ -426,11 +439,12 @@ class BotPool:
         """Stop the workers (what they were thinking is dropped: nothing of it was stored) and a compile
         under way (what it compiled so far is kept in the cache)."""
         self._closed = True
-        for queue in self._queues.values():
-            for waiter in queue:
-                if not waiter.done():
-                    waiter.set_exception(PoolClosed())
-        self._queues.clear()
+        for lines in (self._queues, self._low):
+            for queue in lines.values():
+                for waiter in queue:
+                    if not waiter.done():
+                        waiter.set_exception(PoolClosed())
+            lines.clear()
         preparing = self._preparing
         if preparing is not None:
             preparing.cancel()

@@ -5,13 +5,14 @@ for these loads this module, not the server's.
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import orjson
 
 from nimmt.core import NimmtError
 from nimmt.records import GameRecord, RecordError, from_mapping, loads
-from nimmt.review import Review, merge, moments, review
+from nimmt.review import Decision, Review, merge, moments, review, review_steps
 
 from .checker import turns_of  # light: the record checker's own module
 
@@ -21,6 +22,16 @@ Where = tuple[int, int, int, str]  # a decision: round, turn (from 1), player, "
 def review_part(record: dict[str, Any], player: int, wanted: list[Where], samples: int, seed: int) -> Review:
     """Some decisions of one player (in a worker process): ``wanted`` as :func:`nimmt.review.review`'s ``only``."""
     return review(from_mapping(record), samples=samples, seed=seed, players=[player], only=set(wanted))
+
+
+def review_step(record: dict[str, Any], done: int, models: bytes | None, samples: int, seed: int,
+                budget: int) -> tuple[list[Decision], int, bytes, int]:
+    """The next decisions of a game under way (in a worker): :func:`nimmt.review.review_steps` from the
+    ``done``-th, about ``budget`` of work, the players' models pickled between steps."""
+    carried = None if models is None else pickle.loads(models)  # this server's own pickle
+    found, done, kept, ended = review_steps(from_mapping(record), done, carried, samples=samples, seed=seed,
+                                            budget=budget)
+    return found, done, pickle.dumps(kept), ended
 
 
 PART_COST = 100  # a job's rollouts: options times cards left, summed (100: a first turn's card)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from dataclasses import replace
 
@@ -21,10 +22,12 @@ from nimmt.review import (
     Option,
     ReviewError,
     decision_accuracy,
+    finish,
     from_store,
     merge,
     moments,
     review,
+    review_steps,
     to_store,
 )
 
@@ -226,3 +229,28 @@ def test_the_stored_form_gives_the_review_back() -> None:
     for broken in ({}, {**stored, "format": 9}, {**stored, "decisions": [[1, 1, 0]]}, []):
         with pytest.raises(ReviewError):
             from_store(record, broken)
+
+
+def test_a_review_made_turn_by_turn_during_the_game_is_the_review_made_after_it() -> None:
+    """As a table reviews a game while it is played: after each action, the decisions of the turns
+    completed so far, each player's model carried from step to step (pickled, as between a server's
+    worker processes); then the whole review. Same seed, same figures."""
+    record = _game(8, players=4, rounds=2)
+    recorder = Recorder(GameRecord(players=record.players, rules=record.rules))
+    done, models, made, steps = 0, None, [], 0
+    for action in record.actions():
+        recorder.add(action)
+        found, done, kept, _ = review_steps(recorder.record, done, pickle.loads(pickle.dumps(models)),
+                                            samples=SAMPLES, seed=3, budget=60)
+        models = kept
+        made += found
+        steps += bool(found)
+    while True:  # the last steps of the game over: what the budget left
+        found, done, models, ended = review_steps(recorder.record, done, models, samples=SAMPLES, seed=3, budget=60)
+        made += found
+        if done == ended:
+            break
+    assert steps > 20
+    whole = review(record, samples=SAMPLES, seed=3)
+    assert finish(record, made, samples=SAMPLES, seed=3) == whole
+    assert finish(record, made, samples=SAMPLES, seed=3).to_json() == whole.to_json()

@@ -255,3 +255,30 @@ def test_workers_end_when_the_server_is_killed(tmp_path: Path) -> None:
         time.sleep(0.05)
     assert not [pid for pid in workers if os.path.exists(f"/proc/{pid}")
                 and b"multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+
+
+def test_jobs_of_low_priority_wait_behind_every_other_job_and_take_turns_between_their_keys() -> None:
+    """The line for a worker, as :class:`BotPool` keeps it (no worker process: the turns only)."""
+
+    async def scenario() -> list[str]:
+        pool = BotPool(workers=1)
+        served: list[str] = []
+        await pool._acquire("busy")  # the one worker is taken
+
+        async def wait(name: str, key: str, low: bool) -> None:
+            await pool._acquire(key, low)
+            served.append(name)
+            pool._release()
+
+        tasks = []
+        for name, key, low in (("review a1", "review:a", True), ("review a2", "review:a", True),
+                               ("review b1", "review:b", True), ("bot 1", "t1", False), ("bot 2", "t2", False)):
+            tasks.append(asyncio.create_task(wait(name, key, low)))
+            await asyncio.sleep(0)
+        assert pool.waiting == (2, 3)
+        pool._release()
+        await asyncio.gather(*tasks)
+        assert pool._free == 1 and pool.waiting == (0, 0)
+        return served
+
+    assert asyncio.run(scenario()) == ["bot 1", "bot 2", "review a1", "review b1", "review a2"]

@@ -16,7 +16,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from nimmt.records import loads
-from nimmt.review import moments
+from nimmt.review import DEFAULT_SEED, from_store, moments, review, to_store
 from nimmt.server import botpool
 from nimmt.server.app import create_app
 from nimmt.server.botpool import BotPool
@@ -54,7 +54,9 @@ def _review(client: TestClient, table_id: str, game: int = 1) -> dict[str, Any]:
             assert response.json()["code"] == "preparing", response.text
         else:
             assert response.status_code == 202, response.text
-            assert response.json() == {"status": "pending"}
+            pending = response.json()
+            assert pending["status"] == "pending" and set(pending) == {"status", "seconds"}
+            assert isinstance(pending["seconds"], int) and pending["seconds"] >= 1
         assert time.monotonic() < deadline, "the review was never made"
         time.sleep(0.5)
 
@@ -129,3 +131,29 @@ def test_a_games_review_waits_for_the_kernels_as_an_uploads_does(tmp_path: Path,
         assert client.app.state.service.pool._executor is None  # type: ignore[attr-defined]  # no job ran
         released.set()
         assert _review(client, table_id)["status"] == "ready"
+
+
+def test_a_game_is_reviewed_as_it_is_played_and_the_review_is_the_one_made_after_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Turn by turn while the game is played (the pool's jobs of low priority), the rest at the end: the
+    stored review is the review of the record made after the game, number for number."""
+    steps: list[tuple[bool, int]] = []
+    step = reviews.Reviews._step
+
+    async def spy(self: reviews.Reviews, record: dict[str, Any], key: tuple[str, int], followed: reviews.Followed,
+                  *, low: bool) -> bool:
+        steps.append((low, followed.done))
+        return await step(self, record, key, followed, low=low)
+
+    monkeypatch.setattr(reviews.Reviews, "_step", spy)
+    with TestClient(create_app(tmp_path / "nimmt.sqlite3", bot_delay=0.05, away_grace=0, limits=TEST_LIMITS)) as client:
+        client.app.state.service.reviews.samples = 16  # type: ignore[attr-defined]
+        client.app.state.service.pool.start()  # type: ignore[attr-defined]  # the workers ready as a server's are
+        table_id = _finished(client, seats=3)
+        answer = _review(client, table_id)
+        record = loads(client.get(f"/api/tables/{table_id}/games/1/record").content)
+    during = [done for low, done in steps if low]
+    assert len(during) >= 3 and during == sorted(during), steps  # step after step as the turns were completed
+    assert any(not low for low, _ in steps), steps  # the rest at the end, from where the steps had come
+    whole = review(record, samples=16, seed=DEFAULT_SEED)
+    assert answer["review"] == from_store(record, to_store(whole)).to_json()

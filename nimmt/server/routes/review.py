@@ -4,6 +4,7 @@ made when it is asked for and no process is making it (a game that ended before 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any, Literal
 
 from fastapi import APIRouter
@@ -27,6 +28,7 @@ class ReviewReady(BaseModel):
 
 class ReviewPending(BaseModel):
     status: Literal["pending"]
+    seconds: int  # about how long until it is ready here (the decisions left, how busy the workers are)
 
 
 def _answer(data: dict[str, Any], status: int = 200) -> Response:
@@ -51,5 +53,5 @@ async def game_review(table_id: str, game: int, service: Service) -> Response:
         service.reviews.want(table, game, asked=True)
         if not service.pool.prepared():  # the review waits for the kernels: answered as an upload's is
             return refused_response(not_prepared())
-        return _answer({"status": "pending"}, 202)
+        return _answer({"status": "pending", "seconds": math.ceil(service.reviews.seconds_left(table, game))}, 202)
     return _answer({"status": "ready", "review": from_store(from_mapping(record), stored).to_json()})

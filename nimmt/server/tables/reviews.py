@@ -1,25 +1,33 @@
-"""The review of each finished game (``docs/review.md``): made in the bot pool's workers, one player's
-turn at a time (never on the event loop, never holding a worker long), then kept in the table's
-journal as a ``review`` entry after the game's end, so that any process serves it from the store.
+"""The review of each game (``docs/review.md``): made in the bot pool's workers while the game is
+played, turn by turn (never on the event loop, never holding a worker long, after every bot's move:
+the pool's jobs of low priority), so that when the last card falls only the last turn is left; then
+kept in the table's journal as a ``review`` entry after the game's end, so that any process serves it
+from the store.
 
-A game is reviewed once: when this process sees it end (the service's settle hook), or when its review
-is asked for and none is stored nor being made here (a game that ended before a restart, or on another
-process that stopped meanwhile). On a first run the review waits for the bots' compiled kernels (as an
-uploaded record's does: the route answers ``503 preparing`` meanwhile), never compiling inside a job.
+As the game goes on (the service's settle hook, :meth:`Reviews.advance`), this process reviews the
+decisions of each turn completed, each player's model of the others carried from step to step
+(:func:`nimmt.review.review_steps`: the same figures as a review made after the game). At the end the
+rest is reviewed at once, at normal priority, and the review stored. A game this process did not
+follow from its start (it ended before a restart, or on another process that stopped meanwhile) is
+reviewed when it ends here or when its review is asked for, a few decisions of one player per job.
+On a first run the review waits for the bots' compiled kernels (as an uploaded record's does: the
+route answers ``503 preparing`` meanwhile), never compiling inside a job.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from nimmt.records import from_mapping
-from nimmt.review import DEFAULT_SAMPLES, DEFAULT_SEED, merge, to_store
+from nimmt.review import DEFAULT_SAMPLES, DEFAULT_SEED, Decision, finish, merge, to_store
 
 from ..botpool import BotPool, BotTimeout, PoolClosed
 from ..journal import Entry, Reviewed
-from ..review_jobs import parts_of, review_part
+from ..review_jobs import PART_COST, parts_of, review_part, review_step
 from .table import Table
 
 if TYPE_CHECKING:
@@ -32,6 +40,21 @@ REVIEWS_AT_ONCE = 1  # games reviewed at the same time by this process: the bots
 # Seconds after a game's end before its review starts: the last screen and a rematch come first (and
 # a server stopped right after a game never starts its workers for it). Asked for, it starts at once.
 REVIEW_AFTER = 5.0
+FOLLOWED_MOST = 2000  # games followed at once by this process (the oldest are dropped past it)
+SECONDS_A_DECISION = 0.05  # a first guess of a worker's seconds a decision, before any is measured
+
+
+@dataclass
+class Followed:
+    """A game reviewed as it is played: the decisions made so far, and where the review stands."""
+
+    done: int = 0  # decisions of the record reviewed
+    ended: int = 0  # decisions in its complete turns, when last looked
+    models: bytes | None = None  # each player's model of the others (pickled), after ``done``
+    decisions: list[Decision] = field(default_factory=list)
+    task: asyncio.Task[None] | None = None  # the step under way
+    again: bool = False  # the game went on while a step was under way
+    turns: tuple[int, int] = (0, 0)  # the record's rounds and its last round's turns, when last looked
 
 
 class Reviews:
@@ -43,7 +66,79 @@ class Reviews:
         self.samples = samples
         self.working: dict[tuple[str, int], asyncio.Task[None]] = {}
         self.storing: set[tuple[str, int]] = set()
+        self.followed: dict[tuple[str, int], Followed] = {}
+        self.seconds_a_decision = SECONDS_A_DECISION  # a worker's wall seconds a decision, lately
         self._slots = asyncio.Semaphore(REVIEWS_AT_ONCE)
+
+    # -- as the game is played -----------------------------------------------------------------
+    def advance(self, table: Table) -> None:
+        """The table wrote an entry: review the turns completed since the last step, in the background
+        (a step at a time per game; one under way goes on with them when done)."""
+        if table.status != "playing" or table.recorder is None or self.service.closed or self.samples < 2:
+            return
+        key = (table.id, table.game)
+        followed = self.followed.get(key)
+        if followed is None:
+            if table.recorder.state.round > 1 or table.recorder.state.turn > 1:
+                return  # a game under way when this process came to it: reviewed at its end, as before
+            for other in [k for k in self.followed if k[0] == table.id]:  # the table's earlier game
+                self._drop(other)
+            while len(self.followed) >= FOLLOWED_MOST:
+                self._drop(next(iter(self.followed)))
+            followed = self.followed[key] = Followed()
+        record = table.recorder.record
+        turns = (len(record.rounds), len(record.rounds[-1].turns) if record.rounds else 0)
+        if turns == followed.turns:  # no turn completed since: nothing to review yet
+            return
+        followed.turns = turns
+        if followed.task is not None:
+            followed.again = True
+            return
+        followed.task = asyncio.create_task(self._follow(table, key, followed), name=f"review as played {key}")
+
+    def _drop(self, key: tuple[str, int]) -> None:
+        followed = self.followed.pop(key, None)
+        if followed is not None and followed.task is not None:
+            followed.task.cancel()
+
+    async def _follow(self, table: Table, key: tuple[str, int], followed: Followed) -> None:
+        try:
+            while not self.service.closed and self.pool.prepared() and table.recorder is not None \
+                    and table.game == key[1] and self.followed.get(key) is followed:
+                followed.again = False
+                if not await self._step(table.recorder.record.to_json(), key, followed, low=True) \
+                        and not followed.again:
+                    break
+        except (BotTimeout, PoolClosed) as error:
+            logger.info("the review of game %d of table %s as played stopped: %s", key[1], key[0],
+                        type(error).__name__)
+        except Exception:
+            logger.exception("the review of game %d of table %s as played failed", key[1], key[0])
+            self.followed.pop(key, None)
+        finally:
+            followed.task = None
+
+    async def _step(self, record: dict[str, Any], key: tuple[str, int], followed: Followed, *, low: bool) -> bool:
+        """One step of ``followed`` on ``record``; whether decisions of complete turns are left."""
+        start = time.perf_counter()
+        found, done, models, ended = await self.pool.run(
+            f"review:{key[0]}", review_step, record, followed.done, followed.models, self.samples, DEFAULT_SEED,
+            PART_COST, low=low)
+        if found:
+            seconds = (time.perf_counter() - start) / len(found)
+            self.seconds_a_decision = 0.8 * self.seconds_a_decision + 0.2 * seconds
+        followed.decisions += found
+        followed.done, followed.models, followed.ended = done, models, ended
+        return done < ended
+
+    def seconds_left(self, table: Table, game: int) -> float:
+        """About how many seconds until the review of ``game`` (over, not yet stored) is ready here: the
+        decisions left times a worker's seconds a decision lately, more when the workers are busy."""
+        followed = self.followed.get((table.id, game))
+        left = 140 if followed is None else max(1, followed.ended - followed.done) + 8  # + the last turn
+        normal, low = self.pool.waiting
+        busy = 1 + (normal + low) / max(1, self.pool.workers)
+        return left * self.seconds_a_decision * busy / max(1, self.pool.workers) + 0.5
 
     def want(self, table: Table, game: int | None = None, *, asked: bool = False) -> bool:
         """Start the review of ``game`` (default: the table's game, once over) unless it is stored or
@@ -54,13 +149,26 @@ class Reviews:
         key = (table.id, game)
         if key not in self.working:
             record = table.recorder.record.to_json() if game == table.game and table.recorder is not None else None
-            pause = 0.0 if asked else REVIEW_AFTER
+            pause = 0.0 if asked or key in self.followed else REVIEW_AFTER
             self.working[key] = asyncio.create_task(self._make(table.id, game, record, pause), name=f"review {key}")
         return True
 
     async def _make(self, table_id: str, game: int, record: dict[str, Any] | None, pause: float) -> None:
         key = (table_id, game)
         try:
+            followed = self.followed.get(key)
+            if followed is not None and record is not None:  # followed as played: only the rest is left
+                if followed.task is not None:
+                    await asyncio.wait([followed.task])
+                if self.followed.get(key) is followed and self.pool.prepared():
+                    while await self._step(record, key, followed, low=False):
+                        pass
+                    data = to_store(finish(from_mapping(record), followed.decisions, samples=self.samples,
+                                           seed=DEFAULT_SEED))
+                    self.followed.pop(key, None)
+                    await self._keep(table_id, game, data)
+                    return
+                self.followed.pop(key, None)
             await asyncio.sleep(pause)
             await self.pool.until_prepared()  # a first run: the kernels compile first, as for an upload
             async with self._slots:
@@ -100,6 +208,11 @@ class Reviews:
 
     async def stop(self) -> None:
         """Drop the reviews being made (none is half stored: one that is being stored ends first)."""
+        following = [f.task for f in self.followed.values() if f.task is not None]
+        for key in list(self.followed):
+            self._drop(key)
+        if following:
+            await asyncio.wait(following)
         tasks = list(self.working.values())
         for key, task in list(self.working.items()):
             if key not in self.storing:

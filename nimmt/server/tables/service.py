@@ -355,6 +355,7 @@ class TableService:
                 await self.store_entry(table, functools.partial(_absent_to_bot, table, seat))
         finally:
             self.bots.wake(table)
+        self.reviews.advance(table)  # the turns completed so far are reviewed as the game is played
         if table.status == "over":
             self.reviews.want(table)
             if self.game_over is not None:
