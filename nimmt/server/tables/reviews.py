@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -41,6 +42,8 @@ REVIEWS_AT_ONCE = 1  # games reviewed at the same time by this process: the bots
 # a server stopped right after a game never starts its workers for it). Asked for, it starts at once.
 REVIEW_AFTER = 5.0
 FOLLOWED_MOST = 2000  # games followed at once by this process (the oldest are dropped past it)
+# NIMMT_REVIEW_AS_PLAYED=0: review each game after its end only (as before issue 29; for side by side runs)
+AS_PLAYED_VARIABLE = "NIMMT_REVIEW_AS_PLAYED"
 SECONDS_A_DECISION = 0.05  # a first guess of a worker's seconds a decision, before any is measured
 
 
@@ -55,6 +58,7 @@ class Followed:
     task: asyncio.Task[None] | None = None  # the step under way
     again: bool = False  # the game went on while a step was under way
     turns: tuple[int, int] = (0, 0)  # the record's rounds and its last round's turns, when last looked
+    urgent: bool = False  # the game is over: the steps left go at normal priority
 
 
 class Reviews:
@@ -67,6 +71,7 @@ class Reviews:
         self.working: dict[tuple[str, int], asyncio.Task[None]] = {}
         self.storing: set[tuple[str, int]] = set()
         self.followed: dict[tuple[str, int], Followed] = {}
+        self.as_played = os.environ.get(AS_PLAYED_VARIABLE, "1") != "0"
         self.seconds_a_decision = SECONDS_A_DECISION  # a worker's wall seconds a decision, lately
         self._slots = asyncio.Semaphore(REVIEWS_AT_ONCE)
 
@@ -74,7 +79,8 @@ class Reviews:
     def advance(self, table: Table) -> None:
         """The table wrote an entry: review the turns completed since the last step, in the background
         (a step at a time per game; one under way goes on with them when done)."""
-        if table.status != "playing" or table.recorder is None or self.service.closed or self.samples < 2:
+        if not self.as_played or table.status != "playing" or table.recorder is None or self.service.closed \
+                or self.samples < 2:
             return
         key = (table.id, table.game)
         followed = self.followed.get(key)
@@ -106,7 +112,7 @@ class Reviews:
             while not self.service.closed and self.pool.prepared() and table.recorder is not None \
                     and table.game == key[1] and self.followed.get(key) is followed:
                 followed.again = False
-                if not await self._step(table.recorder.record.to_json(), key, followed, low=True) \
+                if not await self._step(table.recorder.record.to_json(), key, followed, low=not followed.urgent) \
                         and not followed.again:
                     break
         except (BotTimeout, PoolClosed) as error:
@@ -133,12 +139,15 @@ class Reviews:
 
     def seconds_left(self, table: Table, game: int) -> float:
         """About how many seconds until the review of ``game`` (over, not yet stored) is ready here: the
-        decisions left times a worker's seconds a decision lately, more when the workers are busy."""
+        decisions left times a worker's seconds a decision lately (its waits included), more when other
+        jobs wait for the workers."""
         followed = self.followed.get((table.id, game))
-        left = 140 if followed is None else max(1, followed.ended - followed.done) + 8  # + the last turn
-        normal, low = self.pool.waiting
-        busy = 1 + (normal + low) / max(1, self.pool.workers)
-        return left * self.seconds_a_decision * busy / max(1, self.pool.workers) + 0.5
+        players = len(table.recorder.record.players) if table.recorder is not None else 4
+        # not followed here: a whole game (about 35 decisions a player); followed: the rest, and the last turn
+        left = 35 * players if followed is None else max(0, followed.ended - followed.done) + players
+        normal, _low = self.pool.waiting
+        busy = 1 + normal / max(1, self.pool.workers)
+        return left * self.seconds_a_decision * busy + 0.5
 
     def want(self, table: Table, game: int | None = None, *, asked: bool = False) -> bool:
         """Start the review of ``game`` (default: the table's game, once over) unless it is stored or
@@ -158,15 +167,19 @@ class Reviews:
         try:
             followed = self.followed.get(key)
             if followed is not None and record is not None:  # followed as played: only the rest is left
+                followed.urgent = True  # a step under way ends first; no more at low priority
                 if followed.task is not None:
                     await asyncio.wait([followed.task])
                 if self.followed.get(key) is followed and self.pool.prepared():
+                    before = followed.done
                     while await self._step(record, key, followed, low=False):
                         pass
+                    logger.info("review of game %d of table %s: %d decisions made as it was played, %d after it",
+                                game, table_id, before, followed.done - before)
                     data = to_store(finish(from_mapping(record), followed.decisions, samples=self.samples,
                                            seed=DEFAULT_SEED))
-                    self.followed.pop(key, None)
                     await self._keep(table_id, game, data)
+                    self.followed.pop(key, None)
                     return
                 self.followed.pop(key, None)
             await asyncio.sleep(pause)

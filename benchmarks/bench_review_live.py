@@ -1,0 +1,140 @@
+"""From the last card to the review on screen: tables played at once against a real ``nimmt serve``.
+
+    taskset -c 0,1 .venv/bin/python benchmarks/bench_review_live.py [--tables 4] [--bots heuristic,beginner,random]
+
+It starts ``nimmt serve`` on 127.0.0.1 (a fresh SQLite file, per-client limits off, as
+``benchmarks/load.py`` does) and creates ``--tables`` tables of one person and the given bots, all
+started together. The person (this script, over a WebSocket) plays a random legal card or row
+``--think`` seconds (jittered ±50 %) after being asked, as a quick person would. When a table's game
+is over (the state the person is sent says ``over``), the script asks for the game's review
+(``GET /api/tables/{id}/games/{n}/review``) every 0.1 s, as the last screen does, until it is
+ready. It prints, per table, the seconds from the last card (that state) to the review, the rounds
+and the decisions, the ``seconds`` the pending answers gave, and the server's CPU; and the load
+average. ``--old-way`` makes the server review only after the game (as before issue 29: the
+review's samples are the same, the steps during the game are off), for a side by side run.
+Bounded: at most 16 tables, every wait has a timeout (``--timeout``, default 600 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load import Server, cpu_seconds  # the load test's server, as it starts it
+
+
+async def person(url: str, table_id: str, token: str, think: float, rng: random.Random,
+                 timeout: float) -> tuple[float, int, dict[str, Any]]:
+    """Play the table's game as its person; returns when the last state came, the game's number and
+    that state."""
+    async with connect(f"{url.replace('http', 'ws', 1)}/ws/{table_id}", max_size=2**22) as socket:
+        await socket.send(json.dumps({"type": "hello", "token": token}))
+        started = False
+        acted = -1  # the version of the last state acted on: one action a state
+        while True:
+            state = json.loads(await asyncio.wait_for(socket.recv(), timeout))
+            if state.get("type") != "state":
+                continue
+            table = state["table"]
+            if table["status"] == "over":
+                return time.perf_counter(), int(table["game"]), state
+            if not started and table["status"] == "lobby":
+                started = True
+                await socket.send(json.dumps({"type": "start"}))
+                continue
+            legal = state.get("legal") or []
+            if legal and state["version"] > acted:
+                acted = state["version"]
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                answer = rng.choice(legal)
+                message = ({"type": "choose_row", "row": answer["row"]} if "row" in answer
+                           else {"type": "play", "card": answer["card"]})
+                await socket.send(json.dumps({**message, "version": state["version"]}))
+
+
+async def table(http: httpx.AsyncClient, url: str, index: int, bots: list[str], think: float,
+                timeout: float) -> dict[str, Any]:
+    made = await http.post(f"{url}/api/tables", json={"name": f"P{index}", "seats": 1 + len(bots), "bots": bots})
+    made.raise_for_status()
+    table_id, token = made.json()["table_id"], made.json()["token"]
+    ended, game, _ = await person(url, table_id, token, think, random.Random(index), timeout)
+    promised: list[int] = []
+    while True:
+        answer = await http.get(f"{url}/api/tables/{table_id}/games/{game}/review")
+        if answer.status_code == 200:
+            review = answer.json()["review"]
+            return {"table": index, "seconds": time.perf_counter() - ended, "promised": promised,
+                    "decisions": len(review["decisions"]), "rounds": max(d["round"] for d in review["decisions"])}
+        if answer.status_code == 202 and answer.json().get("seconds") is not None:
+            promised.append(answer.json()["seconds"])
+        if time.perf_counter() - ended > timeout:
+            raise SystemExit(f"table {index}: no review {timeout:g} s after the game")
+        await asyncio.sleep(0.1)
+
+
+async def run(args: argparse.Namespace) -> None:
+    bots = args.bots.split(",")
+    with tempfile.TemporaryDirectory() as folder:
+        extra = ["--bot-delay", str(args.bot_delay)]
+        env_old = os.environ.get("NIMMT_REVIEW_AS_PLAYED")
+        if args.old_way:
+            os.environ["NIMMT_REVIEW_AS_PLAYED"] = "0"
+        try:
+            server = Server(str(Path(folder) / "nimmt.sqlite3"), extra, args.timeout,
+                            Path(args.log) if args.log else None)
+        finally:
+            if env_old is None:
+                os.environ.pop("NIMMT_REVIEW_AS_PLAYED", None)
+        try:
+            await asyncio.sleep(args.warm)  # the workers start and load the kernels, as a server long up has
+            before = cpu_seconds(server.pid) or 0.0
+            async with httpx.AsyncClient(timeout=args.timeout, trust_env=False) as http:
+                results = await asyncio.gather(*(table(http, server.url, i, bots, args.think, args.timeout)
+                                                  for i in range(args.tables)))
+            used = (cpu_seconds(server.pid) or 0.0) - before
+        finally:
+            server.stop()
+    seconds = [r["seconds"] for r in results]
+    print(f"{args.tables} tables of a person and {', '.join(bots)}, {'after the game' if args.old_way else 'as played'}"
+          f"; load average {os.getloadavg()[0]:.1f}; server CPU {used:.1f} s (its workers not counted)")
+    print("| table | rounds | decisions | last card -> review, s | pending answers said, s |\n|---|---:|---:|---:|---|")
+    for r in results:
+        print(f"| {r['table']} | {r['rounds']} | {r['decisions']} | {r['seconds']:.2f} | "
+              f"{', '.join(map(str, sorted(set(r['promised'])))) or '-'} |")
+    print(f"median {statistics.median(seconds):.2f} s, most {max(seconds):.2f} s")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"args": vars(args), "results": results}), encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=4)
+    parser.add_argument("--bots", default="heuristic,beginner,random")
+    parser.add_argument("--think", type=float, default=0.5, help="the person's seconds to act (jittered)")
+    parser.add_argument("--bot-delay", type=float, default=0.3, help="nimmt serve --bot-delay")
+    parser.add_argument("--warm", type=float, default=8.0, help="seconds to wait after the server started")
+    parser.add_argument("--timeout", type=float, default=600.0)
+    parser.add_argument("--old-way", action="store_true", help="review after the game only, as before")
+    parser.add_argument("--json")
+    parser.add_argument("--log", help="keep the server's output in this file")
+    args = parser.parse_args()
+    if not 1 <= args.tables <= 16:
+        raise SystemExit("--tables: 1 to 16")
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()
