@@ -52,7 +52,8 @@ from nimmt.match import play_game
 from nimmt.records import GameRecord
 from nimmt.review import DEFAULT_SAMPLES, NOISE_Z, Decision, review
 
-BOTS = ("expert", "heuristic", "beginner", "random")  # strongest first
+BOTS = ("expert", "learned", "heuristic", "beginner", "random")  # strongest first: 5-player games, seats rotated
+COST_BOTS = ("expert", "heuristic", "beginner", "random")  # the 4-player game of --cost
 
 
 def interval(values: Sequence[float]) -> tuple[float, float]:
@@ -62,9 +63,9 @@ def interval(values: Sequence[float]) -> tuple[float, float]:
     return mean, half
 
 
-def play(game: int, seed: int, expert_samples: int) -> tuple[GameRecord, list[str]]:
-    shift = game % len(BOTS)
-    order = list(BOTS[shift:] + BOTS[:shift])
+def play(game: int, seed: int, expert_samples: int, levels: Sequence[str] = BOTS) -> tuple[GameRecord, list[str]]:
+    shift = game % len(levels)
+    order = list(levels[shift:]) + list(levels[:shift])
     rng = random.Random(f"{seed}:{game}")
     bots = [
         ExpertBot(random.Random(rng.getrandbits(64)), time_budget=3600.0, samples=expert_samples, clock="cpu")
@@ -80,6 +81,7 @@ def ordering(games: int, seed: int, samples: int, expert_samples: int) -> tuple[
     marks: dict[str, list[int]] = {b: [] for b in BOTS}
     above = dict.fromkeys(BOTS[:-1], 0)
     whole = 0
+    games_seen: list[dict[str, Any]] = []
     seconds: list[float] = []
     reviewed = []
     for game in range(games):
@@ -99,6 +101,7 @@ def ordering(games: int, seed: int, samples: int, expert_samples: int) -> tuple[
         for stronger, weaker in pairwise(BOTS):
             above[stronger] += by_bot[stronger] > by_bot[weaker]
         whole += all(by_bot[a] > by_bot[b] for a, b in pairwise(BOTS))
+        games_seen.append({"seats": order, "accuracy": [round(by_bot[name], 1) for name in order]})
         print(f"game {game + 1}: {len(record.rounds)} rounds, {len(result.decisions)} decisions, "
               f"review {seconds[-1]:.1f} s CPU: " + ", ".join(f"{b} {by_bot[b]:.1f}" for b in BOTS), flush=True)
     figures = {
@@ -107,12 +110,15 @@ def ordering(games: int, seed: int, samples: int, expert_samples: int) -> tuple[
                      "marks_per_game": statistics.fmean(marks[b])} for b in BOTS},
         "above_next": {f"{a}>{b}": above[a] / games for a, b in pairwise(BOTS)},
         "whole_order": whole / games,
+        "per_game": games_seen,
         "review_seconds": {"median": statistics.median(seconds), "max": max(seconds), "total": sum(seconds)},
     }
     return figures, reviewed
 
 
 def agreement(reviewed: list[Any], positions: int, seed: int, reference: int) -> dict[str, Any]:
+    if positions < 1:
+        return {"positions": 0}
     rng = random.Random(seed)
     pool = [(g, d) for g, (_, _, result) in enumerate(reviewed) for d in result.decisions if not d.forced]
     chosen = rng.sample(pool, min(positions, len(pool)))
@@ -205,7 +211,7 @@ def error_bars(reviews: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 
 def cost(game: int, seed: int, expert_samples: int, repeats: int, seeds: int, old: str | None) -> dict[str, Any]:
-    record, order = play(game, seed, expert_samples)
+    record, order = play(game, seed, expert_samples, COST_BOTS)
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / "game.json")
         Path(path).write_text(json.dumps(record.to_json()), encoding="utf-8")
