@@ -5,6 +5,9 @@ side by side in one run.
     .venv/bin/python benchmarks/bench_start.py                # the run in docs/speed.md
     .venv/bin/python benchmarks/bench_start.py --repeats 9 --games 50000
 
+Every command's ``--help`` has a row too (the command's module and Typer loaded, nothing run): its
+start-up against the bare interpreter.
+
 Every row is a whole process, timed by the wall clock and by its CPU time (user + system, children
 included); each figure is the median of ``--repeats`` runs, the rows taken in turn so that a busy
 machine slows all alike. The C program plays 4-player random games exactly as ``simulate`` plays
@@ -28,6 +31,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from nimmt.cli._help import COMMANDS  # noqa: E402  # the command list alone: nothing else is loaded
 
 
 def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
@@ -59,6 +64,7 @@ def main() -> None:
             "nimmt --help": [*nimmt, "--help"],
             "nimmt simulate --games 1 --bots random --json": [*nimmt, "simulate", "--games", "1", "--bots", "random",
                                                               "--seed", "1", "--json"],
+            **{f"nimmt {name} --help": [*nimmt, name, "--help"] for name in COMMANDS},
             f"nimmt simulate --games {args.games} --bots random --json": [
                 *nimmt, "simulate", "--games", str(args.games), "--players", "4", "--bots", "random", "--seed", "1",
                 "--json"],
@@ -75,16 +81,18 @@ def main() -> None:
     bare = median["python3 -c pass (bare)"]
     print(f"load average {os.getloadavg()[0]:.1f}; median of {args.repeats}; × bare python3 (wall, CPU)")
     print("| process | wall s | CPU s | × bare (wall) | × bare (CPU) |\n|---|---:|---:|---:|---:|")
-    for name in list(rows)[:3]:
+    starts = list(rows)[:-2]  # the start-ups; the last two rows are the long run and the C program
+    for name in starts:
         wall, cpu = median[name]
         print(f"| `{name}` | {wall:.3f} | {cpu:.3f} | {wall / bare[0]:.1f}× | {cpu / bare[1]:.1f}× |")
-    ours, theirs = median[list(rows)[3]], median[list(rows)[4]]
+    big = [name for name in rows if name not in starts]
+    ours, theirs = median[big[0]], median[big[1]]
     print("\n| run | wall s | CPU s | speed of C (wall) | speed of C (CPU) |\n|---|---:|---:|---:|---:|")
-    for name in list(rows)[3:]:
+    for name in big:
         wall, cpu = median[name]
         print(f"| {name} | {wall:.3f} | {cpu:.3f} | {theirs[0] / wall:.2f}× | {theirs[1] / cpu:.2f}× |")
-    simulated = json.loads(outputs[list(rows)[3]])
-    reference = json.loads(outputs[list(rows)[4]])
+    simulated = json.loads(outputs[big[0]])
+    reference = json.loads(outputs[big[1]])
     print(f"\nmean penalty per game: simulate {[round(x, 2) for x in simulated['mean_penalty_per_game']]}, "
           f"C {[round(t / reference['games'], 2) for t in reference['totals']]}; rounds per game: simulate "
           f"{simulated['rounds'] / simulated['games']:.3f}, C {reference['rounds'] / reference['games']:.3f}")

@@ -203,11 +203,15 @@ class PlayerReview:
     total_loss: float
     marks: dict[str, int]
     costliest: int | None  # index in Review.decisions of this player's costliest decision
+    # Half the width of the accuracy's 95 % interval, from how much this player's decisions' scores
+    # spread (None: fewer than 2 unforced decisions): how sure one game's figure is of how they play.
+    accuracy_margin: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "player": self.player, "name": self.name, "decisions": self.decisions,
             "accuracy": None if self.accuracy is None else round(self.accuracy, 1),
+            "accuracy_margin": None if self.accuracy_margin is None else round(self.accuracy_margin, 1),
             "mean_loss": None if self.mean_loss is None else round(self.mean_loss, 3),
             "total_loss": round(self.total_loss, 3), "marks": dict(self.marks), "costliest": self.costliest,
         }
@@ -640,8 +644,15 @@ def _summary(player: int, name: str, decisions: Sequence[Decision]) -> PlayerRev
             marks[d.mark] += 1
     total = sum(d.loss for _, d in free)
     costliest = max(free, key=lambda item: (item[1].loss, -item[0]))[0] if free else None
+    scores = [d.accuracy for _, d in free]
+    margin = None
+    if len(scores) > 1:
+        mean = sum(scores) / len(scores)
+        spread = math.sqrt(sum((x - mean) ** 2 for x in scores) / (len(scores) - 1))
+        margin = 1.96 * spread / math.sqrt(len(scores))
     return PlayerReview(
         player=player, name=name, decisions=len(free),
-        accuracy=sum(d.accuracy for _, d in free) / len(free) if free else None,
+        accuracy=sum(scores) / len(free) if free else None,
         mean_loss=total / len(free) if free else None, total_loss=total, marks=marks, costliest=costliest,
+        accuracy_margin=margin,
     )

@@ -19,17 +19,19 @@ A value is minus that chance (lower is better, as every value of the search).
 from __future__ import annotations
 
 from collections.abc import Callable
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from nimmt.core import View
 
+if TYPE_CHECKING:  # NumPy is loaded by the rollouts that use it, not by every command that names a bot
+    import numpy as np
+    import numpy.typing as npt
+
+    Floats = npt.NDArray[np.float64]
+    Ints = npt.NDArray[np.int64]
+
 NEAR = 30  # a total (round so far included) within this of the threshold: the game may end with this round
 TAU = 8.0  # bullheads of total that divide a later chance to win by e (about one round's spread at 4 players)
-
-Floats = npt.NDArray[np.float64]
-Ints = npt.NDArray[np.int64]
 
 
 def last_round(view: View) -> bool:
@@ -48,6 +50,8 @@ def near_end(view: View) -> bool:
 def end_scorer(view: View) -> Callable[[Ints], Floats]:
     """A function from each player's bullheads in each rollout, ``(candidates, samples, players)``,
     to the value of each rollout for ``view.player``: minus its chance to win (see the module)."""
+    import numpy as np
+
     me = view.player
     assert me is not None, "a spectator does not play for the end"
     base = np.array([t + p for t, p in zip(view.totals, view.penalties, strict=True)], np.int64)

@@ -54,16 +54,18 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from nimmt.core import ROW_COUNT, View, row_bullheads
 
 from .base import Bot, BotError
 from .heuristic import compiled, play_out
 
-Floats = npt.NDArray[np.float32]
+if TYPE_CHECKING:  # NumPy is loaded when the network first runs, not by every command that names a bot
+    import numpy as np
+    import numpy.typing as npt
+
+    Floats = npt.NDArray[np.float32]
 
 WEIGHTS = "policy.npz"  # in nimmt/bots/data
 HIDDEN = 64
@@ -124,6 +126,7 @@ class Net:
 
     def forward(self, features: Floats) -> tuple[Floats, Floats]:
         """(q, logits) of each row of ``features`` (n, FEATURES)."""
+        import numpy as np
         x = (features - self.shift) * self.scale
         h = np.maximum(x @ self.w1 + self.b1, 0.0)
         h = np.maximum(h @ self.w2 + self.b2, 0.0)
@@ -133,6 +136,8 @@ class Net:
     def evaluate(self, features: Floats) -> tuple[Floats, Floats, float]:
         """(q, policy, value): each card's expected bullheads to the end of the round, the policy's
         probability of each card, and the position's value (the policy-weighted mean of q)."""
+        import numpy as np
+
         q, logits = self.forward(features)
         z = np.exp(logits - logits.max())
         policy = z / z.sum()
@@ -148,16 +153,22 @@ class Net:
         """The weights as one float32 array, as the compiled rollouts take them
         (:func:`nimmt.batch._choices.net_logits`): features and hidden units, then the arrays. Made
         once per network (the rollouts ask for it on every call)."""
+        import numpy as np
+
         features, hidden = self.w1.shape
         parts = [np.array([features, hidden], np.float32)] + [getattr(self, name).ravel() for name in self.ARRAYS]
         return np.ascontiguousarray(np.concatenate(parts), np.float32)
 
     def save(self, path: str | Path) -> None:
+        import numpy as np
+
         arrays = {name: getattr(self, name) for name in self.ARRAYS}
         np.savez_compressed(path, meta=np.array(self.meta), **arrays)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Net:
+        import numpy as np
+
         with np.load(io.BytesIO(data), allow_pickle=False) as npz:
             arrays = {name: np.asarray(npz[name], np.float32) for name in cls.ARRAYS}
             meta = str(npz["meta"]) if "meta" in npz.files else ""
@@ -228,6 +239,8 @@ class LearnedBot(Bot):
         self.mode = mode
 
     def choose_card(self, view: View) -> int:
+        import numpy as np
+
         hand = sorted(view.hand)
         if len(hand) == 1:
             return hand[0]

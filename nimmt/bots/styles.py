@@ -27,24 +27,25 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-import numpy.typing as npt
-
 from nimmt.core import View
 
 from .heuristic import choose, compiled
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # NumPy is loaded by the rollouts that use it, not by every command that names a bot
+    import numpy as np
+    import numpy.typing as npt
+
     from nimmt.batch import Policies
 
     from .learned import Net
+
+    Ints = npt.NDArray[np.int64]
 
 STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "random")
 # The styles the expert's model weighs by default: all of them (docs/ladder.md, "A model of
 # Monte-Carlo players": with ``mc`` the expert leads three field:mc50 by more).
 DEFAULT_STYLES: tuple[str, ...] = STYLES
 
-Ints = npt.NDArray[np.int64]
 Seats = tuple[tuple[int, ...], tuple[int, ...]]  # card policy and row policy of each seat
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import pickle
 import random
+import statistics
 from dataclasses import replace
 
 import pytest
@@ -67,6 +68,8 @@ def test_every_decision_has_the_legal_options_the_best_at_zero_and_the_choice_ma
         assert player.accuracy == pytest.approx(sum(decision_accuracy(d.counted_loss) for d in free) / len(free))
         assert all(d.counted_loss == max(0.0, d.loss - FORGIVEN) for d in free)
         assert 0 <= player.accuracy <= 100
+        scores = [decision_accuracy(d.counted_loss) for d in free]  # how sure: the 95 % interval's half-width
+        assert player.accuracy_margin == pytest.approx(1.96 * statistics.stdev(scores) / len(scores) ** 0.5)
         assert player.costliest is not None
         assert result.decisions[player.costliest].loss == max(d.loss for d in free)
 
