@@ -39,11 +39,12 @@ class Held:
         self.count = 0
         real = BotPool.run
 
-        async def held(pool: BotPool, key: str, function: Callable[..., Any], *args: Any) -> Any:
-            self.count += 1
-            self.asked.set()
-            assert await asyncio.to_thread(self.go_on.wait, 60)
-            return await real(pool, key, function, *args)
+        async def held(pool: BotPool, key: str, function: Callable[..., Any], *args: Any, **options: Any) -> Any:
+            if function is think:  # a bot's decision (a game's review, made as it is played, goes on)
+                self.count += 1
+                self.asked.set()
+                assert await asyncio.to_thread(self.go_on.wait, 60)
+            return await real(pool, key, function, *args, **options)
 
         monkeypatch.setattr(BotPool, "run", held)
 
