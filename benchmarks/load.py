@@ -514,7 +514,7 @@ class Run:
         if getattr(args, "abusers", False):
             from load_abuse import Abusers  # beside this script
 
-            self.abusers = Abusers(self, getattr(args, "league_group", None), args.abuse_record)
+            self.abusers = Abusers(self, getattr(args, "league_group", None), args.abuse_record, args.abusers)
         if getattr(args, "lobby", 0):
             from load_lobby import LobbyGoers  # beside this script
 
@@ -607,8 +607,11 @@ class Run:
             while not self.stopping:
                 asked = time.perf_counter()
                 try:
-                    status = str((await http.get(f"{self.url}/healthz")).status_code)
-                except httpx.HTTPError as error:
+                    answer = await http.get(f"{self.url}/healthz")
+                    status = str(answer.status_code)
+                    if answer.status_code != 200:  # what failed, as it says
+                        status += f" {answer.json().get('failed')}: {answer.json().get('error')}"
+                except (httpx.HTTPError, ValueError) as error:
                     status = type(error).__name__
                 answered = time.perf_counter()
                 if self.stats.in_window(answered):
@@ -882,9 +885,10 @@ def main(argv: list[str] | None = None) -> None:
                         "(benchmarks/load_lobby.py), arriving over the ramp")
     parser.add_argument("--look-every", type=float, default=3.0, help="with --lobby: seconds between two looks "
                         "at the lobby's list (±50 %%; the page polls every 3)")
-    parser.add_argument("--abusers", action="store_true", help="abusive clients beside the players, each from a "
-                        "loopback address of its own: a key making groups, a chat flooder, league readers, big "
-                        "uploads (benchmarks/load_abuse.py)")
+    parser.add_argument("--abusers", nargs="?", const="groups,chat,league,uploads", default="",
+                        help="abusive clients beside the players, each from a loopback address of its own: a key "
+                        "making groups, a chat flooder, league readers, big uploads (benchmarks/load_abuse.py); "
+                        "a comma-separated list picks some (default: all four)")
     parser.add_argument("--league-games", type=int, default=2000, help="with --abusers and a server started here: "
                         "score sheets written into the league the readers read, before the run (default 2,000)")
     parser.add_argument("--seed", type=int, default=1)
@@ -901,6 +905,8 @@ def main(argv: list[str] | None = None) -> None:
                      f"think 0.01 to 60 s, timeout 0.5 to 120 s, --lobby 0 to {MAX_PLAYERS}")
     if args.cluster and (args.url or args.db):
         parser.error("--cluster starts its own PostgreSQL and processes: no --url or --db with it")
+    if set(filter(None, args.abusers.split(","))) - {"groups", "chat", "league", "uploads"}:
+        parser.error("--abusers: a comma-separated list of groups, chat, league, uploads")
     if not 1 <= args.processes <= MAX_PROCESSES:
         parser.error(f"--processes: 1 to {MAX_PROCESSES}")
     if args.ramp is None:
@@ -919,7 +925,8 @@ def main(argv: list[str] | None = None) -> None:
           f"(figures over the last {args.seconds - args.ramp:g} s); {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.2f} before", flush=True)
     server: Server | Processes | None = None
-    if args.abusers:  # the big uploads' record, made before anything is measured
+    args.abuse_record = b""
+    if "uploads" in args.abusers:  # the big uploads' record, made before anything is measured
         from load_abuse import big_record  # beside this script
 
         args.abuse_record = big_record()
@@ -938,7 +945,7 @@ def main(argv: list[str] | None = None) -> None:
             shown_db = re.sub(r"//([^:@/]+):[^@/]*@", r"//\1:***@", db)  # no password in the output
             print(f"server: nimmt serve (pid {pid}) at {url}, --db {shown_db}, with every per-client limit off "
                   f"({' '.join(NO_LIMITS)}): all the load comes from one address", flush=True)
-            if args.abusers and args.league_games:
+            if "league" in args.abusers and args.league_games:
                 from load_abuse import seed_league  # beside this script
 
                 from nimmt.server.store import async_url
