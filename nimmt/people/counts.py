@@ -16,7 +16,9 @@ conflict, SQLite has one writer at a time: there is no check-then-insert race). 
 request (by the player and by the address) go in one transaction: a refusal by either counts
 nothing. On SQLite that transaction runs whole in a thread of its own, on the plain driver: its
 write lock is held for the microseconds of the statements, never across turns of a busy event
-loop, where it would keep the tables' writer waiting (a chat flood did, before).
+loop, where it would keep the tables' writer waiting (a chat flood did, before). A refusal is
+remembered by the process until its window ends: a flood's next tries are refused from memory,
+without the store.
 
 The defaults (:data:`DEFAULT_QUOTAS`, docs/deploy/README.md, "Limits") leave room for a family or
 a class behind one address, and none for a script: 2,000 groups from one key stop at the tenth.
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -43,6 +46,7 @@ from .schema import COUNTS
 Thing = Literal["players", "groups", "invites", "joins", "links", "challenges", "sheets", "chat"]
 By = Literal["player", "address"]
 MINUTE, HOUR, DAY = 60, 3600, 86_400
+REFUSALS_KEPT = 10_000  # refusals a process remembers at most (the oldest is forgotten first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +102,8 @@ class Limited(PeopleError):
 
 
 class _Refused(Exception):
-    def __init__(self, quota: Quota, wait: int) -> None:
-        self.quota, self.wait = quota, wait
+    def __init__(self, quota: Quota, who: str, wait: int) -> None:
+        self.quota, self.who, self.wait = quota, who, wait
 
 
 class CountStore:
@@ -116,6 +120,9 @@ class CountStore:
         if engine.dialect.name == "sqlite":
             self._sync = create_engine(engine.url.set(drivername="sqlite"), connect_args={"timeout": 30})
         self._thread: ThreadPoolExecutor | None = None
+        # What the store refused, until when (this process's memory: a flood's next tries are refused
+        # without the store; the store's count stays the truth, and it cannot fall before then).
+        self._refused: OrderedDict[tuple[str, str], tuple[float, Quota]] = OrderedDict()
 
     def of(self, thing: Thing) -> list[Quota]:
         return [quota for quota in self.quotas if quota.thing == thing and quota.most > 0]
@@ -127,6 +134,10 @@ class CountStore:
         if not wanted:
             return
         now = self._clock().timestamp()
+        for quota, who in wanted:
+            known = self._refused.get((quota.what, who))
+            if known is not None and known[0] > now and known[1] == quota:
+                raise Limited(quota, max(1, math.ceil(known[0] - now)))
         if self._sync is not None:
             if self._thread is None:
                 self._thread = ThreadPoolExecutor(1, thread_name_prefix="nimmt-counts")
@@ -136,11 +147,14 @@ class CountStore:
                 async with self._engine.begin() as connection:
                     for quota, who in wanted:
                         if (await connection.execute(self._count(quota, who, now))).first() is None:
-                            raise _Refused(quota, await self._wait(connection, quota, who, now))
+                            raise _Refused(quota, who, await self._wait(connection, quota, who, now))
                 refused = None
             except _Refused as error:
                 refused = error
         if refused is not None:
+            self._refused[refused.quota.what, refused.who] = (now + refused.wait, refused.quota)
+            while len(self._refused) > REFUSALS_KEPT:
+                self._refused.popitem(last=False)
             raise Limited(refused.quota, refused.wait)
 
     def _take_sync(self, wanted: list[tuple[Quota, str]], now: float) -> _Refused | None:
@@ -150,7 +164,7 @@ class CountStore:
                 for quota, who in wanted:
                     if connection.execute(self._count(quota, who, now)).first() is None:
                         ends = connection.execute(self._ends(quota, who)).scalar_one()
-                        raise _Refused(quota, max(1, math.ceil(ends - now)))
+                        raise _Refused(quota, who, max(1, math.ceil(ends - now)))
         except _Refused as refused:
             return refused
         return None
