@@ -41,7 +41,8 @@ REVIEWS_AT_ONCE = 1  # games reviewed at the same time by this process: the bots
 # Seconds after a game's end before its review starts: the last screen and a rematch come first (and
 # a server stopped right after a game never starts its workers for it). Asked for, it starts at once.
 REVIEW_AFTER = 5.0
-FOLLOWED_MOST = 2000  # games followed at once by this process (the oldest are dropped past it)
+FOLLOWED_MOST = 2000  # games followed at once by this process (about 75 kB each at the end of a game of
+# four: the one played least lately is dropped past it, and reviewed after its end as before)
 # NIMMT_REVIEW_AS_PLAYED=0: review each game after its end only (as before issue 29; for side by side runs)
 AS_PLAYED_VARIABLE = "NIMMT_REVIEW_AS_PLAYED"
 SECONDS_A_DECISION = 0.05  # a first guess of a worker's seconds a decision, before any is measured
@@ -92,6 +93,8 @@ class Reviews:
             while len(self.followed) >= FOLLOWED_MOST:
                 self._drop(next(iter(self.followed)))
             followed = self.followed[key] = Followed()
+        else:  # the games played most lately last: the ones left off are dropped first
+            self.followed[key] = self.followed.pop(key)
         record = table.recorder.record
         turns = (len(record.rounds), len(record.rounds[-1].turns) if record.rounds else 0)
         if turns == followed.turns:  # no turn completed since: nothing to review yet
