@@ -16,7 +16,7 @@ from .test_people import PHONE, key_of, new_person, overflow
 
 def test_the_host_removes_a_member_from_the_group_page(browser: Browser, server: LiveServer,
                                                        screenshots: Path) -> None:
-    contexts = [browser.new_context(**PHONE) for _ in range(2)]
+    contexts = [browser.new_context(**PHONE, locale="pt-BR") for _ in range(2)]  # phones that read pt-BR
     try:
         ana, bruno = (new_person(context, server, name, "pt-BR")
                       for context, name in zip(contexts, ["Ana", "Bruno"], strict=True))
