@@ -117,30 +117,29 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await store.start()
     await hub.start()
     rng = random.Random(options.seed) if options.seed is not None else None
-    service = state.service = TableService(
-        store, hub, bot_delay=options.bot_delay, rng=rng, away_grace=options.away_grace,
-        bot_workers=options.bot_workers, bot_budget=options.bot_budget, idle_after=options.idle_after,
-        observe_bot=metrics.bot_decision, observe_conflict=metrics.conflicts.inc)
-    metrics.count_tables(lambda: len(service.tables))
-    state.uploads = UploadReviews(service.pool, state.checker)  # uploaded records' reviews (nimmt/server/uploads.py)
-    service.pool.prepared()  # on a first run, the bots' kernels start compiling now, in the background
-    if hasattr(store, "on_refused_write"):
-        store.on_refused_write = metrics.refused_writes.inc
     # People (docs/people.md) and the lobby's public tables live in the tables' database, in tables
     # its migrations made.
     url = getattr(store, "url", None)
     public = PublicTables(url) if isinstance(url, str) else None
     clocked = ClockedTables(public) if public is not None else None
-    service.listing = Listing(public, clocked)
-    service.listing.starter = starter = QuickStart(service, public)
+    known = state.people = SqlPeopleStore(url, quotas=state.quotas) if isinstance(url, str) else None
+    service = state.service = TableService(
+        store, hub, bot_delay=options.bot_delay, rng=rng, away_grace=options.away_grace,
+        bot_workers=options.bot_workers, bot_budget=options.bot_budget, idle_after=options.idle_after,
+        observe_bot=metrics.bot_decision, observe_conflict=metrics.conflicts.inc,
+        listing=Listing(public, clocked), game_over=keeper(known) if known is not None else None,
+        game_abandoned=keeper(known, abandoned=True) if known is not None else None)
+    starter = QuickStart(service, public)
+    service.listen(starter.arm)  # quick match's tables start by themselves, a minute after they open
+    metrics.count_tables(lambda: len(service.tables))
+    state.uploads = UploadReviews(service.pool, state.checker)  # uploaded records' reviews (nimmt/server/uploads.py)
+    service.pool.prepared()  # on a first run, the bots' kernels start compiling now, in the background
+    if hasattr(store, "on_refused_write"):
+        store.on_refused_write = metrics.refused_writes.inc
     state.quick_turns = QuickTurns(public) if public is not None else None  # quick match, one at a time
     scan = ClockScan(service, clocked) if clocked is not None else None
     if scan is not None:
         scan.start()  # timed tables whose clock runs are loaded now, not when somebody opens them
-    known = state.people = SqlPeopleStore(url, quotas=state.quotas) if isinstance(url, str) else None
-    if known is not None:
-        service.game_over = keeper(known)
-        service.game_abandoned = keeper(known, abandoned=True)
     watching = asyncio.create_task(metrics.watch_loop())
     sweeping = asyncio.create_task(sweep_loop(known)) if known is not None else None
     try:

@@ -103,7 +103,7 @@ class ClockScan:
                 continue
             if table is not None:
                 loaded.append(table_id)
-                self.service.listing.note(table)  # a row that said "running" wrongly is put right
+                self.service.changed(table)  # a row that said "running" wrongly is put right
         return loaded
 
     async def close(self) -> None:

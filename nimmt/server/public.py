@@ -42,7 +42,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 if TYPE_CHECKING:
     from .clocked import ClockedTables
-    from .quickstart import QuickStart
     from .tables import Table as GameTable
 
 Clock = Callable[[], datetime]
@@ -167,7 +166,6 @@ class Listing:
     def __init__(self, tables: PublicTables | None = None, clocked: ClockedTables | None = None) -> None:
         self.tables = tables
         self.clocked = clocked
-        self.starter: QuickStart | None = None  # quick match's tables that start by themselves
         self.closed: set[str] = set()  # tables this process wrote as started: no more to write for them
         self.clock_rows: dict[str, bool] = {}  # whether each timed table's clock was last written running
         self.writes: dict[str, asyncio.Task[None]] = {}  # each table's latest write
@@ -175,8 +173,6 @@ class Listing:
     def note(self, table: GameTable) -> None:
         """Write the table's rows as the table is now (soon, after its earlier writes)."""
         self._note_clock(table)
-        if self.starter is not None:
-            self.starter.arm(table)
         if self.tables is None or not table.options.public or table.id in self.closed:
             return
         taken = sum(seat.taken for seat in table.seats)

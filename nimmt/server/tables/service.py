@@ -94,12 +94,19 @@ class TableService:
         idle_after: float | None = 600.0,
         observe_bot: Callable[[str, float], None] | None = None,
         observe_conflict: Callable[[], None] | None = None,
+        listing: Listing | None = None,
+        game_over: Callable[[Table], Awaitable[None]] | None = None,
+        game_abandoned: Callable[[Table], Awaitable[None]] | None = None,
     ) -> None:
         """``bot_workers``: processes for the bots and the coach (default: the cores but one);
         ``bot_budget``: the most seconds a bot may think about a decision; ``idle_after``: seconds after
         which a table nobody is connected to and whose bots have nothing to do leaves memory (None:
         never); ``observe_bot(bot, seconds)`` hears how long each bot decision took; ``observe_conflict()``
-        hears each write that found its number taken by another process."""
+        hears each write that found its number taken by another process; ``listing``: the lobby's and the
+        clocks' rows (:class:`~nimmt.server.public.Listing`, none kept without one); ``game_over(table)``:
+        heard after each write that leaves a game over (the people part keeps finished games);
+        ``game_abandoned(table)``: heard when a table leaves memory with its game in progress and nobody
+        at it (kept as abandoned)."""
         self.store = store
         self.hub = hub
         self.away_grace = away_grace
@@ -118,12 +125,13 @@ class TableService:
         self.coach = Coach(self.pool)
         self.attendance = Attendance(self)
         self.memory = Memory(self, idle_after)
-        # Heard after each write that leaves the game over (the people part keeps finished games).
-        self.game_over: Callable[[Table], Awaitable[None]] | None = None
-        # Heard when a table leaves memory with its game in progress and nobody at it (kept as abandoned).
-        self.game_abandoned: Callable[[Table], Awaitable[None]] | None = None
+        self.game_over = game_over
+        self.game_abandoned = game_abandoned
         self.clocks = Clocks(self)
-        self.listing = Listing()  # the lobby's rows of public tables (the app gives it the store's)
+        self.listing = listing if listing is not None else Listing()  # the lobby's rows of public tables
+        # Each hears that a table changed (made, joined, written, somebody came or went): the lobby's rows
+        # first, then what the app adds with listen() (quick match's start).
+        self.listeners: list[Callable[[Table], None]] = [self.listing.note]
         self.reviews = Reviews(self, self.pool)
 
     async def close(self) -> None:
@@ -144,6 +152,15 @@ class TableService:
             await asyncio.wait(tasks)
         await self.reviews.stop()  # the reviews being made are dropped (made again when asked for)
         await self.pool.close()  # the workers stop; what they were thinking is dropped, never stored
+
+    def listen(self, listener: Callable[[Table], None]) -> None:
+        """``listener(table)`` hears every change of a table of this process from now on (it must not raise)."""
+        self.listeners.append(listener)
+
+    def changed(self, table: Table) -> None:
+        """Tell the listeners that ``table`` changed."""
+        for listener in self.listeners:
+            listener(table)
 
     # -- the parts' doors, as the app and the connections use them -------------------------------
     async def advise(self, table: Table, seat: int | None) -> dict[str, Any]:
@@ -206,7 +223,7 @@ class TableService:
             except Exception:  # the table is stored: it opens in the lobby, or deals when someone arrives
                 logger.exception("starting table %s at once failed", table.id)
             self.bots.wake(table)
-        self.listing.note(table)
+        self.changed(table)
         return table, token
 
     async def get(self, table_id: str) -> Table | None:
@@ -259,7 +276,7 @@ class TableService:
         async with table.lock:
             await self.write(table, entry)
         self.attendance.watch(table, taken[0])
-        self.listing.note(table)
+        self.changed(table)
         return taken[0], token
 
     async def add_device(self, table: Table, player: str) -> tuple[int, str]:
@@ -350,7 +367,7 @@ class TableService:
             await self.store_entry(table, lambda: _deal(table, self.rng))
             for seat in table.replaced_present():
                 await self.store_entry(table, functools.partial(_seat_back, table, seat))
-            self.listing.note(table)  # a public table that starts leaves the lobby's list
+            self.changed(table)  # a public table that starts leaves the lobby's list
             for seat in table.absent_for_bot():
                 await self.store_entry(table, functools.partial(_absent_to_bot, table, seat))
         finally:
