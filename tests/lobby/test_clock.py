@@ -181,13 +181,14 @@ def test_an_away_persons_seat_stays_with_the_bot_until_they_come_back(timed: Tes
         with timed.websocket_connect(f"/ws/{table['table_id']}") as b:
             bruno = Person(b, bruno_seat["token"])
             # Ana plays on (her own clock would only wait for her): his next decision is his again.
-            while seat(bruno.sync(), 1)["replaced"] or not legal_cards(bruno.state):
+            while seat(bruno.sync(), 1)["replaced"] or not bruno.state["legal"]:
                 if ana.act_randomly(rng) is None:
                     time.sleep(0.05)  # the bot's turn: a tight loop would meet the server's message limit
             back = bruno.state
             assert seat(back, 1)["bot"] is None
-            # His page says what the bot played for him meanwhile: a card in each turn he was away.
-            assert len(back["bot_played"]["moves"]) >= 4 and all("card" in move or "row" in move
+            # His page says what the bot played for him meanwhile: a card in each turn he was away (three
+            # at least; the fourth may have been his own again).
+            assert len(back["bot_played"]["moves"]) >= 3 and all("card" in move or "row" in move
                                                                   for move in back["bot_played"]["moves"])
 
 
