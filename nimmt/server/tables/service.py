@@ -7,8 +7,12 @@ service *settles* the table, in one place (:meth:`TableService.settle`): it deal
 needs cards, gives present people their seats back, and wakes the bots. Nothing ever chooses a row
 for a person.
 
-The parts: :mod:`.bots` (the bots), :mod:`.coach` (the coach), :mod:`.presence` (who is here, and
-the grace before a seat goes to a bot), :mod:`.memory` (idle tables leave memory).
+A person's action comes typed (:data:`nimmt.server.models.TableAction`) and becomes one journal
+entry in :meth:`TableService._entry_for`. Whatever must hear that a table changed (the lobby's
+rows, quick match's start) listens (:meth:`TableService.listen`); the app builds the service with
+them. The parts: :mod:`.bots` (the bots), :mod:`.clock` (timed tables), :mod:`.coach` (the coach),
+:mod:`.presence` (who is here, and the grace before a seat goes to a bot), :mod:`.memory` (idle
+tables leave memory), :mod:`.reviews` (each finished game's review).
 """
 
 from __future__ import annotations
