@@ -242,7 +242,8 @@ def tournament_command(
         str | None, typer.Option("--ray", help="Spread the games over the Ray cluster at ADDRESS (host:port).")
     ] = None,
     time_budget: Annotated[
-        float | None, typer.Option("--time-budget", help="Seconds per decision for bots that search (expert).")
+        float | None,
+        typer.Option("--time-budget", help="Seconds per decision for bots that search (expert, field:dmc; default 1)."),
     ] = None,
     rounds: Annotated[int | None, typer.Option("--rounds", help="A fixed number of rounds per game.")] = None,
     budget_clock: Annotated[
