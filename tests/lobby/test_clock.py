@@ -247,3 +247,16 @@ def test_after_a_restart_a_running_clock_is_found_without_anybody_opening_the_ta
             assert time.monotonic() < deadline, "the clock never ran out after the restart"
             time.sleep(0.1)
         assert {e.seat for e in handed} == {0, 1} and all(e.bot == CLOCK_BOT for e in handed)
+
+
+def test_alone_against_bots_the_game_waits_for_the_person(timed: TestClient) -> None:
+    """Nobody else can hand the seat over: the clock is only shown, and the table waits for her."""
+    table = timed.post("/api/tables", json={"name": "Ana", "seats": 3, "bots": ["random", "random"], "start": True,
+                                            "options": {"clock": CLOCK, "rounds": 1}}).json()
+    with timed.websocket_connect(f"/ws/{table['table_id']}") as a:
+        ana = Person(a, table["token"])
+        out = ana.state_where(lambda m: bool(legal_cards(m)) and seat(m, 0)["clock_left"] == 0, limit=10_000)
+        time.sleep(1.5)
+        still = ana.sync()
+        assert still["version"] == out["version"] and legal_cards(still) and seat(still, 0)["bot"] is None
+        assert ana.send(low_card_first(still))["type"] == "ack"
