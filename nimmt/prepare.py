@@ -9,10 +9,9 @@ those calls give it); ``make setup`` runs it (``nimmt prepare``), ``nimmt play``
 run it first when they need it, the server runs it in a background process on a first run, and
 its bot workers run it when they start (then it only loads the cache).
 
-Processes that prepare at the same time take turns (a lock file per Numba cache): one compiles,
-the others then load what it kept, instead of each compiling the same kernels side by side. A
-stamp beside the lock says the cache was filled (:func:`is_prepared`), so that a terminal command
-can say at once that a first run prepares the bots.
+Processes that prepare at the same time take turns, and a stamp says the cache was filled: both
+live in :mod:`nimmt.batch.cache`, which the bots ask whether to run compiled without importing this
+module (it imports them).
 
 Without Numba there is nothing to compile: :func:`prepare` returns at once.
 
@@ -22,18 +21,19 @@ Without Numba there is nothing to compile: :func:`prepare` returns at once.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import importlib.util
 import os
 import random
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
+from nimmt.batch.cache import compiled_engine, is_prepared, mark_prepared, taking_turns
 from nimmt.core import Deal, GameState, PlayCard, apply, new_game, view
+
+# What the cache looks like lives in nimmt.batch.cache, below the bots that ask it; the terminal and
+# the server still find the two questions here, beside prepare.
+__all__ = ["COMPILED_BOTS", "Prepared", "compiled_engine", "is_prepared", "prepare"]
 
 # The bots that need compiled kernels. ``heuristic`` and ``learned`` run theirs compiled once prepared
 # (their one-decision entries are among the decisions below) and as plain Python until then.
@@ -49,58 +49,6 @@ class Prepared:
     wall: float
     cpu: float
     waited: float = 0.0
-
-
-def compiled_engine() -> bool:
-    """Whether the compiled kernels run here (NumPy and Numba installed, not turned off)."""
-    if importlib.util.find_spec("numpy") is None or importlib.util.find_spec("numba") is None:
-        return False
-    return os.environ.get("NIMMT_BATCH_ENGINE", "auto") in ("", "auto", "numba")
-
-
-def _batch_folder() -> Path | None:
-    spec = importlib.util.find_spec("nimmt.batch")
-    locations = list(spec.submodule_search_locations or []) if spec else []
-    return Path(locations[0]) if locations else None
-
-
-def _lock_path() -> Path:
-    """One lock per Numba cache: the kernels' folder, or ``NUMBA_CACHE_DIR`` when set."""
-    where = os.environ.get("NUMBA_CACHE_DIR") or str(_batch_folder())
-    name = hashlib.sha256(os.path.realpath(where).encode()).hexdigest()[:16]
-    return Path(tempfile.gettempdir()) / f"nimmt-prepare-{name}.lock"
-
-
-def _fingerprint() -> str:
-    """What the cache's kernels depend on: Numba's and Python's versions and the contents of the
-    sources the kernels compile (the engine's files and the core's placement, ``core/fast.py``), as
-    the kernels' own cache keys them: a checkout that leaves them the same is still prepared."""
-    from importlib.metadata import version  # not Numba itself: a server looks here without loading it
-
-    folder = _batch_folder()
-    files = sorted(folder.glob("*.py")) if folder else []
-    fast = importlib.util.find_spec("nimmt.core.fast")
-    if fast is not None and fast.origin:
-        files.append(Path(fast.origin))
-    digests = [f"{path.name}:{hashlib.sha256(path.read_bytes()).hexdigest()}" for path in files]
-    return "\n".join([version("numba"), sys.version, *digests]) + "\n"
-
-
-@contextlib.contextmanager
-def _turn() -> Iterator[float]:
-    """Hold the lock of this Numba cache (waiting for another process that prepares); yields the wait."""
-    start = time.perf_counter()
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not on Windows: processes then compile side by side
-        yield 0.0
-        return
-    with open(_lock_path(), "a+b") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield time.perf_counter() - start
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def _states() -> tuple[GameState, GameState]:
@@ -148,10 +96,6 @@ def _decisions() -> list[Callable[[], object]]:
     ]
 
 
-def _stamp_path() -> Path:
-    return _lock_path().with_suffix(".prepared")
-
-
 def prepare() -> Prepared:
     """Compile every kernel the bots, the coach and ``simulate`` use, or load them from the cache."""
     if not compiled_engine():
@@ -159,24 +103,11 @@ def prepare() -> Prepared:
     from numba.core.event import install_recorder  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
     wall, cpu = time.perf_counter(), time.process_time()
-    with _turn() as waited, install_recorder("numba:compile") as compiles:  # compiles only, not loads
+    with taking_turns() as waited, install_recorder("numba:compile") as compiles:  # compiles only, not loads
         for decide in _decisions():
             decide()
-        with contextlib.suppress(OSError):  # what is_prepared looks at
-            _stamp_path().write_text(_fingerprint())
+        mark_prepared()
     return Prepared(bool(compiles.buffer), time.perf_counter() - wall, time.process_time() - cpu, waited)
-
-
-def is_prepared() -> bool:
-    """Whether :func:`prepare` has run since the engine's source or Numba last changed (or there is
-    nothing to compile): a quick look at its stamp, compiling nothing. (A cache emptied by hand since
-    is not seen: the first run then compiles without saying so at once.)"""
-    if not compiled_engine():
-        return True
-    try:
-        return _stamp_path().read_text() == _fingerprint()
-    except OSError:
-        return False
 
 
 def main(argv: list[str]) -> None:

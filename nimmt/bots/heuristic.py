@@ -80,7 +80,7 @@ def compiled() -> bool:
     now = time.monotonic()
     if _ready[0] and now - _ready[0] < _READY_AGAIN:
         return False
-    from nimmt.prepare import compiled_engine, is_prepared
+    from nimmt.batch.cache import compiled_engine, is_prepared
 
     ready = compiled_engine() and is_prepared()
     _ready[0] = float("inf") if ready else now
