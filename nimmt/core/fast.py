@@ -31,7 +31,8 @@ def fewest_bullheads(player: int, card: int, ends: Sequence[int], heads: Sequenc
 
 def target(ends: Sequence[int], card: int) -> int:
     """The row ``card`` goes to on rows ending with ``ends``: the highest last card below it; -1 when
-    it is below every row (:func:`nimmt.core.target_row` on the rows themselves).
+    it is below every row. The one writing of this rule: the reference core asks it too
+    (:func:`nimmt.core.target_row`, on the rows themselves).
 
     Written, like :func:`lay`, in the subset of Python that Numba compiles: the batch engine's
     kernels (:mod:`nimmt.batch`) compile these two functions, so that they place cards with the

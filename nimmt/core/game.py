@@ -12,7 +12,8 @@ then runs one rule: :func:`_start_round`, :func:`_play_card` and :func:`_reveal`
 :func:`_place_cards` (with :func:`_add_to_row` and :func:`_take_row` for the sixth card),
 :func:`_choose_row` for a card below every row, :func:`_end_turn`, :func:`_end_round` and
 :func:`_end_game`. The fast paths are elsewhere (:mod:`nimmt.core.fast`, :mod:`nimmt.batch`) and
-are tested against this module.
+are tested against this module; the row a card goes to is the one rule they share
+(:func:`nimmt.core.fast.target`, which :func:`target_row` asks).
 
 >>> state = new_game(2)
 >>> deal = Deal(rows=(10, 20, 30, 40),
@@ -74,6 +75,7 @@ from .events import (
     RowTaken,
     TurnEnded,
 )
+from .fast import target
 
 CLASSIC = "classic"
 DEFAULT_END_ABOVE = 66
@@ -269,19 +271,16 @@ def new_game(players: int, rules: Rules | None = None) -> GameState:
 
 def target_row(rows: Sequence[Sequence[int]], card: int) -> int | None:
     """The row a card goes to: the one ending with the highest card below it; None if none is.
+    The rule looks only at the rows' last cards, and is written once, on them: :func:`.fast.target`
+    (which the faster engines place with too).
 
     >>> target_row(((10,), (20, 25), (30,), (40,)), 27)
     1
     >>> target_row(((10,), (20,), (30,), (40,)), 5) is None
     True
     """
-    best: int | None = None
-    best_end = 0
-    for index, row in enumerate(rows):
-        end = row[-1]
-        if best_end < end < card:
-            best, best_end = index, end
-    return best
+    row = target([row[-1] for row in rows], card)
+    return None if row < 0 else row
 
 
 def apply(state: GameState, action: Action) -> Step:
