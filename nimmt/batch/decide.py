@@ -1,5 +1,5 @@
-"""One decision of a policy from what one player sees: the doors of the ``heuristic`` and ``learned``
-bots and of the styles the ``expert`` models other players with (:mod:`nimmt.bots`).
+"""One decision of a policy from what one player sees: the doors of the ``beginner``, ``heuristic`` and
+``learned`` bots and of the styles the ``expert`` models other players with (:mod:`nimmt.bots`).
 
 The policies are written once, as kernels (:mod:`nimmt.batch._choices`): the whole-table kernels
 play them for every seat, and these functions pack one player's rows, hand and unseen cards into
@@ -183,6 +183,32 @@ def heuristic_row(rows: Sequence[Sequence[int]], card: int, still: Sequence[int]
     return int(row)
 
 
+def beginner_card(rows: Sequence[Sequence[int]], hand: Sequence[int]) -> int:
+    """The card the ``beginner`` bot plays from ``hand`` on ``rows``: the one closest above a row's
+    last card that would not be that row's sixth card (the lower card on a tie), else its lowest
+    card. Always the plain kernel: a few comparisons, quicker than packing arrays for a compiled one.
+
+    >>> beginner_card(((10,), (20,), (30,), (40, 41, 42, 43, 44)), (45, 33, 12))
+    12
+    >>> beginner_card(((10,), (20,), (30,), (40, 41, 42, 43, 44)), (45, 5))
+    5
+    """
+    cards = sorted(hand)
+    index: int = _plain().beginner_card([r[-1] for r in rows], [len(r) for r in rows], cards)
+    return cards[index]
+
+
+def beginner_row(rows: Sequence[Sequence[int]]) -> int:
+    """The row the ``beginner`` bot takes (and the kernels' ``fewest`` row policy): the one with the
+    fewest bullheads, the first one on a tie.
+
+    >>> beginner_row(((55,), (10,), (11,), (3,)))
+    3
+    """
+    row: int = _plain_modules()["_base"].fewest([row_bullheads(r) for r in rows])
+    return row
+
+
 def net_features(rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int,
                  compiled: bool = False) -> Floats:
     """(len(hand), NET_FEATURES) float32: the numbers the learned network sees for each card of
@@ -208,6 +234,6 @@ def at_least(n: int, p: float, k: int) -> float:
 
 __all__ = [
     "NET_CARD_FEATURES", "NET_FEATURES", "NET_TABLE_FEATURES", "NET_TAKE_ROW",
-    "at_least", "card_costs", "heuristic_card",
+    "at_least", "beginner_card", "beginner_row", "card_costs", "heuristic_card",
     "heuristic_row", "net_features",
 ]

@@ -8,12 +8,16 @@ only at the rows: never at the cards already played, nor at what the others migh
 
 from __future__ import annotations
 
-from nimmt.core import ROW_COUNT, ROW_LIMIT, View
+from nimmt.core import View
 
 from .base import Bot
 
 
 class BeginnerBot(Bot):
+    """The policy is written once, as the batch engine's kernel (``nimmt/batch/_choices.py``:
+    ``beginner_card``, and ``fewest`` for the row), which the bot calls through
+    :mod:`nimmt.batch.decide` and the whole-table kernels play for every beginner seat."""
+
     name = "beginner"
     description = (
         "Plays the card that fits closest above a row without being its sixth card; "
@@ -21,16 +25,11 @@ class BeginnerBot(Bot):
     )
 
     def choose_card(self, view: View) -> int:
-        best: tuple[int, int] | None = None
-        for card in view.hand:
-            row = view.target_row(card)
-            if row is None or len(view.rows[row]) >= ROW_LIMIT:
-                continue
-            gap = card - view.rows[row][-1]
-            if best is None or gap < best[0]:
-                best = (gap, card)
-        return best[1] if best is not None else min(view.hand)
+        from nimmt.batch.decide import beginner_card
+
+        return beginner_card(view.rows, view.hand)
 
     def choose_row(self, view: View) -> int:
-        heads = view.row_bullheads()
-        return min(range(ROW_COUNT), key=heads.__getitem__)
+        from nimmt.batch.decide import beginner_row
+
+        return beginner_row(view.rows)
