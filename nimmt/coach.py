@@ -69,7 +69,7 @@ from math import comb
 
 from nimmt.bots.rollout import place, table_of
 from nimmt.bots.search import Estimate, batch_available, evaluate, evaluate_batch
-from nimmt.core import ROW_COUNT, NimmtError, View
+from nimmt.core import ROW_COUNT, ROW_LIMIT, NimmtError, View
 
 DEFAULT_SAMPLES = 400
 DEFAULT_EXACT_LIMIT = 5000
@@ -137,7 +137,8 @@ def turn_risk(
     if u < others:
         raise CoachError(f"only {u} unseen cards for {others} other players: this view is not possible")
     # P(k of the other players' cards are below the card): hypergeometric.
-    if card > min(row[-1] for row in view.rows) and max(map(len, view.rows)) + others <= 4 and others <= 3:
+    if (card > min(row[-1] for row in view.rows) and others < ROW_COUNT
+            and max(map(len, view.rows)) + others < ROW_LIMIT):
         # No row can reach five cards before this card, and some row stays below it: it is safe.
         return 0.0, 0.0, True
     total_sets = comb(u, others)

@@ -18,6 +18,8 @@ import math
 
 import numpy as np
 
+from nimmt.core import ROW_LIMIT
+
 from ._base import (
     BULL,
     COMB,
@@ -81,21 +83,21 @@ def card_cost(ends, counts, heads, card, rank, held, work, below, cnt, hb, oppon
     row_heads = heads[row]
     gap = cnt[card] - cnt[end + 1] - (rank - work[below + row])
     if gap == 0 or total == 0:
-        return float(row_heads) if length >= 5 else 0.0
+        return float(row_heads) if length >= ROW_LIMIT else 0.0
     mean_gap = (hb[card] - hb[end + 1] - (work[rank] - work[below + 4 + row])) / gap
     p = min(1.0, gap / total)
     q = 1.0 - p
     expected = 0.0
     for k in range(opponents + 1):
-        if (length - 1 + k) % 5 + 1 != 5:
+        if (length - 1 + k) % ROW_LIMIT + 1 != ROW_LIMIT:
             continue
         chance = COMB[opponents, k] * power(p, k) * power(q, opponents - k)
         if chance == 0.0:
             continue
-        if length + k <= 5:
+        if length + k <= ROW_LIMIT:
             expected += chance * (row_heads + k * mean_gap)
         else:
-            expected += chance * 5 * mean_gap
+            expected += chance * ROW_LIMIT * mean_gap
     return expected
 
 
@@ -324,7 +326,7 @@ def net_table(ends, counts, heads, n, u, opponents, costs, targets, feats):  # t
                 row = r
         done |= 1 << row
         feats[0, t + 3 + 3 * k] = ends[row] / 104
-        feats[0, t + 4 + 3 * k] = counts[row] / 5
+        feats[0, t + 4 + 3 * k] = counts[row] / ROW_LIMIT
         feats[0, t + 5 + 3 * k] = heads[row] / NET_TAKE_ROW
     feats[0, t + 15] = cheapest / NET_TAKE_ROW
     feats[0, t + 16] = total_cost / n / 10
@@ -364,9 +366,9 @@ def net_card_features(ends, counts, heads, cnt, opponents, work, mine, n, costs,
         under = own_below(work, mine, n, end)
         gap = lower - (cnt[end] - under)
         share = gap / u if u else 0.0
-        length = counts[row] / 5
+        length = counts[row] / ROW_LIMIT
         row_heads = heads[row] / NET_TAKE_ROW
-        danger = at_least(opponents, share, 5 - counts[row])
+        danger = at_least(opponents, share, ROW_LIMIT - counts[row])
         distance = (c - end) / 104
         own_gap = (i - under) / 5
         low = 0.0
@@ -529,7 +531,7 @@ def beginner_card(ends, counts, hand):  # type: ignore[no-untyped-def]
         if lowest < 0 or c < hand[lowest]:
             lowest = i
         r = target(ends, c)
-        if r < 0 or counts[r] >= 5:
+        if r < 0 or counts[r] >= ROW_LIMIT:
             continue
         gap = c - ends[r]
         if gap < best_gap or (gap == best_gap and c < hand[best]):

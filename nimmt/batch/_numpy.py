@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from nimmt.core import BULLHEADS
+from nimmt.core import BULLHEADS, ROW_LIMIT
 
 from ._kernels import RowPolicy
 
@@ -70,7 +70,7 @@ def play(
                 event += low
             row_count = counts[every, row]
             row_heads = heads[every, row]
-            take = active & (low | (row_count == 5))
+            take = active & (low | (row_count == ROW_LIMIT))
             penalties[every, player] += np.where(take, row_heads, 0)
             bull = BULL[card]
             counts[every, row] = np.where(active, np.where(take, 1, row_count + 1), row_count)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from nimmt.core import ROW_LIMIT
+
 from ._base import BULL, NO_NET, _jit, _jit_inline, below, deal_hand, room, trailing_zeros, whole_games
 
 
@@ -77,7 +79,7 @@ def _add_packed(v0, v1, v2, v3, key, slot, b):  # type: ignore[no-untyped-def]
     w = (v0 & m0) | (v1 & m1) | (v2 & m2) | (v3 & m3)
     count = w & 15
     h = (w >> 4) & 255
-    full = -np.int64(count == 5)  # all ones when this card is the sixth
+    full = -np.int64(count == ROW_LIMIT)  # all ones when this card is the sixth
     new = key | (w & 0x3000) | (((h & ~full) + b) << 4) | ((count + 1) & ~full) | (1 & full)
     return (h & full, (new & m0) | (v0 & ~m0), (new & m1) | (v1 & ~m1), (new & m2) | (v2 & ~m2),
             (new & m3) | (v3 & ~m3))
