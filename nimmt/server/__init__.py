@@ -1,20 +1,32 @@
-"""The multiplayer table in the browser: ASGI app, table service, storage and delivery.
+"""The multiplayer table in the browser: the ASGI app, the tables, their storage and delivery, and
+the people part's routes.
 
-Where things are (``docs/web.md``, *How the server is built*, says more):
+Where things are (``docs/web.md``, *How the server is built*, says more;
+``tests/server/test_server_map.py`` holds this list to the code):
 
-- :mod:`.app`: ``create_app``, which keeps the store, hub and table service on ``app.state`` and
-  includes the routers of ``ROUTERS``; :mod:`.routes`: one ``APIRouter`` per area (``health``,
-  ``lobby``, ``records``, ``scoresheet``, ``pages``, ``socket``) and what they share (``common``);
-- :mod:`.tables`: ``TableState`` (the pure fold of a table's journal), ``Table`` (that state at
-  run time: lock, tasks, presence, caches), ``TableService`` (loads, writes, and settles a table
-  after each write) and its parts: ``bots``, ``coach``, ``presence``, ``memory``; ``events``
-  (the core's events with their wire names) and ``errors`` (refusals and their codes);
-- :mod:`.journal` (the entries), :mod:`.store` (``Store``; ``SqliteStore`` and ``PostgresStore``),
-  :mod:`.migrations`, :mod:`.hub` (delivery between processes), :mod:`.connection` (one WebSocket),
-  :mod:`.render` and :mod:`.patch` (a person's state), :mod:`.models` (shapes at the edges),
-  :mod:`.limits`, :mod:`.metrics`, :mod:`.botpool` (worker processes for bots and the coach),
-  :mod:`.pages` (HTML), :mod:`.replay` (a record turn by turn), :mod:`.checker` (uploaded records,
-  checked in a worker), :mod:`.guard` (request heads bounded in uvicorn), :mod:`.public` (the
-  lobby's public tables), :mod:`.reactions` (emotes and their limit), :mod:`.people_games`
-  (finished games handed to the people part).
+- Composition: :mod:`.app`: ``create_app`` keeps the store, the hub, the metrics, the limits and the
+  record checker on ``app.state`` and includes the routers of ``ROUTERS``; its lifespan makes the
+  table service, the lobby's listing and quick start, the clock scan, quick match's turns and the
+  people store, and sets ``listing`` and ``game_over`` on the service.
+- Routes, one ``APIRouter`` per area in :mod:`.routes`, in the order of ``ROUTERS``: ``health``,
+  ``lobby``, ``public``, ``records``, ``review``, ``scoresheet``, ``pages``, ``socket``, ``people``,
+  ``groups``, ``chat``, ``people_pages``; and what they share, ``common``.
+- The tables: :mod:`.tables` (``TableState``, the fold of a table's journal; ``Table``, that state
+  at run time; ``TableService``, which holds the tables and their write path; its parts, the bots,
+  the coach, presence, memory, the clocks and the reviews; the events on the wire and the refusals).
+  :mod:`.connection` (one WebSocket), :mod:`.render` and :mod:`.patch` (a person's state, whole or
+  as a patch), :mod:`.reactions` (emotes and their limit).
+- The lobby: :mod:`.public` (the public tables the lobby lists), :mod:`.clocked` (timed tables whose
+  clock runs), :mod:`.quickstart` (quick-match tables that start by themselves), :mod:`.matching`
+  (quick match's turns).
+- Storage and delivery: :mod:`.journal` (a table's entries), :mod:`.store` (``Store``, ``SqlStore``
+  on SQLite or PostgreSQL), :mod:`.migrations` (the schema), :mod:`.hub` (news and presence between
+  processes).
+- Bots, reviews and records: :mod:`.botpool` (worker processes for the bots, the coach and reviews),
+  :mod:`.review_jobs` (a review's jobs in those workers), :mod:`.uploads` (reviews of uploaded
+  records), :mod:`.checker` (uploaded records, checked in a worker), :mod:`.replay` (a record turn
+  by turn), :mod:`.people_games` (finished games handed to the people part).
+- The edges: :mod:`.models` (shapes checked by pydantic), :mod:`.pages` (HTML shells),
+  :mod:`.static` (the static files), :mod:`.limits` (one client's limits), :mod:`.guard` (request
+  heads bounded in uvicorn), :mod:`.metrics` (Prometheus and the JSON logs).
 """

@@ -7,7 +7,8 @@
   after each write) and publishes;
 - its parts: :mod:`.bots` (the bots), :mod:`.coach` (the coach), :mod:`.presence` (arrivals,
   departures, the grace before a seat goes to a bot), :mod:`.memory` (idle tables leave memory),
-  :mod:`.reviews` (each finished game's review, made in the bot pool's workers);
+  :mod:`.clock` (timed tables: a seat whose clock runs out goes to a bot), :mod:`.reviews` (each
+  finished game's review, made in the bot pool's workers);
 - :mod:`.events` (the core's events on the wire, the reveal), :mod:`.errors` (refusals and codes).
 """
 

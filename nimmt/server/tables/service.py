@@ -1,16 +1,26 @@
-"""The table service: the one owner of this process's tables, and the one way a table is written.
+"""The table service: it holds this process's tables (creates, loads, keeps, evicts them) and the
+write path every entry goes through.
 
 A table is rebuilt from its journal (see :mod:`nimmt.server.store`) by replaying every entry
-through the rules core; each new entry is checked, stored, then applied, then published through
-the hub, always under the table's lock, so nothing is ever half-applied. After each write the
-service *settles* the table, in one place (:meth:`TableService.settle`): it deals when a round
-needs cards, gives present people their seats back, and wakes the bots. Nothing ever chooses a row
-for a person.
+through the rules core. A new entry is checked, stored, then applied, then published through the
+hub (:meth:`TableService.commit`), so nothing is ever half-applied; when another process stored
+under the same number first, the table catches up from the store and the entry is made again
+(:meth:`TableService.store_entry`). The path has three doors: :meth:`~TableService.write` (store,
+then settle), :meth:`~TableService.store_entry` and :meth:`~TableService.commit`. A person's action
+comes in here (:meth:`TableService.act`); the bots, presence, the clocks, the reviews and quick
+start (:mod:`nimmt.server.quickstart`) write through the same doors from their own modules, each
+taking the table's lock itself first.
+
+After a write the table is *settled* (:meth:`TableService.settle`): a deal when a round needs cards,
+present people given their seats back, the listeners told, seats handed to bots under the absent
+rule, the bots woken, the turns played so far reviewed; once the game is over, its review asked for
+and the game handed to the people part (``game_over``). Nothing ever chooses a row for a person.
 
 A person's action comes typed (:data:`nimmt.server.models.TableAction`) and becomes one journal
 entry in :meth:`TableService._entry_for`. Whatever must hear that a table changed (the lobby's
 rows, quick match's start) listens (:meth:`TableService.listen`); the app builds the service with
-them. The parts: :mod:`.bots` (the bots), :mod:`.clock` (timed tables), :mod:`.coach` (the coach),
+them. The parts, each made here with the service (or its bot pool) and reaching the others through
+it: :mod:`.bots` (the bots), :mod:`.clock` (timed tables), :mod:`.coach` (the coach),
 :mod:`.presence` (who is here, and the grace before a seat goes to a bot), :mod:`.memory` (idle
 tables leave memory), :mod:`.reviews` (each finished game's review).
 """
@@ -80,9 +90,9 @@ def new_table_id() -> str:
 
 
 class TableService:
-    """Owns every table of this process: loading, acting, and publishing updates; its parts run the
-    bots (:attr:`bots`), the coach (:attr:`coach`), presence (:attr:`attendance`) and memory
-    (:attr:`memory`)."""
+    """Every table of this process: creating, loading, a person's actions, and the write path; its
+    parts run the bots (:attr:`bots`), the coach (:attr:`coach`), presence (:attr:`attendance`),
+    memory (:attr:`memory`), the clocks (:attr:`clocks`) and the reviews (:attr:`reviews`)."""
 
     def __init__(
         self,

@@ -1,9 +1,14 @@
-"""A table's state: the fold of its journal, and nothing else.
+"""A table's state as its journal makes it: the fold of the entries, the checks that refuse one, and
+the questions asked of that state.
 
 Each accepted entry (see :mod:`nimmt.server.journal`) is one step: :meth:`TableState.check` says
 whether an entry can be accepted now, :meth:`TableState.prepare` works out its effect without
-changing anything, :meth:`TableState.apply` takes the step. No clock, lock, task or connection
-here: the runtime around a table (:class:`nimmt.server.tables.table.Table`) adds those.
+changing anything, :meth:`TableState.apply` takes the step. The questions (whose decision the table
+awaits, whether a round needs a deal, which replaced seats go back to their person) read only this
+state, and presence: here nobody is present (:meth:`TableState.is_present`), and the runtime's
+:class:`nimmt.server.tables.table.Table`, a subclass, answers from who is connected. No lock, task
+or connection here; the times kept are the entries' own (when a decision was asked, when the table
+was made), and the bots' names at the table come in the table's language (:func:`bot_name`).
 """
 
 from __future__ import annotations
