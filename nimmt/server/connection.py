@@ -1,7 +1,15 @@
-"""One open WebSocket at a table: a hello, then the person's actions in and their own updates out.
+"""One open WebSocket at a table: a hello, then the person's messages in and their own updates out.
 
-The messages are described in ``docs/protocol.md``; :func:`nimmt.server.app.create_app` opens a
-:class:`Connection` for each socket and hands it the :class:`~nimmt.server.tables.TableService`.
+After the hello (a token finds the person's seat; without one they watch; a token of no seat is
+refused) the connection reads messages and writes updates side by side. In: an action goes to
+:meth:`TableService.act <nimmt.server.tables.TableService.act>` and is answered with an ``ack`` or a
+refusal; a question to the coach is answered on its own (the person plays on meanwhile); a reaction
+goes to the table through the hub (:mod:`.reactions`); a ping is answered once the updates already
+published are sent. Out: for each piece of the hub's news, the table catches up if need be and the
+person gets their own state, rendered here (:mod:`.render`), whole or as a patch of the last one
+(:mod:`.patch`). Arriving and leaving are told to the service's presence. The route
+``/ws/{table_id}`` (:mod:`nimmt.server.routes.socket`) opens a :class:`Connection` for each socket;
+the messages are described in ``docs/protocol.md``.
 """
 
 from __future__ import annotations
@@ -218,7 +226,7 @@ class Connection:
     async def _react(self, message: React) -> None:
         """A reaction, passed to everyone at the table through the hub (see :mod:`.reactions`)."""
         try:
-            await react(self, message)
+            await react(self.hub, self.table, self.seat, message)
         except ActionError as error:
             await self.send(error.to_message(message.ref))
             return

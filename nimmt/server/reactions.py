@@ -14,14 +14,11 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .hub import Update
+from .hub import Hub, Update
 from .models import React
-from .tables import ActionError
-
-if TYPE_CHECKING:
-    from .connection import Connection
+from .tables import ActionError, Table
 
 REACTIONS: tuple[str, ...] = ("thumbs_up", "laugh", "wow", "grimace", "bull", "clap")
 BURST = 3  # reactions a seat may send at once
@@ -56,10 +53,9 @@ def retry_after(seconds: float) -> int:
     return max(1, math.ceil(seconds))
 
 
-async def react(connection: Connection, message: React) -> None:
-    """Pass a seated person's reaction to everyone at the table (through the hub), or refuse it:
-    ``spectator``, ``unknown_reaction``, ``reaction_too_soon`` (``retry_after``)."""
-    table, seat = connection.table, connection.seat
+async def react(hub: Hub, table: Table, seat: int | None, message: React) -> None:
+    """Pass the reaction of the person at ``seat`` (None: a spectator) to everyone at the table, through
+    the hub, or refuse it: ``spectator``, ``unknown_reaction``, ``reaction_too_soon`` (``retry_after``)."""
     if seat is None:
         raise ActionError("spectator", "a spectator cannot react")
     if message.reaction not in REACTIONS:
@@ -69,7 +65,7 @@ async def react(connection: Connection, message: React) -> None:
     if wait > 0:
         raise ActionError("reaction_too_soon", f"too many reactions: wait {retry_after(wait)} s",
                           retry_after=retry_after(wait))
-    await connection.hub.publish(Update(table.id, table.version, reaction={"seat": seat, "reaction": message.reaction}))
+    await hub.publish(Update(table.id, table.version, reaction={"seat": seat, "reaction": message.reaction}))
 
 
 def reaction_message(update: Update) -> dict[str, Any] | None:

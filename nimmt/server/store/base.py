@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, Self
+from typing import Any, ClassVar, Protocol, Self
 
 from sqlalchemy import (
     JSON,
@@ -174,13 +174,19 @@ class SqlStore:
     BATCH = 256
     CLOSE_GRACE = 10.0  # seconds close() lets the writer finish what is pending
 
-    def __new__(cls, url: str) -> SqlStore:
-        if cls is SqlStore:  # the store of the URL's database
-            from .postgres import PostgresStore
-            from .sqlite import SqliteStore
+    # Each database's store, as it names itself (``class SqliteStore(SqlStore, dialect="sqlite")``):
+    # this module never imports its subclasses (the package imports them all).
+    _DIALECTS: ClassVar[dict[str, type[SqlStore]]] = {}
 
+    def __init_subclass__(cls, dialect: str | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if dialect is not None:
+            SqlStore._DIALECTS[dialect] = cls
+
+    def __new__(cls, url: str) -> SqlStore:
+        if cls is SqlStore:  # the store of the URL's database: SQLite's, else PostgreSQL's
             sqlite = make_url(async_url(url)).get_backend_name() == "sqlite"
-            return super().__new__(SqliteStore if sqlite else PostgresStore)
+            return super().__new__(SqlStore._DIALECTS["sqlite" if sqlite else "postgresql"])
         return super().__new__(cls)
 
     _engine: AsyncEngine  # for transactions

@@ -59,7 +59,7 @@ async def _as_it_was(_connection: Any) -> None:
     session state, and asyncpg's default reset would cost a round trip (four statements) each time."""
 
 
-class PostgresStore(SqlStore):
+class PostgresStore(SqlStore, dialect="postgresql"):
     """:class:`~nimmt.server.store.Store` on PostgreSQL (``postgresql+asyncpg://user:password@host/db``)."""
 
     def __init__(self, url: str) -> None:

@@ -22,7 +22,7 @@ from .base import JOURNAL, LARGEST, Pending, SqlStore, json_text
 _SQLITE_ENTRIES = "INSERT INTO journal (table_id, seq, entry) VALUES {} ON CONFLICT DO NOTHING RETURNING table_id, seq"
 
 
-class SqliteStore(SqlStore):
+class SqliteStore(SqlStore, dialect="sqlite"):
     """:class:`~nimmt.server.store.Store` on a SQLite file (``sqlite+aiosqlite:///file``)."""
 
     def __init__(self, url: str) -> None:
