@@ -1,12 +1,14 @@
-"""Where people are kept: the people part's storage interface (:class:`PeopleStore`, a Protocol of
-34 calls: players and their keys, devices and link codes, passkeys, groups and their invitations,
-finished games, a player's export and deletion) and its SQLAlchemy implementation.
+"""Where people are kept: the people part's storage interface (:class:`PeopleStore`, one Protocol for
+all of it: players and their keys, devices, link codes, passkeys, groups with their members and
+invitations, finished games, a player's export and deletion, the sweep of expired codes) and its
+SQLAlchemy implementation.
 
 :class:`SqlPeopleStore` runs on SQLite and PostgreSQL from the same code, on the tables of
 :mod:`nimmt.people.schema` (made by the server's migrations, which must have run first: the
 server's store starts before this one). It opens an engine of its own on the server store's URL
 (on SQLite: a writer waited for up to 30 s, foreign keys on) and shares it with the ratings
-(:attr:`~SqlPeopleStore.rated`, :mod:`nimmt.people.rated`) and the groups' chats
+(:attr:`~SqlPeopleStore.rated`, :mod:`nimmt.people.rated`), the counts of what one key or address
+made (:attr:`~SqlPeopleStore.counts`, :mod:`nimmt.people.counts`) and the groups' chats
 (:attr:`~SqlPeopleStore.chat`, :mod:`nimmt.people.chat`), which are written in modules of their
 own. Every change is one transaction; what two devices may race for (a one-time code) is settled by
 one conditional UPDATE, which exactly one of them wins. The clock is injected, so tests move time

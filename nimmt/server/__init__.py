@@ -10,7 +10,8 @@ Where things are (``docs/web.md``, *How the server is built*, says more;
   people store, and sets ``listing`` and ``game_over`` on the service.
 - Routes, one ``APIRouter`` per area in :mod:`.routes`, in the order of ``ROUTERS``: ``health``,
   ``lobby``, ``public``, ``records``, ``review``, ``scoresheet``, ``pages``, ``socket``, ``people``,
-  ``groups``, ``chat``, ``people_pages``; and what they share, ``common``.
+  ``groups``, ``chat``, ``people_pages``; and what they share: ``common`` (the app's parts, the
+  refusals) and ``quotas`` (what one key or address may make).
 - The tables: :mod:`.tables` (``TableState``, the fold of a table's journal; ``Table``, that state
   at run time; ``TableService``, which holds the tables and their write path; its parts, the bots,
   the coach, presence, memory, the clocks and the reviews; the events on the wire and the refusals).
