@@ -5,7 +5,8 @@ A check for issue 21's sign of the house's shape, not a test: run it from the re
     python scripts/long_code.py [--functions N] [--modules N] [paths...]
 
 A function's length runs from its first decorator (or ``def``) to its last line, docstring
-included, as an editor counts it; a module's length is its number of lines.
+included, as an editor counts it; a module's length is its number of lines. The web client's
+JavaScript modules (``*.js``) are held to the module limit too.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def main() -> None:
     files = sorted(
         file
         for path in map(Path, args.paths)
-        for file in ([path] if path.is_file() else path.rglob("*.py"))
+        for file in ([path] if path.is_file() else [*path.rglob("*.py"), *path.rglob("*.js")])
     )
     over = 0
     for file in files:
@@ -53,7 +54,7 @@ def main() -> None:
         if lines > args.modules:
             print(f"module   {lines:5d} lines  {file}")
             over += 1
-        for length, name, first in sorted(function_lengths(file), reverse=True):
+        for length, name, first in sorted(function_lengths(file) if file.suffix == ".py" else [], reverse=True):
             if length > args.functions:
                 print(f"function {length:5d} lines  {file}:{first} {name}")
                 over += 1
