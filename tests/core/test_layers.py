@@ -18,6 +18,7 @@ LAYERS: dict[str, int] = {
     "nimmt.i18n": 1,
     "nimmt.names": 1,
     "nimmt.intervals": 1,
+    "nimmt.refusals": 1,  # every refusal's code (imports nothing of nimmt)
     "nimmt.records": 2,
     "nimmt.scoresheet": 2,
     "nimmt.batch": 3,
