@@ -29,6 +29,7 @@ class Refusal(StrEnum):
 
     # -- a table's refusals (ActionError): the API answers them with 409 unless said here -------
     UNKNOWN_TABLE = "unknown_table", 404
+    NOT_SEATED = "not_seated", 404  # this player holds no seat at the table
     SERVER_ERROR = "server_error", 503  # the store failed: nothing was changed
     SEATS_NOT_FILLED = "seats_not_filled", 422
     TABLE_FULL = "table_full", 409
@@ -119,6 +120,7 @@ class Refusal(StrEnum):
     PASSKEY_TAKEN = "passkey_taken", 409
     PASSKEY_REFUSED = "passkey_refused", 422
     BAD_NAME = "bad_name", 422
+    BAD_LANGUAGE = "bad_language", 422
     INVITE_UNKNOWN = "invite_unknown", 404
     INVITE_CLOSED = "invite_closed", 403
     UNKNOWN_GROUP = "unknown_group", 404

@@ -6,12 +6,13 @@ Where things are (``docs/web.md``, *How the server is built*, says more;
 
 - Composition: :mod:`.app`: ``create_app`` keeps the store, the hub, the metrics, the limits and the
   record checker on ``app.state`` and includes the routers of ``ROUTERS``; its lifespan makes the
-  table service, the lobby's listing and quick start, the clock scan, quick match's turns and the
-  people store, and sets ``listing`` and ``game_over`` on the service.
+  people store, the lobby's listing, the table service (given the listing and the people part's
+  keepers of finished and abandoned games), quick start (which listens to the service), the clock
+  scan and quick match's turns.
 - Routes, one ``APIRouter`` per area in :mod:`.routes`, in the order of ``ROUTERS``: ``health``,
   ``lobby``, ``public``, ``records``, ``review``, ``scoresheet``, ``pages``, ``socket``, ``people``,
-  ``groups``, ``chat``, ``people_pages``; and what they share: ``common`` (the app's parts, the
-  refusals) and ``quotas`` (what one key or address may make).
+  ``groups``, ``standing``, ``chat``, ``people_pages``; and what they share: ``common`` (the app's
+  parts, the refusals) and ``quotas`` (what one key or address may make).
 - The tables: :mod:`.tables` (``TableState``, the fold of a table's journal; ``Table``, that state
   at run time; ``TableService``, which holds the tables and their write path; its parts, the bots,
   the coach, presence, memory, the clocks and the reviews; the events on the wire and the refusals).
@@ -28,6 +29,7 @@ Where things are (``docs/web.md``, *How the server is built*, says more;
   records), :mod:`.checker` (uploaded records, checked in a worker), :mod:`.replay` (a record turn
   by turn), :mod:`.people_games` (finished games handed to the people part).
 - The edges: :mod:`.models` (shapes checked by pydantic), :mod:`.pages` (HTML shells),
-  :mod:`.static` (the static files), :mod:`.limits` (one client's limits), :mod:`.guard` (request
-  heads bounded in uvicorn), :mod:`.metrics` (Prometheus and the JSON logs).
+  :mod:`.static` (the static files), :mod:`.addresses` (which addresses others can open),
+  :mod:`.limits` (one client's limits), :mod:`.guard` (request heads bounded in uvicorn),
+  :mod:`.metrics` (Prometheus and the JSON logs).
 """

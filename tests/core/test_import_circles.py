@@ -20,12 +20,11 @@ import nimmt
 ROOT = Path(nimmt.__file__).parent
 
 # The one circle left, through the server's tables and what settles them (issue 27, items 1 and 2:
-# the lobby's listing, quick start and the clock rows call back into the table service, which
-# imports them). The tables' restructuring empties this set; nothing may join it meanwhile.
+# the lobby's listing and the clock rows call back into the table service, which imports them).
+# The tables' restructuring empties this set; nothing may join it meanwhile.
 KNOWN_CIRCLE: frozenset[str] = frozenset({
     "nimmt.server.clocked",
     "nimmt.server.public",
-    "nimmt.server.quickstart",
     "nimmt.server.tables",
     "nimmt.server.tables.bots",
     "nimmt.server.tables.clock",
