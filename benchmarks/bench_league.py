@@ -5,7 +5,10 @@ sheets of four seats), starts ``nimmt serve`` on it in another process, then mea
 
 - the league's first read (it may fold every game) and the median of the next ``--reads``;
 - ``/healthz``'s median and 90th percentile alone, then while ``--readers`` clients read the league
-  over and over (each reader one request at a time).
+  over and over (each reader one request at a time);
+- then a member deletes their player (their seats become a former player's, so the group's standings
+  must be folded again from every game): ``/healthz`` while the readers go on, and how long until
+  the league answers again as fast as before.
 
 The server is the ``nimmt`` found on ``PYTHONPATH``, so the same script measures two trees::
 
@@ -40,8 +43,8 @@ from nimmt.server.store import SqlStore
 T0 = datetime(2026, 1, 1, 20, tzinfo=UTC)
 
 
-async def make(path: Path, games: int, seed: int) -> str:
-    """The database: a group of six and ``games`` sheets; the group's id."""
+async def make(path: Path, games: int, seed: int) -> tuple[str, str]:
+    """The database: a group of six and ``games`` sheets; the group's id and the key of one member."""
     url = f"sqlite+aiosqlite:///{path}"
     tables = SqlStore(url)
     await tables.start()
@@ -49,7 +52,8 @@ async def make(path: Path, games: int, seed: int) -> str:
     people = SqlPeopleStore(url)
     rng = random.Random(seed)
     try:
-        players = [(await people.new_player(name))[0] for name in ("Ana", "Bruno", "Carla", "Dora", "Eli", "Fé")]
+        made = [await people.new_player(name) for name in ("Ana", "Bruno", "Carla", "Dora", "Eli", "Fé")]
+        players = [player for player, _ in made]
         group = await people.new_group(players[0].id, "Friday")
         for player in players[1:]:
             await people.join(group.invite, player.id)
@@ -63,7 +67,7 @@ async def make(path: Path, games: int, seed: int) -> str:
                                                   seats, rounds, group_id=group.id))
     finally:
         await people.close()
-    return group.id
+    return group.id, made[-1][1]
 
 
 def free_port() -> int:
@@ -96,7 +100,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "nimmt.sqlite3"
         start = time.perf_counter()
-        group = asyncio.run(make(path, args.games, args.seed))
+        group, key = asyncio.run(make(path, args.games, args.seed))
         print(f"{args.games} sheets written in {time.perf_counter() - start:.1f} s")
         port = free_port()
         server = subprocess.Popen([sys.executable, "-m", "nimmt", "serve", "--db", str(path), "--port", str(port),
@@ -136,11 +140,23 @@ def main() -> None:
                 for _ in range(args.probes):
                     busy.append(timed(client, "/healthz"))
                     time.sleep(0.02)
+                print(f"/healthz with {args.readers} league readers: {quantiles(busy)}")
+                print(f"league reads meanwhile: {quantiles(reads)}")
+                # A member deletes their player while the readers go on.
+                reads.clear()
+                start = time.perf_counter()
+                client.delete("/api/me", headers={"X-Player-Key": key}).raise_for_status()
+                print(f"DELETE /api/me: {(time.perf_counter() - start) * 1000:.1f} ms")
+                after = []
+                for _ in range(args.probes):
+                    after.append(timed(client, "/healthz"))
+                    time.sleep(0.02)
                 stop.set()
                 for thread in threads:
                     thread.join()
-                print(f"/healthz with {args.readers} league readers: {quantiles(busy)}")
-                print(f"league reads meanwhile: {quantiles(reads)}")
+                print(f"/healthz after the deletion, {args.readers} league readers on: {quantiles(after)}")
+                print(f"league reads meanwhile (the first ones wait for the fold): {quantiles(reads)}")
+                print(f"league, a read once it is over: {timed(client, league) * 1000:.1f} ms")
         finally:
             server.terminate()
             server.wait(timeout=30)
