@@ -31,7 +31,7 @@ def test_the_host_removes_a_member_from_the_group_page(browser: Browser, server:
         bruno.locator("#join-button").click()
         bruno.wait_for_url(re.compile(rf"/groups/{group_id}$"))
         expect(bruno.locator("#members-list button")).to_have_count(0)  # not the host: no button
-        ana.reload()
+        ana.goto(f"{server.url}/groups/{group_id}?lang=pt-BR")
         members = ana.locator("#members-list li")
         expect(members).to_have_count(2)
         expect(members.nth(0).locator("button")).to_have_count(0)  # the host's own row
