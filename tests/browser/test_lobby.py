@@ -80,7 +80,7 @@ def _seated(browser: Browser, server: LiveServer, table: str, token: str) -> tup
     return context, page, errors
 
 
-def test_a_short_clock_hands_the_decision_to_a_bot_at_zero_and_gives_the_seat_back(
+def test_a_short_clock_at_zero_plays_nothing_for_a_present_person_who_then_plays_his_own_card(
         browser: Browser, lobby_server: LiveServer) -> None:
     table, ana_token, bruno_token = _timed_table(lobby_server)
     (first, ana, errors_a), (second, bruno, errors_b) = (_seated(browser, lobby_server, table, ana_token),
@@ -95,14 +95,17 @@ def test_a_short_clock_hands_the_decision_to_a_bot_at_zero_and_gives_the_seat_ba
         assert re.fullmatch(r"[1-5] s", bruno.locator("#clock").inner_text())
         play_card(ana, seen["cards"][0])
         expect(ana.locator("#clock")).to_contain_text("s")  # now Bruno's clock, seen from Ana's side
-        # At zero a bot plays his card: his chip says so, and the turn moves on without him.
-        expect(ana.locator('#strip li[data-seat="1"] .tag')).to_be_visible(timeout=WAIT_MS)
-        # His next decision is his own again, with a fresh clock.
+        # At zero nothing is played for him (he is here): both screens say his time is up, no bot's
+        # chip is on his seat, and his cards are still his to play.
+        expect(ana.locator("#absent")).to_contain_text("Bruno's time is up.", timeout=WAIT_MS)
+        expect(bruno.locator("#absent")).to_contain_text("Your time is up. The game waits for you")
+        expect(ana.get_by_role("button", name="Let a bot play for Bruno")).to_be_visible()  # Ana may hand his seat over
         mine = next_decision(bruno)
         assert mine["cards"], mine
         expect(bruno.locator('#strip li[data-seat="1"] .tag')).to_have_count(0)
-        expect(bruno.locator("#clock")).to_have_class(re.compile(r"\bmine\b"))
         play_card(bruno, mine["cards"][0])
+        # His own card went in: the turn moves on, and the note of his time is gone.
+        expect(ana.locator("#absent")).not_to_contain_text("Bruno's time is up.", timeout=WAIT_MS)
         assert errors_a == errors_b == []
     finally:
         first.close()
