@@ -40,6 +40,8 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from nimmt.core import NimmtError
+
 from .model import PeopleError
 from .schema import COUNTS
 
@@ -47,6 +49,10 @@ Thing = Literal["players", "groups", "invites", "joins", "links", "challenges", 
 By = Literal["player", "address"]
 MINUTE, HOUR, DAY = 60, 3600, 86_400
 REFUSALS_KEPT = 10_000  # refusals a process remembers at most (the oldest is forgotten first)
+
+
+class QuotaError(NimmtError, ValueError):
+    """A quota that cannot be: a negative count, or a window under a second."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +66,7 @@ class Quota:
 
     def __post_init__(self) -> None:
         if self.most < 0 or self.seconds < 1:
-            raise ValueError(f"a quota counts 0 (no limit) or more within 1 s or more, not {self}")
+            raise QuotaError(f"a quota counts 0 (no limit) or more within 1 s or more, not {self}")
 
     @property
     def what(self) -> str:
@@ -101,7 +107,7 @@ class Limited(PeopleError):
                                        "seconds": quota.seconds, "retry_after": retry_after}
 
 
-class _Refused(Exception):
+class _Refused(NimmtError):
     def __init__(self, quota: Quota, who: str, wait: int) -> None:
         self.quota, self.who, self.wait = quota, who, wait
 

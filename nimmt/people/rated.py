@@ -33,6 +33,8 @@ from typing import Any
 from sqlalchemy import Select, and_, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from nimmt.core import NimmtError
+
 from .league import GameResult, Tally, is_bot
 from .model import FORMER, FinishedGame
 from .ratings import Rating
@@ -153,7 +155,7 @@ def _utc(value: datetime | None) -> datetime | None:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
-class _Lost(Exception):
+class _Lost(NimmtError):
     """The stamp changed under a write: nothing of it is kept."""
 
 
