@@ -8,8 +8,10 @@ job exactly as a table's finished game is (:mod:`nimmt.server.tables.reviews`: t
 seed, so the numbers are those of ``nimmt replay --review``), never on the event loop. Its cost is
 bounded: at most :data:`MOST_DECISIONS` decisions (a long 4-player game has some 235), each job
 within the pool's time limit, the whole within :data:`SECONDS`; one upload reviewed at a time per
-process with :data:`WAITING` more waiting (then ``503 busy``); each address may post only so many
-a minute (the uploads' limit, ``--limit-replays``). Nothing is kept: the answer is the review.
+process with :data:`WAITING` more waiting (then ``503 busy``), and at most :data:`PER_ADDRESS` of them
+from one address, so one address's uploads never fill the queue for the others; each address may
+post only so many a minute (the uploads' limit, ``--limit-replays``). Nothing is kept: the answer is
+the review.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ MOST_DECISIONS = 400
 MAX_REVIEW_UPLOAD = 64 * 1024  # bytes: some 50 rounds, read in a worker well within a job's time limit
 SECONDS = 300.0
 WAITING = 2
+PER_ADDRESS = 1  # uploads of one address reviewed or waiting: the other places stay for the others
 
 
 def not_prepared() -> CheckRefused:
@@ -54,32 +57,35 @@ class UploadReviews:
         self._busy = 0
         self._turn = asyncio.Lock()  # one upload reviewed at a time: the tables' bots come first
         self._count = 0
+        self._held: dict[str, int] = {}  # uploads reviewed or waiting, per address (only those above 0)
 
-    async def review(self, body: bytes) -> dict[str, Any]:
-        """The review of the record ``body`` (``nimmt.review.Review.to_json()``), or :class:`CheckRefused`."""
-        self._can_start()  # refused before the record is even read
-        _turns, checked = await self.read(body)
-        return await self.make(checked)
+    async def review(self, body: bytes, who: str = "") -> dict[str, Any]:
+        """The review of the record ``body`` (``nimmt.review.Review.to_json()``), or :class:`CheckRefused`;
+        ``who``: the address it came from."""
+        self._can_start(who)  # refused before the record is even read
+        _turns, checked = await self.read(body, who=who)
+        return await self.make(checked, who)
 
-    async def read(self, body: bytes, *, turns: bool = False) -> tuple[bytes | None, Checked]:
+    async def read(self, body: bytes, *, turns: bool = False, who: str = "") -> tuple[bytes | None, Checked]:
         """The record read and checked once, in the record checker's worker: its turns (``turns``:
         as ``POST /api/replay`` answers them) and what :meth:`make` reviews; :class:`CheckRefused` for a
         record that cannot be replayed (``bad_record``, ``too_large``) or a full queue (``busy``)."""
-        code, answer = await self.checker.run(read_upload, body, self.most,
-                                              self.checker.most if turns else None)
+        code, answer = await self.checker.checked(read_upload, body, self.most,
+                                                  self.checker.most if turns else None, who=who, size=len(body))
         if code != "ok":
             raise CheckRefused(413 if code == "too_large" else 422, code, str(answer))
         made: tuple[bytes | None, Checked] = answer
         return made
 
-    async def make(self, checked: Checked) -> dict[str, Any]:
+    async def make(self, checked: Checked, who: str = "") -> dict[str, Any]:
         """The review of a record :meth:`read` checked, in the bot pool's workers, or :class:`CheckRefused`
         (``too_long``, ``bad_record``, ``preparing``, ``busy``, ``review_too_slow``)."""
         code, answer = checked
         if code != "ok":
             raise CheckRefused(413 if code == "too_long" else 422, code, str(answer))
-        self._can_start()
+        self._can_start(who)
         self._busy += 1
+        self._held[who] = self._held.get(who, 0) + 1
         self._count += 1
         key = f"upload:{self._count}"
         try:
@@ -92,10 +98,16 @@ class UploadReviews:
             raise CheckRefused(503, "busy", "the server is stopping: try again in a minute", retry_after=60) from None
         finally:
             self._busy -= 1
+            self._held[who] -= 1
+            if not self._held[who]:
+                del self._held[who]
 
-    def _can_start(self) -> None:
+    def _can_start(self, who: str) -> None:
         if not self.pool.prepared():  # a first run: the kernels compile (minutes) before any review
             raise not_prepared()
+        if self._held.get(who, 0) >= PER_ADDRESS:
+            raise CheckRefused(503, "busy", "your last record is still being reviewed: try again when it is done",
+                               retry_after=30)
         if self._busy > self.waiting:
             raise CheckRefused(503, "busy", "records are being reviewed: try again in a minute", retry_after=30)
 

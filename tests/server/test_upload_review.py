@@ -64,17 +64,17 @@ def test_the_replay_page_gets_the_turns_at_once_then_the_review_from_one_reading
     checks: list[str] = []
     jobs: list[str] = []
     checker, pool = app.state.checker, app.state.service.pool  # type: ignore[attr-defined]
-    checker_run, pool_run = checker.run, pool.run
+    checker_run, pool_run = checker.checked, pool.run
 
-    async def counted(function: Any, *args: Any) -> Any:
+    async def counted(function: Any, *args: Any, **kwargs: Any) -> Any:
         checks.append(function.__name__)
-        return await checker_run(function, *args)
+        return await checker_run(function, *args, **kwargs)
 
     async def job(key: str, function: Any, *args: Any) -> Any:
         jobs.append(function.__name__)
         return await pool_run(key, function, *args)
 
-    checker.run, pool.run = counted, job
+    checker.checked, pool.run = counted, job
     try:
         ndjson = {"Accept": "application/x-ndjson"}
         answer = client.post("/api/replay/review", content=text, headers=ndjson)
@@ -92,7 +92,7 @@ def test_the_replay_page_gets_the_turns_at_once_then_the_review_from_one_reading
         assert first == turns and last["status"] == "refused" and last["code"] == "too_long"
         assert "nimmt replay --review" in last["message"]
     finally:
-        checker.run, pool.run = checker_run, pool_run
+        checker.checked, pool.run = checker_run, pool_run
         app.state.uploads.most = 400  # type: ignore[attr-defined]
         app.state.uploads.samples = SAMPLES  # type: ignore[attr-defined]
 

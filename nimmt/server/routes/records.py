@@ -64,25 +64,25 @@ async def replay_review(request: Request) -> Response:
     uploads: UploadReviews = request.app.state.uploads
     body = await request.body()
     if "application/x-ndjson" in request.headers.get("accept", ""):
-        return await _turns_then_review(uploads, body)
+        return await _turns_then_review(uploads, body, client_key(request.scope))
     try:
-        review = await uploads.review(body)
+        review = await uploads.review(body, client_key(request.scope))
     except CheckRefused as refused:
         return refused_response(refused)
     # Escaped JSON: a name the record holds is sent whatever characters it has.
     return Response(json.dumps({"status": "ready", "review": review}), media_type="application/json")
 
 
-async def _turns_then_review(uploads: UploadReviews, body: bytes) -> Response:
+async def _turns_then_review(uploads: UploadReviews, body: bytes, who: str) -> Response:
     try:
-        turns, checked = await uploads.read(body, turns=True)
+        turns, checked = await uploads.read(body, turns=True, who=who)
     except CheckRefused as refused:  # not a record to replay: nothing to stream
         return refused_response(refused)
 
     async def lines() -> AsyncIterator[bytes]:
         yield (turns or b"{}") + b"\n"
         try:
-            answer: dict[str, Any] = {"status": "ready", "review": await uploads.make(checked)}
+            answer: dict[str, Any] = {"status": "ready", "review": await uploads.make(checked, who)}
         except CheckRefused as refused:
             answer = {"status": "refused", "code": refused.code, "message": str(refused), "params": refused.params}
         yield json.dumps(answer).encode() + b"\n"
