@@ -27,12 +27,17 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from nimmt.batch.cache import compiled_engine, is_prepared, mark_prepared, taking_turns
 from nimmt.core import Deal, GameState, PlayCard, apply, new_game, view
 
+if TYPE_CHECKING:
+    from nimmt.batch.cache import compiled_engine, is_prepared
+
 # What the cache looks like lives in nimmt.batch.cache, below the bots that ask it; the terminal and
-# the server still find the two questions here, beside prepare.
+# the server still find the two questions here, beside prepare. They are loaded when first asked for
+# (__getattr__), so that importing this module for COMPILED_BOTS (simulate of random seats) loads no
+# nimmt.batch.
 __all__ = ["COMPILED_BOTS", "Prepared", "compiled_engine", "is_prepared", "prepare"]
 
 # The bots that need compiled kernels. ``heuristic`` and ``learned`` run theirs compiled once prepared
@@ -96,8 +101,18 @@ def _decisions() -> list[Callable[[], object]]:
     ]
 
 
+def __getattr__(name: str) -> Any:
+    if name in ("compiled_engine", "is_prepared"):
+        from nimmt.batch import cache
+
+        return getattr(cache, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def prepare() -> Prepared:
     """Compile every kernel the bots, the coach and ``simulate`` use, or load them from the cache."""
+    from nimmt.batch.cache import compiled_engine, mark_prepared, taking_turns
+
     if not compiled_engine():
         return Prepared(False, 0.0, 0.0)
     from numba.core.event import install_recorder  # type: ignore[import-untyped,import-not-found,unused-ignore]
