@@ -282,4 +282,4 @@ def test_jobs_of_low_priority_wait_behind_every_other_job_and_take_turns_between
         assert pool._free == 1 and pool.waiting == (0, 0)
         return served
 
-    assert asyncio.run(scenario()) == ["bot 1", "bot 2", "review a1", "review b1", "review a2"]
+    assert run(scenario()) == ["bot 1", "bot 2", "review a1", "review b1", "review a2"]

@@ -12,6 +12,8 @@ import pytest
 from nimmt.server.checker import CheckRefused
 from nimmt.server.uploads import UploadReviews
 
+from .helpers import run
+
 
 class HeldPool:
     """A bot pool whose jobs finish only when the test lets them (``release``)."""
@@ -61,4 +63,4 @@ async def _fair() -> None:
 
 
 def test_one_addresss_uploads_leave_places_for_the_others() -> None:
-    asyncio.run(asyncio.wait_for(_fair(), 30))
+    run(asyncio.wait_for(_fair(), 30))  # a thread of its own: the worker may already run a loop
