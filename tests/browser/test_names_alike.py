@@ -40,7 +40,14 @@ def test_two_members_named_alike_are_told_apart(browser: Browser, server: LiveSe
     for key in (other, bruno):
         _post(server, "/api/invites", key, {"invite": invite})
     sheet = ScoreSheet(("Ana", CYRILLIC_ANA, "Bruno")).add_round([10, 70, 5]).to_json()
-    _post(server, f"/api/groups/{group['id']}/sheets", ana, {"sheet": sheet, "players": [ana_id, other_id, bruno_id]})
+    saved = _post(server, f"/api/groups/{group['id']}/sheets", ana,
+                  {"sheet": sheet, "players": [ana_id, other_id, bruno_id]})
+    # A sheet counts for a member named on it once they confirm it: both others do, so the form
+    # chart has a line for each of the two Anas.
+    for key in (other, bruno):
+        word = httpx.post(f"{server.url}/api/me/games/{saved['id']}/seat", json={"mine": True},
+                          headers={"X-Player-Key": key}, timeout=10)
+        assert word.status_code == 204, word.text
     _post(server, f"/api/groups/{group['id']}/chat", ana, {"text": "Bonsoir !"})
     _post(server, f"/api/groups/{group['id']}/chat", other, {"text": "Je suis Ana aussi"})
     # A third "ANA" writes, then leaves the group: her message still shows, told apart from the others.
