@@ -62,13 +62,13 @@ def test_unprepared_kernels_give_quick_moves_and_answers_at_once(
     async def scenario() -> None:
         pool = BotPool(1, budget=0.2)
         try:
-            began = time.monotonic()
             thought = await pool.decide("t", SeatBot("expert", 0.5), seen)
             assert thought.quick and thought.fallback and isinstance(thought.action, PlayCard)
             assert thought.action.card in seen.hand
             answer, quick = await pool.ask("t", _full_answer, _quick_answer, "cards")
             assert quick and answer == {"quick": True, "text": "cards"}
-            assert time.monotonic() - began < 5  # no waiting for a compile (generous: a loaded machine)
+            # No waiting for the compile: it ends only when the test releases it, below, so an answer
+            # that waited for it would never come (no clock needed, which a loaded machine upset).
             monte = await pool.decide("t", SeatBot("montecarlo", 0.5), seen)
             assert not monte.quick and monte.state is not None  # thought in a worker: its state came back
             release.set()
