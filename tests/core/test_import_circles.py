@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import nimmt
+from tests.core.test_layers import parse  # a parse made again on CPython 3.11's spurious SystemError
 
 ROOT = Path(nimmt.__file__).parent
 
@@ -42,18 +43,6 @@ def module_name(path: Path, root: Path) -> str:
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
-
-
-def parse(path: Path) -> ast.Module:
-    """The module's syntax tree (parsed again on CPython 3.11's spurious SystemError: see
-    tests/core/test_layers.py)."""
-    source = path.read_text(encoding="utf-8")
-    for _ in range(3):
-        try:
-            return ast.parse(source)
-        except SystemError:
-            continue
-    return ast.parse(source)
 
 
 def import_graph(root: Path) -> dict[str, set[str]]:
