@@ -19,8 +19,9 @@ Where things are (``docs/web.md``, *How the server is built*, says more;
   :mod:`.connection` (one WebSocket), :mod:`.render` and :mod:`.patch` (a person's state, whole or
   as a patch), :mod:`.reactions` (emotes and their limit).
 - The lobby: :mod:`.public` (the public tables the lobby lists), :mod:`.clocked` (timed tables whose
-  clock runs), :mod:`.quickstart` (quick-match tables that start by themselves), :mod:`.matching`
-  (quick match's turns).
+  clock runs), :mod:`.listing` (the listener that writes both rows as the tables change),
+  :mod:`.quickstart` (quick-match tables that start by themselves), :mod:`.matching` (quick match's
+  turns).
 - Storage and delivery: :mod:`.journal` (a table's entries), :mod:`.store` (``Store``, ``SqlStore``
   on SQLite or PostgreSQL), :mod:`.migrations` (the schema), :mod:`.hub` (news and presence between
   processes).

@@ -27,10 +27,11 @@ from .checker import RecordChecker
 from .clocked import ClockedTables, ClockScan
 from .hub import Hub, LocalHub
 from .limits import ClientLimits, Limits, LimitsMiddleware
+from .listing import Listing
 from .matching import QuickTurns
 from .metrics import Metrics
-from .people_games import keeper
-from .public import Listing, PublicTables
+from .people_games import keeper, keeps
+from .public import PublicTables
 from .quickstart import QuickStart
 from .routes import (
     chat,
@@ -123,14 +124,16 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     public = PublicTables(url) if isinstance(url, str) else None
     clocked = ClockedTables(public) if public is not None else None
     known = state.people = SqlPeopleStore(url, quotas=state.quotas) if isinstance(url, str) else None
+    listing = state.listing = Listing(public, clocked)  # the lobby's and the clocks' rows
+    # What hears each change of a table, in this order: the rows, then the people part keeping a game over.
+    listeners = [listing.note, *([keeps(known)] if known is not None else [])]
     service = state.service = TableService(
         store, hub, bot_delay=options.bot_delay, rng=rng, away_grace=options.away_grace,
         bot_workers=options.bot_workers, bot_budget=options.bot_budget, idle_after=options.idle_after,
-        observe_bot=metrics.bot_decision, observe_conflict=metrics.conflicts.inc,
-        listing=Listing(public, clocked), game_over=keeper(known) if known is not None else None,
+        observe_bot=metrics.bot_decision, observe_conflict=metrics.conflicts.inc, listeners=listeners,
         game_abandoned=keeper(known, abandoned=True) if known is not None else None)
     starter = QuickStart(service, public)
-    service.listen(starter.arm)  # quick match's tables start by themselves, a minute after they open
+    service.subscribe(starter.arm)  # quick match's tables start by themselves, a minute after they open
     metrics.count_tables(lambda: len(service.tables))
     state.uploads = UploadReviews(service.pool, state.checker)  # uploaded records' reviews (nimmt/server/uploads.py)
     service.pool.prepared()  # on a first run, the bots' kernels start compiling now, in the background
@@ -155,7 +158,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await service.close()
         if known is not None:
             await known.close()
-        await service.listing.close()
+        await listing.close()
         await hub.close()
         await store.close()
 

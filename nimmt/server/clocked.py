@@ -4,8 +4,8 @@ A table's clock is rebuilt from its journal (:mod:`nimmt.server.tables.clock`) a
 process loads the table. After a restart, or when the process that held a turn-based table has
 gone, nothing would load it until somebody opened it, and an absent person's day could run out
 unseen. So every timed table has one row in ``clocked_tables``: whether its clock runs (a game is
-being played). The service writes it when that changes (through the lobby's :class:`Listing`,
-which hears every change); every process scans the running rows at start-up and then every
+being played). It is written when that changes (by :class:`~nimmt.server.listing.Listing`, which
+hears every change of a table); every process scans the running rows at start-up and then every
 :data:`SCAN_EVERY` seconds, :data:`SCAN_BATCH` rows a scan (a cursor walks through them all), and
 loads each table it does not hold: loading arms its clock. When several processes load one table,
 the store lets one hand-over in (as when their timers fire together).
@@ -103,7 +103,7 @@ class ClockScan:
                 continue
             if table is not None:
                 loaded.append(table_id)
-                self.service.changed(table)  # a row that said "running" wrongly is put right
+                await self.service.changed(table)  # a row that said "running" wrongly is put right
         return loaded
 
     async def close(self) -> None:

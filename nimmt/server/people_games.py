@@ -1,8 +1,8 @@
 """The tables tell the people part about their games: when a table's game is over, it is kept with
 the player of each seat (docs/people.md) and the table's group, for My games, leagues and ratings.
 
-Called by the table service after each write that leaves a game over (its ``game_over`` hook),
-under the table's lock, and when a table whose game is in progress leaves memory with nobody at it
+Heard after each change of a table that leaves a game over (:func:`keeps`, a listener of the
+tables, awaited under the table's lock), and when a table whose game is in progress leaves memory with nobody at it
 (its ``game_abandoned`` hook: the game is kept as abandoned). Which seats' people left before the
 end, and so how the game is rated, is :func:`nimmt.people.games.fair_ending`'s (docs/people.md,
 Fair records). Keeping a game is idempotent (a table's game is kept once, whichever process sees it
@@ -18,18 +18,19 @@ from nimmt.people.games import from_record
 from nimmt.people.model import PeopleError
 from nimmt.people.store import PeopleStore
 
-from .tables import Table
+from .tables import Table, TableChanged
 
 logger = logging.getLogger("nimmt.server")
 
 
 def keeper(people: PeopleStore, *, abandoned: bool = False) -> Callable[[Table], Awaitable[None]]:
-    """The service's ``game_over`` hook for this people store (``abandoned``: its ``game_abandoned`` hook)."""
+    """The service's ``game_abandoned`` hook for this people store (``abandoned``), or what keeps a
+    finished game (see :func:`keeps`)."""
 
     async def keep(table: Table) -> None:
         if table.kept_game == table.game or table.recorder is None:
             return
-        if abandoned and (table.status != "playing" or table.present):
+        if (table.status != "playing" or table.present) if abandoned else table.status != "over":
             return
         try:
             await keep_game(people, table, abandoned=abandoned)
@@ -38,6 +39,18 @@ def keeper(people: PeopleStore, *, abandoned: bool = False) -> Callable[[Table],
         table.kept_game = table.game
 
     return keep
+
+
+def keeps(people: PeopleStore) -> Callable[[TableChanged], Awaitable[None]]:
+    """A listener of the tables that keeps each game once it is over (awaited before the write that
+    ended it returns)."""
+    keep = keeper(people)
+
+    async def heard(change: TableChanged) -> None:
+        if change.table.status == "over":
+            await keep(change.table)
+
+    return heard
 
 
 def who_left(table: Table, *, abandoned: bool = False) -> tuple[list[int], list[int]]:

@@ -25,6 +25,7 @@ from .journal import Started
 if TYPE_CHECKING:
     from .public import PublicTables
     from .tables import Table, TableService
+    from .tables.changes import TableChanged
     from .tables.state import TableState
 
 logger = logging.getLogger("nimmt.server")
@@ -60,8 +61,10 @@ class QuickStart:
         self.opened: dict[str, float] = {}  # table -> when it was opened (wall clock), as the store says
         self.timers: dict[str, asyncio.Task[None]] = {}
 
-    def arm(self, table: Table) -> None:
-        """After any change of a table: (re)arm its start, or forget it once it has started."""
+    def arm(self, change: TableChanged) -> None:
+        """After any change of a table: (re)arm its start, or forget it once it has started (a listener
+        of the tables)."""
+        table = change.table
         after = table.options.start_after
         if not after or self.service.closed:
             return

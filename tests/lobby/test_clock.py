@@ -231,7 +231,7 @@ def test_after_a_restart_a_running_clock_is_found_without_anybody_opening_the_ta
             assert ana.send({"type": "start"})["type"] == "ack"
             ana.state_where(lambda m: bool(legal_cards(m)))
         assert first.portal is not None
-        first.portal.call(first.app.state.service.listing.settled)  # type: ignore[attr-defined]
+        first.portal.call(first.app.state.listing.settled)  # type: ignore[attr-defined]
     # The server restarts; nobody opens the table. Its clock is found by the scan at start-up, and at
     # zero the decisions go to the clock's bot all the same.
     with TestClient(create_app(db, bot_delay=0, away_grace=30, limits=TEST_LIMITS)) as second:

@@ -25,7 +25,7 @@ from tests.server.helpers import Person, create_table, join
 def listed(client: TestClient, language: str | None = None) -> list[dict[str, Any]]:
     """The lobby's list, once the rows of what happened so far are written (in the background)."""
     assert client.portal is not None
-    client.portal.call(client.app.state.service.listing.settled)  # type: ignore[attr-defined]
+    client.portal.call(client.app.state.listing.settled)  # type: ignore[attr-defined]
     response = client.get("/api/lobby", params={"language": language} if language else None)
     assert response.status_code == 200, response.text
     tables: list[dict[str, Any]] = response.json()

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from nimmt.i18n import LANGUAGE_NAMES, LANGUAGES
 
+from ..listing import Listing
 from ..matching import NoTurn, QuickTurns
 from ..models import CreateTable, Name, SeatToken, TableOptions, _Body, known_language
 from ..public import OpenTable, PublicTables
@@ -52,8 +53,14 @@ class QuickMatch(_Body):
     _language = field_validator("language")(known_language)
 
 
+def _rows(request: Request) -> Listing:
+    listing = request.app.state.listing
+    assert isinstance(listing, Listing)
+    return listing
+
+
 def _listing(request: Request) -> PublicTables:
-    public = request.app.state.service.listing.tables
+    public = _rows(request).tables
     if public is None:
         raise ApiError(503, "server_error", "this server keeps no list of public tables")
     assert isinstance(public, PublicTables)
@@ -87,7 +94,7 @@ async def quick_match(body: QuickMatch, request: Request, service: Service, me: 
     strangers asking at once sit at one table."""
     # This process's rows are written in the background: the ones under way go first, so a stranger
     # who sat down here a moment ago is found (another process's are as fresh as its writes).
-    await service.listing.settled(timeout=QUICK_SETTLE)
+    await _rows(request).settled(timeout=QUICK_SETTLE)
     turns = request.app.state.quick_turns
     if turns is None:
         raise ApiError(503, "server_error", "this server keeps no list of public tables")
@@ -99,7 +106,7 @@ async def quick_match(body: QuickMatch, request: Request, service: Service, me: 
             async with turns.turn(body.language):
                 # Again in the turn: the stranger before may have opened a table meanwhile.
                 seat = await _join_waiting(request, service, body, player) or await _open(service, body, player)
-                await service.listing.written(seat[0].id)  # the next asker reads this table's row as it is now
+                await _rows(request).written(seat[0].id)  # the next asker reads this table's row as it is now
         except NoTurn:
             raise ApiError(503, "server_error", "quick match is busy: try again in a moment") from None
     table, number, token = seat

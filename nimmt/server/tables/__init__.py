@@ -9,14 +9,16 @@
   departures, the grace before a seat goes to a bot), :mod:`.memory` (idle tables leave memory),
   :mod:`.clock` (timed tables: a seat whose clock runs out goes to a bot), :mod:`.reviews` (each
   finished game's review, made in the bot pool's workers);
+- :mod:`.changes` (:class:`TableChanged`, the one event a table emits, and its listeners' type);
 - :mod:`.events` (the core's events on the wire, the reveal), :mod:`.errors` (refusals and codes).
 """
 
+from .changes import TableChanged, TableListener
 from .coach import ADVICE_SAMPLES, advice_seed
 from .errors import ActionError
 from .service import TableService, new_table_id, new_token
 from .state import Seat, TableState
 from .table import Table
 
-__all__ = ["ADVICE_SAMPLES", "ActionError", "Seat", "Table", "TableService", "TableState", "advice_seed",
-           "new_table_id", "new_token"]
+__all__ = ["ADVICE_SAMPLES", "ActionError", "Seat", "Table", "TableChanged", "TableListener", "TableService",
+           "TableState", "advice_seed", "new_table_id", "new_token"]

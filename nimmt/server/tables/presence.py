@@ -45,7 +45,7 @@ class Attendance:
             except Exception:  # storing failed: the bot plays on, and the next decision tries again
                 logger.exception("giving seat %s of table %s back failed", seat, table.id)
         await service.hub.publish(table.news(presence))
-        service.changed(table)
+        await service.changed(table)
 
     async def leave(self, table: Table, seat: int | None) -> None:
         if seat is None:
@@ -57,7 +57,7 @@ class Attendance:
             self.service.clocks.arm(table)  # a person gone after their clock ran out: the clock hands the seat
         if not self.service.closed:
             await self.service.hub.publish(table.news(presence))
-            self.service.changed(table)
+            await self.service.changed(table)
 
     def watch_all(self, table: Table) -> None:
         """Presence changed (on any process): watch each away seat, and set the clock's timer again."""

@@ -29,12 +29,13 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import inspect
 import logging
 import math
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from nimmt.bots import BOTS
@@ -64,9 +65,9 @@ from ..journal import (
     entry_to_json,
 )
 from ..models import CreateTable
-from ..public import Listing
 from ..store import Store, StoreConflict
 from .bots import Bots
+from .changes import TableChanged, TableListener
 from .clock import Clocks
 from .coach import Coach
 from .errors import ActionError, store_failed
@@ -108,18 +109,17 @@ class TableService:
         idle_after: float | None = 600.0,
         observe_bot: Callable[[str, float], None] | None = None,
         observe_conflict: Callable[[], None] | None = None,
-        listing: Listing | None = None,
-        game_over: Callable[[Table], Awaitable[None]] | None = None,
+        listeners: Sequence[TableListener] = (),
         game_abandoned: Callable[[Table], Awaitable[None]] | None = None,
     ) -> None:
         """``bot_workers``: processes for the bots and the coach (default: the cores but one);
         ``bot_budget``: the most seconds a bot may think about a decision; ``idle_after``: seconds after
         which a table nobody is connected to and whose bots have nothing to do leaves memory (None:
         never); ``observe_bot(bot, seconds)`` hears how long each bot decision took; ``observe_conflict()``
-        hears each write that found its number taken by another process; ``listing``: the lobby's and the
-        clocks' rows (:class:`~nimmt.server.public.Listing`, none kept without one); ``game_over(table)``:
-        heard after each write that leaves a game over (the people part keeps finished games);
-        ``game_abandoned(table)``: heard when a table leaves memory with its game in progress and nobody
+        hears each write that found its number taken by another process; ``listeners``: what hears each
+        :class:`~.changes.TableChanged` from the start (more with :meth:`subscribe`): the lobby's and the
+        clocks' rows, the people part keeping finished games; ``game_abandoned(table)``: heard when a
+        table leaves memory with its game in progress and nobody
         at it (kept as abandoned)."""
         self.store = store
         self.hub = hub
@@ -139,13 +139,10 @@ class TableService:
         self.coach = Coach(self.pool)
         self.attendance = Attendance(self)
         self.memory = Memory(self, idle_after)
-        self.game_over = game_over
         self.game_abandoned = game_abandoned
         self.clocks = Clocks(self)
-        self.listing = listing if listing is not None else Listing()  # the lobby's rows of public tables
-        # Each hears that a table changed (made, joined, written, somebody came or went): the lobby's rows
-        # first, then what the app adds with listen() (quick match's start).
-        self.listeners: list[Callable[[Table], None]] = [self.listing.note]
+        # Each hears that a table changed (made, joined, written, somebody came or went), in this order.
+        self.listeners: list[TableListener] = list(listeners)
         self.reviews = Reviews(self, self.pool)
 
     async def close(self) -> None:
@@ -167,14 +164,23 @@ class TableService:
         await self.reviews.stop()  # the reviews being made are dropped (made again when asked for)
         await self.pool.close()  # the workers stop; what they were thinking is dropped, never stored
 
-    def listen(self, listener: Callable[[Table], None]) -> None:
-        """``listener(table)`` hears every change of a table of this process from now on (it must not raise)."""
+    def subscribe(self, listener: TableListener) -> None:
+        """``listener(change)`` hears every :class:`~.changes.TableChanged` of this process's tables from
+        now on, after the listeners before it; an awaitable it returns is awaited before the change's
+        command returns. It must not raise (what it raises is logged and dropped)."""
         self.listeners.append(listener)
 
-    def changed(self, table: Table) -> None:
-        """Tell the listeners that ``table`` changed."""
+    async def changed(self, table: Table) -> None:
+        """Tell the listeners that ``table`` changed, with the entries stored since they last heard."""
+        stored, table.unannounced = tuple(table.unannounced), []
+        change = TableChanged(table, table.version, stored)
         for listener in self.listeners:
-            listener(table)
+            try:
+                heard = listener(change)
+                if inspect.isawaitable(heard):
+                    await heard
+            except Exception:
+                logger.exception("a listener of table %s failed", table.id)
 
     # -- the parts' doors, as the app and the connections use them -------------------------------
     async def advise(self, table: Table, seat: int | None) -> dict[str, Any]:
@@ -225,6 +231,7 @@ class TableService:
         except Exception as error:
             raise store_failed(table_id, error) from None
         table = Table.created(table_id, entry)
+        table.unannounced.append(entry)
         table.away_grace = self.away_grace
         self.tables[table_id] = table
         self.memory.loaded(table)
@@ -237,7 +244,7 @@ class TableService:
             except Exception:  # the table is stored: it opens in the lobby, or deals when someone arrives
                 logger.exception("starting table %s at once failed", table.id)
             self.bots.wake(table)
-        self.changed(table)
+        await self.changed(table)
         return table, token
 
     async def get(self, table_id: str) -> Table | None:
@@ -290,7 +297,7 @@ class TableService:
         async with table.lock:
             await self.write(table, entry)
         self.attendance.watch(table, taken[0])
-        self.changed(table)
+        await self.changed(table)
         return taken[0], token
 
     async def add_device(self, table: Table, player: str) -> tuple[int, str]:
@@ -381,16 +388,15 @@ class TableService:
             await self.store_entry(table, lambda: _deal(table, self.rng))
             for seat in table.replaced_present():
                 await self.store_entry(table, functools.partial(_seat_back, table, seat))
-            self.changed(table)  # a public table that starts leaves the lobby's list
             for seat in table.absent_for_bot():
                 await self.store_entry(table, functools.partial(_absent_to_bot, table, seat))
         finally:
             self.bots.wake(table)
+        # the lobby's rows (a public table that starts leaves the list), the people part (a game over is kept)
+        await self.changed(table)
         self.reviews.advance(table)  # the turns completed so far are reviewed as the game is played
         if table.status == "over":
             self.reviews.want(table)
-            if self.game_over is not None:
-                await self.game_over(table)  # the people part keeps the game (it says, never raises, a failure)
 
     async def store_entry(self, table: Table, entry: Callable[[], Entry | None]) -> bool:
         """Store the entry ``entry()`` makes (None: nothing to store) and apply it, under the table's lock.
@@ -428,6 +434,7 @@ class TableService:
         except Exception as error:  # the store failed (locked, gone): nothing was stored or applied
             raise store_failed(table.id, error) from None
         table.apply(entry, prepared)
+        table.unannounced.append(entry)
         await self.hub.publish(table.news(entry=entry))
 
     # -- other processes' writes -----------------------------------------------------------------

@@ -41,6 +41,7 @@ class Table(TableState):
     kept_game: int = 0  # the last finished game handed to the people part (docs/people.md)
     seated_at: dict[int, float] = field(default_factory=dict)  # seat -> when its person took it (wall clock)
     arrived: set[int] = field(default_factory=set)  # seats whose person the hub has seen here since
+    unannounced: list[Entry] = field(default_factory=list)  # stored here since the listeners last heard
 
     @classmethod
     def created(cls, table_id: str, entry: Entry) -> Self:
