@@ -137,3 +137,6 @@ class Refusal(StrEnum):
     CHAT_DIRECTION = "chat_direction", 422
     CHAT_MARKS = "chat_marks", 422
     CHAT_TOO_SOON = "chat_too_soon", 429
+    # notices by Web Push (nimmt.server.routes.push)
+    BAD_SUBSCRIPTION = "bad_subscription", 422
+    UNKNOWN_SUBSCRIPTION = "unknown_subscription", 404

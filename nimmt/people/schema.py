@@ -1,5 +1,5 @@
 """The people tables at the newest migration (``0003_people``, ``0006_people_rated``,
-``0007_people_chat``, ``0009_counts_and_probe``, ``0010_player_language``, ``0011_people_fair``), for
+``0007_people_chat``, ``0009_counts_and_probe``, ``0010_player_language``, ``0011_people_fair``, ``0012_push``), for
 SQLAlchemy Core.
 
 The migrations in :mod:`nimmt.server.migrations` make and change them; the store contract test
@@ -143,4 +143,28 @@ COUNTS = Table(  # what one key or address made in the current window (nimmt/peo
     Column("who", String(80), primary_key=True),  # a player's id, or an address
     Column("ends", Float, nullable=False),  # when the window ends (seconds since 1970): the count starts again
     Column("n", Integer, nullable=False),
+)
+PUSH = Table(  # one per device a person turned notices on for (nimmt/people/subscriptions.py)
+    "people_push", PEOPLE_SCHEMA,
+    Column("id", String(_ID), primary_key=True),
+    Column("player_id", ForeignKey("people_players.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("endpoint", String(2048), nullable=False, unique=True),  # the device's push service address
+    Column("p256dh", String(200), nullable=False),  # the browser's public key (base64url)
+    Column("auth", String(64), nullable=False),  # its authentication secret (base64url)
+    Column("language", String(8), nullable=True),  # the page's language when turned on
+    Column("groups", Boolean, nullable=False, server_default=false()),  # group notices too (new table, game over)
+    Column("created_at", _WHEN, nullable=False),
+    Column("last_sent_at", _WHEN, nullable=True),
+)
+PUSH_SENT = Table(  # each notice once: the process whose row goes in sends it
+    "people_push_sent", PEOPLE_SCHEMA,
+    Column("subscription_id", ForeignKey("people_push.id", ondelete="CASCADE"), primary_key=True),
+    Column("notice", String(200), primary_key=True),  # "turn/<table>/<version>/<seat>/asked", ...
+    Column("sent_at", _WHEN, nullable=False, index=True),
+)
+PUSH_SITE = Table(  # the site's VAPID private key (PEM), made once by the first process that needs it
+    "push_site", PEOPLE_SCHEMA,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("private_key", Text, nullable=False),
+    Column("created_at", _WHEN, nullable=False),
 )

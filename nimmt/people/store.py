@@ -47,7 +47,8 @@ from .model import (
     SeatResult,
 )
 from .rated import EVERYONE, RatedStore, in_scope
-from .schema import CHAT, CODES, GAMES, GROUPS, KEYS, MEMBERS, PASSKEYS, PLAYERS, RATED, SEATS
+from .schema import CHAT, CODES, GAMES, GROUPS, KEYS, MEMBERS, PASSKEYS, PLAYERS, PUSH, RATED, SEATS
+from .subscriptions import SubscriptionStore
 
 Clock = Callable[[], datetime]
 LINK_TTL = timedelta(minutes=5)  # a device-link code: long enough to pick up the other phone
@@ -91,6 +92,7 @@ class PeopleStore(Protocol):
     rated: RatedStore  # the ratings kept per scope (nimmt.people.rated)
     chat: ChatStore  # the groups' chats (nimmt.people.chat)
     counts: CountStore  # what a key or an address made (nimmt.people.counts)
+    push: SubscriptionStore  # the devices a person gets notices on (nimmt.people.subscriptions)
 
     async def start(self) -> None: ...
     async def close(self) -> None: ...
@@ -154,6 +156,7 @@ class SqlPeopleStore:
         self.rated = RatedStore(self._engine, self.scope_games)
         self.counts = CountStore(self._engine, lambda: self.clock(), quotas)
         self.chat = ChatStore(self._engine, lambda: self.clock(), self.counts)
+        self.push = SubscriptionStore(self._engine, lambda: self.clock())
 
     async def start(self) -> None:
         """Check that the migrations made the people tables (the server's store runs them)."""
@@ -324,7 +327,7 @@ class SqlPeopleStore:
     async def merge_by_code(self, code: str, player_id: str) -> Player:
         """Use a device-link code on a device that holds another player (``player_id``): that player
         becomes part of the code's player (docs/people.md, A second device). Its devices, passkeys,
-        groups (and the groups it hosts), chat messages and seats in finished games move to the
+        groups (and the groups it hosts), chat messages, notices' devices and seats in finished games move to the
         code's player, and it is deleted; a game where both sat keeps this seat as a guest's (its
         name at the table), so nobody counts twice. The kept ratings are folded again."""
         target = await self.link_code_player(code)
@@ -335,7 +338,7 @@ class SqlPeopleStore:
         async with self._engine.begin() as connection:
             if (await connection.execute(select(PLAYERS.c.id).where(PLAYERS.c.id == player_id))).first() is None:
                 raise PeopleError("unknown_player", "no such player (deleted?)")
-            for table in (KEYS, PASSKEYS, CHAT):
+            for table in (KEYS, PASSKEYS, CHAT, PUSH):
                 await connection.execute(update(table).where(table.c.player_id == player_id).values(player_id=into))
             await connection.execute(delete(CODES).where(CODES.c.player_id == player_id))
             both = select(SEATS.c.game_id).where(SEATS.c.player_id == into)
@@ -675,6 +678,7 @@ class SqlPeopleStore:
             + [game.to_json() for game in await self._older_games(player_id)],
             "messages": [{"group": message.group_id, "text": message.text, "sent_at": message.sent_at.isoformat()}
                          for message in await self.chat.of_player(player_id)],
+            "notices": await self.push.export(player_id),  # the devices notices go to (docs/push.md)
         }
 
     async def _older_games(self, player_id: str) -> list[FinishedGame]:
@@ -688,14 +692,14 @@ class SqlPeopleStore:
 
     async def sweep(self) -> int:
         """Remove the one-time codes and challenges :data:`EXPIRED_KEPT` past their expiry (used or
-        not), and the counts whose window is over: how many rows went. The app runs it every
-        :data:`SWEEP_EVERY` seconds."""
+        not), the counts whose window is over and the sent notices' old rows: how many rows went. The
+        app runs it every :data:`SWEEP_EVERY` seconds."""
         async with self._engine.begin() as connection:
             done = await connection.execute(delete(CODES).where(CODES.c.expires_at < self._when() - EXPIRED_KEPT))
-        return int(done.rowcount or 0) + await self.counts.sweep()
+        return int(done.rowcount or 0) + await self.counts.sweep() + await self.push.sweep()
 
     async def delete_player(self, player_id: str) -> bool:
-        """Delete a player and all their keys, codes, passkeys, memberships and chat messages. Their
+        """Delete a player and all their keys, codes, passkeys, memberships, chat messages and notices' devices. Their
         seats in past games stay for the others' leagues, without their id or name: "a former player"."""
         async with self._engine.begin() as connection:
             hosted = (await connection.execute(select(GROUPS.c.id).where(GROUPS.c.host_id == player_id))).all()
@@ -703,7 +707,7 @@ class SqlPeopleStore:
             await connection.execute(update(SEATS).where(SEATS.c.player_id == player_id)
                                      .values(player_id=None, name=None))
             await connection.execute(update(GAMES).where(GAMES.c.saved_by == player_id).values(saved_by=None))
-            for table in (KEYS, CODES, PASSKEYS, MEMBERS, CHAT):
+            for table in (KEYS, CODES, PASSKEYS, MEMBERS, CHAT, PUSH):
                 await connection.execute(delete(table).where(table.c.player_id == player_id))
             for (group_id,) in hosted:
                 await _new_host_if(connection, group_id, player_id)

@@ -32,6 +32,7 @@ from .matching import QuickTurns
 from .metrics import Metrics
 from .people_games import keeper, keeps
 from .public import PublicTables
+from .push import Notices, PushConfig
 from .quickstart import QuickStart
 from .routes import (
     chat,
@@ -42,6 +43,7 @@ from .routes import (
     people,
     people_pages,
     public,
+    push,
     records,
     review,
     scoresheet,
@@ -74,6 +76,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     standing.router,  # /api/me/standing[.svg], /api/me/games/{id}/seat
     chat.router,  # /api/groups/{id}/chat
     people_pages.router,  # /me, /link/{code}, /join/{invite}, /groups/{id}[/screen], /ratings
+    push.router,  # /api/push/key, /api/me/push..., /sw.js (notices: docs/push.md)
 )
 
 __all__ = ["MAX_BODY_BYTES", "MAX_RECORD_UPLOAD", "ROUTERS", "create_app"]
@@ -134,6 +137,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         game_abandoned=keeper(known, abandoned=True) if known is not None else None)
     starter = QuickStart(service, public)
     service.subscribe(starter.arm)  # quick match's tables start by themselves, a minute after they open
+    notices = state.notices = Notices(known, PushConfig.from_env(state.public_url)) if known is not None else None
+    if notices is not None:
+        await notices.start()  # the site's VAPID key: configured, or the store's (made once)
+        service.subscribe(notices.hear)  # a turn-based table's decision: its person's notice (docs/push.md)
     metrics.count_tables(lambda: len(service.tables))
     state.uploads = UploadReviews(service.pool, state.checker)  # uploaded records' reviews (nimmt/server/uploads.py)
     service.pool.prepared()  # on a first run, the bots' kernels start compiling now, in the background
@@ -155,6 +162,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if scan is not None:
             await scan.close()
         await starter.close()
+        if notices is not None:
+            await notices.close()
         await service.close()
         if known is not None:
             await known.close()
