@@ -7,11 +7,11 @@ Where things are (``docs/web.md``, *How the server is built*, says more;
 - Composition: :mod:`.app`: ``create_app`` keeps the store, the hub, the metrics, the limits and the
   record checker on ``app.state`` and includes the routers of ``ROUTERS``; its lifespan makes the
   people store, the lobby's listing, the table service (given the listing and the people part's
-  keepers of finished and abandoned games), quick start (which listens to the service), the clock
-  scan and quick match's turns.
+  keepers of finished and abandoned games), quick start and the notices (which listen to the
+  service), the clock scan and quick match's turns.
 - Routes, one ``APIRouter`` per area in :mod:`.routes`, in the order of ``ROUTERS``: ``health``,
   ``lobby``, ``public``, ``records``, ``review``, ``scoresheet``, ``pages``, ``socket``, ``people``,
-  ``groups``, ``standing``, ``chat``, ``people_pages``; and what they share: ``common`` (the app's
+  ``groups``, ``standing``, ``chat``, ``people_pages``, ``push``; and what they share: ``common`` (the app's
   parts, the refusals) and ``quotas`` (what one key or address may make).
 - The tables: :mod:`.tables` (``TableState``, the fold of a table's journal; ``Table``, that state
   at run time; ``TableService``, which holds the tables and their write path; its parts, the bots,
@@ -32,5 +32,5 @@ Where things are (``docs/web.md``, *How the server is built*, says more;
 - The edges: :mod:`.models` (shapes checked by pydantic), :mod:`.pages` (HTML shells),
   :mod:`.static` (the static files), :mod:`.addresses` (which addresses others can open),
   :mod:`.limits` (one client's limits), :mod:`.guard` (request heads bounded in uvicorn),
-  :mod:`.metrics` (Prometheus and the JSON logs).
+  :mod:`.metrics` (Prometheus and the JSON logs), :mod:`.push` (notices by Web Push: docs/push.md).
 """

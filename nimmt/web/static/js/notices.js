@@ -83,6 +83,7 @@ async function state() {
 function message(box, text, error = false) {
   const line = box.querySelector(".notices-message");
   line.textContent = text || "";
+  line.hidden = !text;
   line.classList.toggle("error", Boolean(error));
 }
 
@@ -92,9 +93,8 @@ async function mountTable(box) {
   if (!table || !(table.options.clock >= TURN_BASED)) return;
   const id = `notices-${Math.random().toString(36).slice(2, 8)}`;
   const input = el("input", { type: "checkbox", id });
-  box.classList.add("check");
-  box.replaceChildren(input, el("label", { for: id }, t("push_table")),
-    el("span", { class: "notices-message help", role: "status" }));
+  box.replaceChildren(el("p", { class: "check" }, input, el("label", { for: id }, t("push_table"))),
+    el("p", { class: "notices-message help", role: "status", hidden: true }));
   const { here } = await state();
   input.checked = Boolean(here);
   box.hidden = false;
@@ -132,7 +132,7 @@ async function mountMe(box) {
     el("p", { class: "check" }, groups, el("label", { for: "notices-groups" }, t("push_groups"))),
     el("h3", {}, t("push_devices")),
     list,
-    el("p", { class: "notices-message help", role: "status" }),
+    el("p", { class: "notices-message help", role: "status", hidden: true }),
   );
   box.setAttribute("aria-labelledby", "notices-heading");
   const draw = async () => {
