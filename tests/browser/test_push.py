@@ -20,7 +20,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, expect
 
 from tests.browser.helpers import act, decision, next_decision
 from tests.server.live import LiveServer
