@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import ipaddress
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -90,12 +91,25 @@ def check_endpoint(endpoint: object, *, loopback_http: bool = False) -> str:
         parts = urlsplit(endpoint)
     except ValueError:
         raise SubscriptionRefused("the endpoint is not a URL") from None
-    local = parts.hostname in ("127.0.0.1", "localhost", "::1")
-    if not parts.hostname or parts.username or parts.password:
+    host = (parts.hostname or "").lower()
+    local = host in ("127.0.0.1", "localhost", "::1")
+    if not host or parts.username or parts.password:
         raise SubscriptionRefused("the endpoint is not a push service's URL")
     if parts.scheme != "https" and not (loopback_http and parts.scheme == "http" and local):
         raise SubscriptionRefused("the endpoint is an https URL")
+    if not loopback_http and (_private(host) or host == "localhost" or host.endswith((".localhost", ".local"))):
+        raise SubscriptionRefused("the endpoint is a push service on the internet, not on this network")
     return endpoint
+
+
+def _private(host: str) -> bool:
+    """Whether ``host`` is an address of this machine or its network (nimmt never posts there for
+    a stranger)."""
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return not address.is_global
 
 
 class SubscriptionStore:

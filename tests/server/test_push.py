@@ -305,3 +305,57 @@ def test_a_group_table_is_news_for_members_who_chose_it(app_client: TestClient, 
     assert received.headers["urgency"] == "normal"
     settle(client)
     assert endpoint.at("/cleo") == []  # Cleo chose turn notices only
+
+
+@pytest.mark.parametrize("endpoint_url", ["https://10.0.0.8/push", "https://127.0.0.1:8443/x", "https://[::1]/x",
+                                          "https://printer.local/x", "https://169.254.169.254/latest"])
+def test_an_endpoint_on_the_servers_own_network_is_refused(tmp_path: Path, endpoint_url: str) -> None:
+    """Without the tests' door (NIMMT_PUSH_LOOPBACK), nimmt posts to push services on the internet only."""
+    with TestClient(create_app(tmp_path / "nimmt.sqlite3", bot_delay=0, limits=TEST_LIMITS)) as client:
+        _ana, ana = new_player(client, "Ana")
+        refused(client.post("/api/me/push", json=Device().subscription(endpoint_url), headers=ana),
+                422, "bad_subscription")
+        assert client.post("/api/me/push", json=Device().subscription("https://fcm.googleapis.com/fcm/send/x"),
+                           headers=ana).status_code == 201
+
+
+def test_a_merged_players_devices_keep_their_notices(app_client: TestClient, endpoint: Endpoint) -> None:
+    """A device-link code used on a phone that holds another player: its notices follow it."""
+    client = app_client
+    _ana, ana = new_player(client, "Ana")
+    _other, phone_key = new_player(client, "Ana's phone")
+    made = subscribe(client, phone_key, Device(), "https://push.example.com/phone")
+    code = client.post("/api/me/link", headers=ana).json()["code"]
+    merged = client.post("/api/link", json={"code": code, "merge": True}, headers=phone_key)
+    assert merged.status_code == 201, merged.text
+    assert [sub["id"] for sub in client.get("/api/me/push", headers=ana).json()] == [made["id"]]
+
+
+def test_a_finished_group_game_is_news_for_members_not_at_the_table(app_client: TestClient,
+                                                                   endpoint: Endpoint) -> None:
+    client = app_client
+    _ana, ana = new_player(client, "Ana")
+    _bruno, bruno = new_player(client, "Bruno")
+    group = client.post("/api/groups", json={"name": "Friday"}, headers=ana).json()
+    assert client.post("/api/invites", json={"invite": group["invite_url"].rsplit("/", 1)[1]},
+                       headers=bruno).status_code == 200
+    ana_phone, bruno_phone = Device(), Device()
+    subscribe(client, ana, ana_phone, f"{endpoint.url}/ana", groups=True)
+    subscribe(client, bruno, bruno_phone, f"{endpoint.url}/bruno", groups=True, language="es")
+    made = client.post("/api/tables", json={"name": "Ana", "seats": 2, "bots": ["random"], "group": group["id"],
+                                            "options": {"rounds": 1}}, headers=ana).json()
+    with client.websocket_connect(f"/ws/{made['table_id']}") as socket:
+        ana_at = Person(socket, made["token"])
+        assert ana_at.send({"type": "start"})["type"] == "ack"
+        rng = random.Random(2)
+        deadline = time.monotonic() + 120
+        while ana_at.sync()["table"]["status"] != "over":
+            assert time.monotonic() < deadline, "the game never ended"
+            if ana_at.act_randomly(rng) is None:
+                time.sleep(0.05)
+    new, over = endpoint.wait("/bruno", 2)
+    assert bruno_phone.read(new)["body"] == "Ana abrió una mesa nueva para el grupo."
+    assert bruno_phone.read(over)["title"] == "Friday"
+    assert bruno_phone.read(over)["body"].startswith("Una partida terminó: ganó ")
+    settle(client)
+    assert endpoint.at("/ana") == []  # she was at the table: her own table's news are not news to her
