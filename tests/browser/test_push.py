@@ -6,9 +6,11 @@ fr, are screenshots.
 
 What is real and what stands in: Chromium's own push service cannot be reached from here, so the
 page's call to pushManager.subscribe is replaced by window.nimmtPushSubscribe (an init script),
-which hands over the test's endpoint and a key pair the test made. The permission, the service
-worker's registration, the page's controls, the server's routes, its claim in the store, the
-encryption and the VAPID signature are nimmt's own.
+which hands over the test's endpoint and a key pair the test made; the decrypted message reaches the
+service worker by DevTools' ServiceWorker.deliverPushMessage, and the tap on the notification is a
+notificationclick dispatched in the worker. The permission, the service worker and its handlers,
+the page's controls, the server's routes, its claim in the store, the encryption and the VAPID
+signature are nimmt's own.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.helpers import act, decision, next_decision
 from tests.server.live import LiveServer
@@ -70,6 +72,45 @@ def slow_table(server: LiveServer, ana: str, bruno: str, language: str) -> str:
     return table_id
 
 
+def received_text(notice: dict[str, object]) -> str:
+    """The notice as the push service hands it to the browser: its decrypted JSON text."""
+    return json.dumps(notice, ensure_ascii=False)
+
+
+def show_notice(context: BrowserContext, page: Page, origin: str, data: str) -> dict[str, str]:
+    """Hand a push message to the site's service worker as the browser does when one arrives
+    (DevTools' ServiceWorker.deliverPushMessage), and read back the notification it shows."""
+    cdp = context.new_cdp_session(page)
+    registrations: list[dict[str, object]] = []
+    cdp.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
+    cdp.send("ServiceWorker.enable")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    deadline = time.monotonic() + 30
+    while not [r for r in registrations if not r["isDeleted"]]:
+        assert time.monotonic() < deadline, "the service worker's registration was never told"
+        page.wait_for_timeout(50)
+    [registration] = [r for r in registrations if not r["isDeleted"]]
+    cdp.send("ServiceWorker.deliverPushMessage", {"origin": origin, "registrationId": registration["registrationId"],
+                                                   "data": data})
+    while True:
+        shown: list[dict[str, str]] = page.evaluate("""() => navigator.serviceWorker.ready
+          .then((r) => r.getNotifications())
+          .then((all) => all.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data.url })))""")
+        if shown:
+            [notification] = shown
+            return notification
+        assert time.monotonic() < deadline, "the service worker showed no notification"
+        page.wait_for_timeout(50)
+
+
+def tap_notice(context: BrowserContext) -> None:
+    """A tap on the notice: its notificationclick, in the service worker (dispatched there, since
+    a test cannot tap the system's notification)."""
+    [worker] = context.service_workers
+    worker.evaluate("""() => self.registration.getNotifications().then(([notice]) =>
+      self.dispatchEvent(new NotificationEvent("notificationclick", { notification: notice })))""")
+
+
 def test_a_notice_for_the_decision_opens_the_table_at_the_seat(browser: Browser,
                                                                pushed: tuple[LiveServer, Endpoint]) -> None:
     server, endpoint = pushed
@@ -115,10 +156,17 @@ def test_a_notice_for_the_decision_opens_the_table_at_the_seat(browser: Browser,
         bruno_page.wait_for_timeout(1000)
         assert len(endpoint.at("/ana")) == 1
 
-        # The notice's link, opened on her phone, is the table at her seat: her question is there.
+        # On her phone, a page of the site is open elsewhere (the rules). The notice reaches the
+        # service worker (handed over by Chromium's DevTools protocol: no push service here), which
+        # shows it; her tap on it takes that window to the table, at her seat, her question there.
         assert notice["url"] == f"/t/{table_id}"
         opened = ana_context.new_page()
-        opened.goto(f"{server.url}{notice['url']}")
+        opened.goto(f"{server.url}/rules")
+        shown = show_notice(ana_context, opened, server.url, received_text(notice))
+        assert shown == {"title": notice["title"], "body": notice["body"], "tag": notice["tag"],
+                         "url": f"{server.url}/t/{table_id}"}
+        tap_notice(ana_context)
+        opened.wait_for_url(f"{server.url}/t/{table_id}")
         asked = next_decision(opened)
         assert asked["cards"] or asked["rows"]
         expect(opened.locator("#hand")).to_be_visible()

@@ -39,11 +39,11 @@ async function openTable(href) {
   const url = sameSite(href);
   const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
   const there = windows.find((client) => new URL(client.url).pathname === url.pathname);
-  if (there) return there.focus();
-  const other = windows.find((client) => "navigate" in client);
-  if (other) {
-    const focused = await other.focus();
-    return focused.navigate(url.href);
+  if (there) return there.focus().catch(() => there);
+  for (const other of windows.filter((client) => "navigate" in client)) {
+    await other.focus().catch(() => null); // a browser may refuse the focus: the window still goes there
+    const gone = await other.navigate(url.href).catch(() => null); // not this worker's window: the next one
+    if (gone) return gone;
   }
   return self.clients.openWindow(url.href);
 }
