@@ -68,13 +68,14 @@ def _states() -> tuple[GameState, GameState]:
 
 def _decisions() -> list[Callable[[], object]]:
     """One of each call that runs a compiled kernel: the expert's card and row (its rollouts with one style
-    per seat, as once it has seen how the others play, and the table-wide ones), the coach's cards and
+    per seat, as once it has seen how the others play, and the table-wide ones), the review's, the coach's cards and
     rows, ``simulate``'s seats, and the heuristic's and the learned network's one decisions."""
     import numpy as np
 
     from nimmt.batch import decide, seat_games
+    from nimmt.batch._review import penalties as review_penalties
     from nimmt.bots import make_bot
-    from nimmt.bots.styles import seat_card_penalties, seat_row_penalties, seats_of
+    from nimmt.bots.styles import _policies_of, seat_card_penalties, seat_row_penalties, seats_of
     from nimmt.coach import advise_cards, advise_rows
 
     cards, rows = view(_states()[0], 0), view(_states()[1], 0)
@@ -88,6 +89,9 @@ def _decisions() -> list[Callable[[], object]]:
         lambda: expert.act(rows),
         lambda: seat_card_penalties(cards, cards.hand[:2], 2, rng, styles, np.zeros((2, 2), np.int64)),
         lambda: seat_row_penalties(rows, 2, rng, styles, np.zeros((4, 2), np.int64)),
+        # The review's rollouts (nimmt.review): the same deal and draws for every option of a sample.
+        lambda: review_penalties(cards, "card", cards.hand[:2], 0, 2, 0, _policies_of(styles, None)),
+        lambda: review_penalties(rows, "row", [0, 1], 0, 2, 0, _policies_of(styles, None)),
         lambda: advise_cards(cards, samples=8, rng=random.Random(0)),
         lambda: advise_rows(rows, samples=8, rng=random.Random(0)),
         lambda: seat_games(("heuristic", "beginner", "random"), 2, 1),

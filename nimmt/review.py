@@ -284,21 +284,20 @@ def _rng(seed: int, *where: object) -> random.Random:
 
 
 def _chunk(
-    seen: View, kind: str, cards: Sequence[int], size: int, rng: random.Random, generator: np.random.Generator,
+    seen: View, kind: str, labels: Sequence[int], first: int, size: int, seed: int, rng: random.Random,
     model: OpponentModel,
 ) -> npt.NDArray[np.int64]:
-    """(options, size): one draw of the other players' styles, ``size`` samples shared by ``cards``
-    (every row for a row choice)."""
-    from nimmt.bots.styles import seat_card_penalties, seat_row_penalties, seats_of
+    """(len(labels), size): one draw of the other players' styles, samples ``first`` to ``first + size - 1``
+    of the decision's ``seed``, each the same deal and the same draws of the noisy styles for every
+    option of ``labels`` (cards, or rows for a row choice: :func:`nimmt.batch.review_penalties`)."""
+    from nimmt.batch._review import penalties as review_penalties
+    from nimmt.bots.styles import _policies_of, seats_of
 
     me = seen.player
     assert me is not None
     styles = model.draw(seen, rng)
     styles[me] = "heuristic"
-    seats = seats_of(styles)
-    if kind == "card":
-        return seat_card_penalties(seen, list(cards), size, generator, seats)
-    return seat_row_penalties(seen, size, generator, seats)
+    return review_penalties(seen, kind, labels, first, size, seed, _policies_of(seats_of(styles), None))
 
 
 def penalties(
@@ -309,13 +308,13 @@ def penalties(
     option on every sample (the review itself stops the settled ones: :func:`sample`)."""
     import numpy as np
 
-    generator = np.random.default_rng(rng.getrandbits(64))
+    seed = rng.getrandbits(63)
     labels = list(seen.hand) if kind == "card" else list(range(ROW_COUNT))
     blocks = []
     taken = 0
     while taken < samples:
         size = min(CHUNK, samples - taken)
-        blocks.append(_chunk(seen, kind, labels, size, rng, generator, model))
+        blocks.append(_chunk(seen, kind, labels, taken, size, seed, rng, model))
         taken += size
     return np.concatenate(blocks, axis=1)
 
@@ -339,17 +338,18 @@ def _paired(values: npt.NDArray[np.int64], i: int, b: int, n: int) -> tuple[floa
 
 
 def sample(
-    seen: View, kind: str, chosen: int, budget: int, rng: random.Random, model: OpponentModel
+    seen: View, kind: str, chosen: int, budget: int, rng: random.Random, model: OpponentModel, settle: bool = True
 ) -> Samples:
     """The samples of a decision, option by option only as many as its answer needs (at most ``budget``
     each; see the module): every option gets :data:`FIRST` samples on the same deals; then, a chunk of
     :data:`CHUNK` at a time, only the options not yet settled: an option stops when it is clearly worse
     than the best so far (by :data:`SETTLED_Z` standard errors of the paired difference), or when it can
     be better than the best by :data:`TIE` at most; the chosen option when its accuracy is known to
-    :data:`ACCURACY_PRECISION` points (one standard error); the best when no other option is left."""
+    :data:`ACCURACY_PRECISION` points (one standard error); the best when no other option is left. With
+    ``settle`` False every option gets the whole budget."""
     import numpy as np
 
-    generator = np.random.default_rng(rng.getrandbits(64))
+    seed = rng.getrandbits(63)
     labels = list(seen.hand) if kind == "card" else list(range(ROW_COUNT))
     k = len(labels)
     c = labels.index(chosen)
@@ -359,13 +359,11 @@ def sample(
     taken = 0
     while taken < budget and active:
         size = min(CHUNK, budget - taken)
-        block = _chunk(seen, kind, [labels[i] for i in active], size, rng, generator, model)
-        if kind == "row":  # the rows come together: keep the active ones
-            block = block[active]
-        values[active, taken : taken + size] = block
+        values[active, taken : taken + size] = _chunk(seen, kind, [labels[i] for i in active], taken, size, seed, rng,
+                                                      model)
         taken += size
         counts[active] = taken
-        if taken < min(FIRST, budget) or taken >= budget:
+        if taken < min(FIRST, budget) or taken >= budget or not settle:
             continue
         active = _still_open(values[:, :taken], active, c)
     return Samples(values, counts)
@@ -432,11 +430,11 @@ def options_of(values: npt.NDArray[np.int64], labels: Sequence[int], chosen: int
 
 
 def judge(
-    seen: View, kind: str, chosen: int, *, samples: int, rng: random.Random, model: OpponentModel
+    seen: View, kind: str, chosen: int, *, samples: int, rng: random.Random, model: OpponentModel, settle: bool = True
 ) -> tuple[Option, ...]:
     """Every legal option of ``seen.player`` at this moment, estimated from ``seen`` alone."""
     labels = list(seen.hand) if kind == "card" else list(range(ROW_COUNT))
-    taken = sample(seen, kind, chosen, samples, rng, model)
+    taken = sample(seen, kind, chosen, samples, rng, model, settle)
     return options_of(taken.values, labels, chosen, taken.counts)
 
 
@@ -473,11 +471,13 @@ def review(
     players: Sequence[int] | None = None,
     only: Container[tuple[int, int, int, str]] | None = None,
     rounds: Container[int] | None = None,
+    settle: bool = True,
 ) -> Review:
     """Review every decision of ``record``: of ``players`` only, of ``rounds`` only (counted from 1),
     with ``only`` just the decisions whose (round, turn, player, kind) it holds (turns counted from
     1), when given. Parts of one review made at the same samples and seed make it whole again
-    (:func:`merge`). See the module."""
+    (:func:`merge`). ``settle`` False: every option at the whole budget (no option stops early: the
+    error bars of every option as narrow as the budget gives, at about three times the cost). See the module."""
     from nimmt.bots.opponents import OpponentModel
 
     if samples < 2:
@@ -495,7 +495,7 @@ def review(
         if moment.player in models:
             where = (moment.state.round, moment.state.turn + 1, moment.player, moment.kind)
             wanted = (only is None or where in only) and (rounds is None or where[0] in rounds)
-            decision = _decide(moment, models[moment.player], samples if wanted else 0, seed)
+            decision = _decide(moment, models[moment.player], samples if wanted else 0, seed, settle)
             if decision is not None:
                 pending.append(len(decisions))
                 decisions.append(decision)
@@ -619,7 +619,7 @@ def from_store(record: GameRecord, data: Any) -> Review:
         raise ReviewError(f"not a stored review of this game: {error!r}") from None
 
 
-def _decide(moment: Moment, model: OpponentModel, samples: int, seed: int) -> Decision | None:
+def _decide(moment: Moment, model: OpponentModel, samples: int, seed: int, settle: bool = True) -> Decision | None:
     """The decision at ``moment``; with ``samples`` 0, only what the player's model learns there."""
     seen = view(moment.state, moment.player)
     if moment.kind == "card":
@@ -627,7 +627,7 @@ def _decide(moment: Moment, model: OpponentModel, samples: int, seed: int) -> De
     if not samples:
         return None
     rng = _rng(seed, seen.round, seen.turn, moment.player, moment.kind)
-    options = judge(seen, moment.kind, moment.chosen, samples=samples, rng=rng, model=model)
+    options = judge(seen, moment.kind, moment.chosen, samples=samples, rng=rng, model=model, settle=settle)
     return Decision(
         player=moment.player, round=seen.round, turn=seen.turn + 1, kind=moment.kind, chosen=moment.chosen,
         rows=seen.rows, hand=seen.hand, card=seen.row_choice_card if moment.kind == "row" else None,
