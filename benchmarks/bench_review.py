@@ -16,15 +16,16 @@
 Bounded by its counts; prints the figures and the CPU time of each part (``--json FILE`` keeps them).
 
 3. **Cost, before and after** (``--cost``): one seeded 4-player game (as in 1.), reviewed by
-   ``nimmt replay --review --json`` of this tree and of an older one (``--old``, default main at
-   3c03e61, before the review settled options early: a git worktree made in a temporary folder, its
-   kernels loaded from this tree's Numba cache), each a whole process, the two taken in turn
-   ``--repeats`` times: the median CPU seconds (user + system) of each, their ratio, the load average;
-   then the error bars of the same game by each: every option's standard error, the chosen option's
-   standard error of its loss (median and 90th percentile), and each player's accuracy over
+   ``nimmt replay --review --json`` of this tree and of older ones (``--old``, commits or folders,
+   comma-separated; default main at 3c03e61, before the review settled options early: each commit a
+   git worktree made in a temporary folder, prepared), with ``--full`` also this tree with every
+   option at the whole budget; each a whole process, the ways taken in turn ``--repeats`` times: the
+   median CPU seconds (user + system) of each, their ratio to the first, the rollouts made, the load
+   average; then the error bars of the same game by each: every option's standard error, the chosen
+   option's standard error of its loss (median and 90th percentile), and each player's accuracy over
    ``--seeds`` review seeds (mean and spread: how much the figure moves with the review's own luck).
 
-    taskset -c 1 .venv/bin/python benchmarks/bench_review.py --cost [--repeats 3] [--seeds 3]
+    taskset -c 1 .venv/bin/python benchmarks/bench_review.py --cost [--repeats 3] [--seeds 3] [--old A,B] [--full]
 """
 
 from __future__ import annotations
@@ -176,10 +177,15 @@ def _old_tree(commit: str, folder: str) -> Path:
     return tree
 
 
-def _timed_review(tree: Path, record: str, seed: int) -> tuple[float, dict[str, Any]]:
-    """CPU seconds (user + system) of ``nimmt replay --review --json`` of ``tree``, and its review."""
+FULL = "import sys; import nimmt.review; nimmt.review.SETTLE = False; from nimmt.cli.entry import main; main()"
+
+
+def _timed_review(tree: Path, record: str, seed: int, full: bool = False) -> tuple[float, dict[str, Any]]:
+    """CPU seconds (user + system) of ``nimmt replay --review --json`` of ``tree``, and its review;
+    ``full``: every option at the whole budget (:data:`nimmt.review.SETTLE` off)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run([sys.executable, "-m", "nimmt", "replay", "--review", "--json", "--seed", str(seed), record],
+    start = ["-c", FULL, "nimmt"] if full else ["-m", "nimmt"]
+    done = subprocess.run([sys.executable, *start, "replay", "--review", "--json", "--seed", str(seed), record],
                           env={**os.environ, "PYTHONPATH": str(tree), "NUMBA_NUM_THREADS": "1"}, cwd=tree,
                           capture_output=True, text=True, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -210,49 +216,66 @@ def error_bars(reviews: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def cost(game: int, seed: int, expert_samples: int, repeats: int, seeds: int, old: str | None) -> dict[str, Any]:
+def cost(game: int, seed: int, expert_samples: int, repeats: int, seeds: int, old: Sequence[str],
+         full: bool) -> dict[str, Any]:
     record, order = play(game, seed, expert_samples, COST_BOTS)
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / "game.json")
         Path(path).write_text(json.dumps(record.to_json()), encoding="utf-8")
-        old_tree = Path(old) if old else _old_tree(OLD, folder)
-        trees = {"before": old_tree, "after": HERE}
-        cpu: dict[str, list[float]] = {name: [] for name in trees}
-        reviews: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
+        ways: dict[str, tuple[Path, bool]] = {}
+        made: list[Path] = []
+        for i, commit in enumerate(old):
+            if Path(commit).is_dir():
+                ways[commit] = (Path(commit), False)
+            else:
+                made.append(_old_tree(commit, str(Path(folder) / str(i))))
+                ways[commit] = (made[-1], False)
+        if full:
+            ways["this tree, every option at the budget"] = (HERE, True)
+        ways["this tree"] = (HERE, False)
+        cpu: dict[str, list[float]] = {name: [] for name in ways}
+        reviews: dict[str, list[dict[str, Any]]] = {name: [] for name in ways}
         try:
             for i in range(max(repeats, seeds)):
-                for name, tree in trees.items():
-                    seconds, result = _timed_review(tree, path, i % seeds)
+                for name, (tree, every) in ways.items():  # the ways in turn, run after run
+                    seconds, result = _timed_review(tree, path, i % seeds, every)
                     if i < repeats:
                         cpu[name].append(seconds)
                     if i < seeds:
                         reviews[name].append(result)
                     print(f"  {name}: seed {i % seeds}, {seconds:.2f} CPU-s", flush=True)
         finally:
-            if not old:
-                subprocess.run(["git", "-C", str(HERE), "worktree", "remove", "--force", str(old_tree)],
+            for tree in made:
+                subprocess.run(["git", "-C", str(HERE), "worktree", "remove", "--force", str(tree)],
                                capture_output=True)
-    decisions = len(reviews["after"][0]["decisions"])
+    decisions = len(reviews["this tree"][0]["decisions"])
+    first = next(iter(ways))
     figures = {
         "game": {"seats": order, "decisions": decisions, "rounds": len(record.rounds)},
         "load_average": os.getloadavg()[0],
         "cpu_seconds": {name: {"median": statistics.median(v), "runs": v} for name, v in cpu.items()},
-        "ratio": statistics.median(cpu["before"]) / statistics.median(cpu["after"]),
+        "ratio": {name: statistics.median(cpu[first]) / statistics.median(v) for name, v in cpu.items()},
+        "samples": {name: sum(o["samples"] for d in v[0]["decisions"] for o in d["options"])
+                    for name, v in reviews.items()},
         "error_bars": {name: error_bars(v) for name, v in reviews.items()},
     }
-    before, after = figures["cpu_seconds"]["before"]["median"], figures["cpu_seconds"]["after"]["median"]
+    names = list(ways)
     print(f"one 4-player game ({decisions} decisions, {len(record.rounds)} rounds; {', '.join(order)}), "
-          f"load average {figures['load_average']:.1f}, median of {repeats}:")
-    print(f"| | before ({old or OLD}) | after | ratio |\n|---|---:|---:|---:|")
-    print(f"| CPU-s of `nimmt replay --review --json` | {before:.2f} | {after:.2f} | {before / after:.1f}x |")
+          f"load average {figures['load_average']:.1f}, median of {repeats}, each way in turn:")
+    print("| | " + " | ".join(names) + " |\n|---|" + "---:|" * len(names))
+    print("| CPU-s of `nimmt replay --review --json` | "
+          + " | ".join(f"{figures['cpu_seconds'][n]['median']:.2f}" for n in names) + " |")
+    print(f"| cheaper than {first} | " + " | ".join(f"{figures['ratio'][n]:.2f}x" for n in names) + " |")
+    print("| rollouts (options x samples) | " + " | ".join(f"{figures['samples'][n]:,}" for n in names) + " |")
     bars = figures["error_bars"]
     for key, label in (("option_stderr", "an option's standard error"),
                        ("chosen_loss_stderr", "the chosen option's loss, standard error")):
-        b, a = bars["before"][key], bars["after"][key]
-        print(f"| {label}, median / p90 | {b['median']:.3f} / {b['p90']:.3f} | {a['median']:.3f} / {a['p90']:.3f} | |")
-    for b, a in zip(bars["before"]["players"], bars["after"]["players"], strict=True):
-        print(f"| {a['name']}: accuracy, mean ± spread over {seeds} seeds | {b['accuracy']:.1f} ± {b['spread']:.1f} | "
-              f"{a['accuracy']:.1f} ± {a['spread']:.1f} | |")
+        print(f"| {label}, median / p90 | "
+              + " | ".join(f"{bars[n][key]['median']:.3f} / {bars[n][key]['p90']:.3f}" for n in names) + " |")
+    for p, player in enumerate(bars[first]["players"]):
+        print(f"| {player['name']}: accuracy, mean ± spread over {seeds} seeds | "
+              + " | ".join(f"{bars[n]['players'][p]['accuracy']:.1f} ± {bars[n]['players'][p]['spread']:.1f}"
+                           for n in names) + " |")
     return figures
 
 
@@ -269,10 +292,14 @@ def main() -> None:
     parser.add_argument("--game", type=int, default=0, help="with --cost: which seeded game")
     parser.add_argument("--repeats", type=int, default=3, help="with --cost: runs of each side")
     parser.add_argument("--seeds", type=int, default=3, help="with --cost: review seeds for the error bars")
-    parser.add_argument("--old", help=f"with --cost: the older tree (default: a worktree of {OLD})")
+    parser.add_argument("--old", default=OLD,
+                        help=f"with --cost: older trees or commits, comma-separated (default {OLD}: a worktree of it)")
+    parser.add_argument("--full", action="store_true",
+                        help="with --cost: also this tree with every option at the budget")
     args = parser.parse_args()
     if args.cost:
-        figures = cost(args.game, args.seed, args.expert_samples, args.repeats, args.seeds, args.old)
+        figures = cost(args.game, args.seed, args.expert_samples, args.repeats, args.seeds, args.old.split(","),
+                       args.full)
         if args.json:
             with open(args.json, "w", encoding="utf-8") as handle:
                 json.dump(figures, handle, indent=1)

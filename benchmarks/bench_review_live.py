@@ -7,11 +7,15 @@ It starts ``nimmt serve`` on 127.0.0.1 (a fresh SQLite file, per-client limits o
 started together. The person (this script, over a WebSocket) plays a random legal card or row
 ``--think`` seconds (jittered ±50 %) after being asked, as a quick person would. When a table's game
 is over (the state the person is sent says ``over``), the script asks for the game's review
-(``GET /api/tables/{id}/games/{n}/review``) every 0.1 s, as the last screen does, until it is
-ready. It prints, per table, the seconds from the last card (that state) to the review, the rounds
-and the decisions, the ``seconds`` the pending answers gave, and the server's CPU; and the load
-average. ``--old-way`` makes the server review only after the game (as before issue 29: the
-review's samples are the same, the steps during the game are off), for a side by side run.
+(``GET /api/tables/{id}/games/{n}/review``) as the last screen does (``review.js``: at once, then
+again after half the ``seconds`` the pending answer gave, at least 0.3 s and at most 3 s), until it
+is ready: the seconds from the last card to that answer are the review's time to the screen. It
+prints, per table, those seconds, the rounds and the decisions, the ``seconds`` the pending answers
+gave, and the server's CPU; and the load average. ``--old-way`` makes the server review only after
+the game (as before issue 29: the review's samples are the same, the steps during the game are off),
+for a side by side run.
+``--busy N`` keeps N other processes busy on the machine's cores while the tables play (a busier
+machine: plain Python loops at the normal priority), to see what the page says then.
 Bounded: at most 16 tables, every wait has a timeout (``--timeout``, default 600 s).
 """
 
@@ -20,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import statistics
@@ -34,6 +39,8 @@ from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import Server, cpu_seconds  # the load test's server, as it starts it
+
+POLL_SOONEST, POLL_MOST = 0.3, 3.0  # the last screen's waits between two asks (review.js)
 
 
 async def person(url: str, table_id: str, token: str, think: float, rng: random.Random,
@@ -78,15 +85,24 @@ async def table(http: httpx.AsyncClient, url: str, index: int, bots: list[str], 
             review = answer.json()["review"]
             return {"table": index, "seconds": time.perf_counter() - ended, "promised": promised,
                     "decisions": len(review["decisions"]), "rounds": max(d["round"] for d in review["decisions"])}
-        if answer.status_code == 202 and answer.json().get("seconds") is not None:
-            promised.append(answer.json()["seconds"])
+        left = answer.json().get("seconds") if answer.status_code == 202 else None
+        if left is not None:
+            promised.append(left)
         if time.perf_counter() - ended > timeout:
             raise SystemExit(f"table {index}: no review {timeout:g} s after the game")
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(min(max(left / 2 if left is not None else POLL_MOST, POLL_SOONEST), POLL_MOST))
+
+
+def _burn() -> None:
+    """A busy process: plain Python, at the normal priority, until stopped."""
+    n = 0
+    while True:
+        n = (n * 31 + 7) % 1000003
 
 
 async def run(args: argparse.Namespace) -> None:
     bots = args.bots.split(",")
+    burners = [multiprocessing.Process(target=_burn, daemon=True) for _ in range(args.busy)]
     with tempfile.TemporaryDirectory() as folder:
         extra = ["--bot-delay", str(args.bot_delay)]
         env_old = os.environ.get("NIMMT_REVIEW_AS_PLAYED")
@@ -100,16 +116,22 @@ async def run(args: argparse.Namespace) -> None:
                 os.environ.pop("NIMMT_REVIEW_AS_PLAYED", None)
         try:
             await asyncio.sleep(args.warm)  # the workers start and load the kernels, as a server long up has
+            for burner in burners:
+                burner.start()
             before = cpu_seconds(server.pid) or 0.0
             async with httpx.AsyncClient(timeout=args.timeout, trust_env=False) as http:
                 results = await asyncio.gather(*(table(http, server.url, i, bots, args.think, args.timeout)
                                                   for i in range(args.tables)))
             used = (cpu_seconds(server.pid) or 0.0) - before
         finally:
+            for burner in burners:
+                if burner.pid is not None:
+                    burner.terminate()
             server.stop()
     seconds = [r["seconds"] for r in results]
     print(f"{args.tables} tables of a person and {', '.join(bots)}, {'after the game' if args.old_way else 'as played'}"
-          f"; load average {os.getloadavg()[0]:.1f}; server CPU {used:.1f} s (its workers not counted)")
+          f", {args.busy} busy processes beside; load average {os.getloadavg()[0]:.1f}; server CPU {used:.1f} s "
+          "(its workers not counted)")
     print("| table | rounds | decisions | last card -> review, s | pending answers said, s |\n|---|---:|---:|---:|---|")
     for r in results:
         print(f"| {r['table']} | {r['rounds']} | {r['decisions']} | {r['seconds']:.2f} | "
@@ -128,11 +150,14 @@ def main() -> None:
     parser.add_argument("--warm", type=float, default=8.0, help="seconds to wait after the server started")
     parser.add_argument("--timeout", type=float, default=600.0)
     parser.add_argument("--old-way", action="store_true", help="review after the game only, as before")
+    parser.add_argument("--busy", type=int, default=0, help="other busy processes on the machine meanwhile (0 to 16)")
     parser.add_argument("--json")
     parser.add_argument("--log", help="keep the server's output in this file")
     args = parser.parse_args()
     if not 1 <= args.tables <= 16:
         raise SystemExit("--tables: 1 to 16")
+    if not 0 <= args.busy <= 16:
+        raise SystemExit("--busy: 0 to 16")
     asyncio.run(run(args))
 
 

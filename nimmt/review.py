@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Container, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -89,6 +90,7 @@ SETTLED_Z = 2.0  # an option this many standard errors (of the paired difference
 TIE = 0.2  # ... and one that can be at most this much better than the best (bullheads)
 ACCURACY_PRECISION = 3.0  # the chosen option is settled when its accuracy is known to this standard error
 FORGIVEN = 0.2  # the accuracy forgives this much loss a decision (bullheads): near ties count as the best
+SETTLE = True  # settled options stop early (False: every option at the whole budget, as before issue 29)
 NOISE_Z = 2.0  # a loss within this many standard errors of the best is noise: never marked
 # (mark, threshold in bullheads of loss), worst first
 MARKS: tuple[tuple[str, float], ...] = (("blunder", 5.0), ("mistake", 2.5), ("inaccuracy", 1.0))
@@ -471,13 +473,14 @@ def review(
     players: Sequence[int] | None = None,
     only: Container[tuple[int, int, int, str]] | None = None,
     rounds: Container[int] | None = None,
-    settle: bool = True,
+    settle: bool | None = None,
 ) -> Review:
     """Review every decision of ``record``: of ``players`` only, of ``rounds`` only (counted from 1),
     with ``only`` just the decisions whose (round, turn, player, kind) it holds (turns counted from
     1), when given. Parts of one review made at the same samples and seed make it whole again
     (:func:`merge`). ``settle`` False: every option at the whole budget (no option stops early: the
-    error bars of every option as narrow as the budget gives, at about three times the cost). See the module."""
+    error bars of every option as narrow as the budget gives, at about three times the cost); None:
+    :data:`SETTLE`. See the module."""
     from nimmt.bots.opponents import OpponentModel
 
     if samples < 2:
@@ -495,7 +498,8 @@ def review(
         if moment.player in models:
             where = (moment.state.round, moment.state.turn + 1, moment.player, moment.kind)
             wanted = (only is None or where in only) and (rounds is None or where[0] in rounds)
-            decision = _decide(moment, models[moment.player], samples if wanted else 0, seed, settle)
+            decision = _decide(moment, models[moment.player], samples if wanted else 0, seed,
+                               SETTLE if settle is None else settle)
             if decision is not None:
                 pending.append(len(decisions))
                 decisions.append(decision)
@@ -530,11 +534,13 @@ def review_steps(
     samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
     budget: int | None = None,
+    seconds: float | None = None,
 ) -> tuple[list[Decision], int, dict[int, OpponentModel], int]:
     """A review made as the game goes on: the decisions of ``record`` (a game under way, or over) from
     its ``done``-th on, up to the end of its last complete turn, each player's model of the others as
     ``models`` left it (None: before the first decision). ``budget``: stop after about that much work
-    (the options times the cards left, summed; at least one decision). Returns the decisions made,
+    (the options times the cards left, summed; at least one decision), or after ``seconds`` of wall clock
+    (at least one decision: a busy machine makes shorter steps, not slower ones). Returns the decisions made,
     the new ``done``, the models, and how many decisions the record's complete turns hold. The
     decisions of every step, given to :func:`finish`, are :func:`review`'s, number for number: each
     player's model watches the same views in the same order, and each decision draws from its own seed."""
@@ -552,7 +558,9 @@ def review_steps(
             ended = i + 1  # only whole turns: a turn under way is not in the record as it will be
     found: list[Decision] = []
     spent = 0
-    while done < ended and (budget is None or spent < budget or not found):
+    until = None if seconds is None else time.perf_counter() + seconds
+    while done < ended and (not found or ((budget is None or spent < budget)
+                                          and (until is None or time.perf_counter() < until))):
         moment = listing[done][0]
         decision = _decide(moment, models[moment.player], samples, seed)
         assert decision is not None

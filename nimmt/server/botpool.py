@@ -365,20 +365,22 @@ class BotPool:
         if executor is not None:
             stop_executor(executor)
 
-    async def run(self, key: str, function: Callable[..., T], *args: Any, low: bool = False) -> T:
+    async def run(self, key: str, function: Callable[..., T], *args: Any, low: bool = False,
+                  limit: float | None = None) -> T:
         """``function(*args)`` in a worker, when ``key``'s turn comes (``low``: after every job of normal
-        priority). :class:`BotTimeout` if the worker does not answer within :attr:`timeout` (every
-        worker is then restarted)."""
+        priority). :class:`BotTimeout` if the worker does not answer within ``limit`` seconds (default
+        :attr:`timeout`; every worker is then restarted)."""
+        limit = self.timeout if limit is None else limit
         await self._acquire(key, low)
         try:
             executor = self._pool()
             await self._ready(executor)
             future = asyncio.get_running_loop().run_in_executor(executor, function, *args)
             try:
-                return await asyncio.wait_for(future, self.timeout)
+                return await asyncio.wait_for(future, limit)
             except TimeoutError:
                 logger.warning("a worker did not answer in %.0f s (%s): the workers are restarted",
-                               self.timeout, getattr(function, "__name__", "job"))
+                               limit, getattr(function, "__name__", "job"))
                 if self._executor is executor:
                     await asyncio.to_thread(self._stop_workers)
                 raise BotTimeout from None

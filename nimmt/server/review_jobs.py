@@ -25,12 +25,13 @@ def review_part(record: dict[str, Any], player: int, wanted: list[Where], sample
 
 
 def review_step(record: dict[str, Any], done: int, models: bytes | None, samples: int, seed: int,
-                budget: int) -> tuple[list[Decision], int, bytes, int]:
+                budget: int, seconds: float | None = None) -> tuple[list[Decision], int, bytes, int]:
     """The next decisions of a game under way (in a worker): :func:`nimmt.review.review_steps` from the
-    ``done``-th, about ``budget`` of work, the players' models pickled between steps."""
+    ``done``-th, about ``budget`` of work or ``seconds`` of wall clock, the players' models pickled
+    between steps."""
     carried = None if models is None else pickle.loads(models)  # this server's own pickle
     found, done, kept, ended = review_steps(from_mapping(record), done, carried, samples=samples, seed=seed,
-                                            budget=budget)
+                                            budget=budget, seconds=seconds)
     return found, done, pickle.dumps(kept), ended
 
 

@@ -46,6 +46,10 @@ FOLLOWED_MOST = 2000  # games followed at once by this process (about 75 kB each
 # NIMMT_REVIEW_AS_PLAYED=0: review each game after its end only (as before issue 29; for side by side runs)
 AS_PLAYED_VARIABLE = "NIMMT_REVIEW_AS_PLAYED"
 SECONDS_A_DECISION = 0.05  # a first guess of a worker's seconds a decision, before any is measured
+STEP_SECONDS = 0.5  # a step during the game ends after this much wall clock (a bot's move waits at most that)
+# A review job's time limit: a worker at its low priority on a busy machine is slow, not stuck (the bots'
+# 14 s stopped every worker, the steps made so far were lost and the review started again, over and over).
+JOB_LIMIT = 300.0
 
 
 @dataclass
@@ -132,7 +136,7 @@ class Reviews:
         start = time.perf_counter()
         found, done, models, ended = await self.pool.run(
             f"review:{key[0]}", review_step, record, followed.done, followed.models, self.samples, DEFAULT_SEED,
-            PART_COST, low=low)
+            PART_COST, STEP_SECONDS, low=low, limit=JOB_LIMIT)
         if found:
             seconds = (time.perf_counter() - start) / len(found)
             self.seconds_a_decision = 0.8 * self.seconds_a_decision + 0.2 * seconds
@@ -194,7 +198,7 @@ class Reviews:
                         return
                     record = row.record
                 parts = [await self.pool.run(f"review:{table_id}", review_part, record, player, wanted,
-                                             self.samples, DEFAULT_SEED)
+                                             self.samples, DEFAULT_SEED, limit=JOB_LIMIT)
                          for player, wanted in parts_of(record)]
                 data = to_store(merge(from_mapping(record), parts))
             await self._keep(table_id, game, data)

@@ -1,6 +1,6 @@
 // Watching a finished game again, turn by turn; the server cuts the record into turns.
 import { api, el, errorText, headsLabel, isolateName, page, renderRows, t } from "./common.js";
-import { accuracyTable, fetchReview, lossChart, turnDecisions } from "./review.js";
+import { accuracyTable, fetchReview, lossChart, pendingText, turnDecisions } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 let game = null;
@@ -82,8 +82,8 @@ function showReview(data) {
 
 function loadReview() {
   $("review").hidden = false;
-  fetchReview(page.source.replace(/\/replay$/, "/review"), () => {
-    $("review-status").textContent = t("review_pending");
+  fetchReview(page.source.replace(/\/replay$/, "/review"), (left) => {
+    $("review-status").textContent = pendingText(left);
   }).then(showReview, () => showReview(null));
 }
 

@@ -2,7 +2,7 @@
 // decision, one tap from its place in the replay. It follows the screen's replay link (which names
 // the table and the game) and asks the server for the game's review; nothing else of the table.
 import { el, t } from "./common.js";
-import { accuracyScore, decisionHash, fetchReview, headsAmount, marksText } from "./review.js";
+import { accuracyScore, decisionHash, fetchReview, headsAmount, marksText, pendingText } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 let shown = "";
@@ -20,8 +20,8 @@ async function follow() {
   const list = $("review-summary-list");
   list.replaceChildren();
   status.textContent = "";
-  const review = await fetchReview(`/api/tables/${table}/games/${game}/review`, () => {
-    status.textContent = t("review_pending");
+  const review = await fetchReview(`/api/tables/${table}/games/${game}/review`, (left) => {
+    status.textContent = pendingText(left);
   }).catch(() => null);
   if (shown !== replay) return; // another game ended meanwhile
   status.textContent = review ? t("review_accuracy_means") : t("review_unavailable");

@@ -6,8 +6,10 @@ import { cardElement, el, has, headsLabel, isolateName, lang, listFormat, svgEle
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
   "#7f7f00", "#555555"];
 const SHAPES = ["circle", "square", "diamond", "triangle"];
-const POLL_SECONDS = 3;
-const POLL_TRIES = 100;
+const POLL_SECONDS = 3; // the longest wait between two asks while the review is being made
+const POLL_SOONEST = 0.3; // the shortest: a review due in a moment is on screen within a third of a second
+const SAY_SECONDS = 5; // from this many seconds left the wait is told in seconds
+const POLL_MOST = 1200; // seconds of asking before the page gives up
 
 const decimals = (digits) => new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits });
 export const one = (value) => decimals(1).format(value);
@@ -35,19 +37,30 @@ export const accuracyScore = (accuracy) => (accuracy === null || accuracy === un
 export const marksText = (marks) => listFormat(["inaccuracy", "mistake", "blunder"]
   .map((mark) => tp(`review_count_${mark}`, marks[mark] || 0)));
 
-/** The review at ``url``, asking again while the server is still making it (202) or preparing its bots
- * (503 with Retry-After: a first run, the review comes once they are ready); null when there is none. */
+/** The review at ``url``, asking again while the server is still making it (202: as soon as its
+ * ``seconds`` say it may be ready, every 0.3 s to 3 s) or preparing its bots (503 with Retry-After: a
+ * first run, the review comes once they are ready); null when there is none. ``onPending(seconds)``
+ * hears each wait, with the server's estimate of the seconds left (null when it gave none). */
 export async function fetchReview(url, onPending) {
-  for (let i = 0; i < POLL_TRIES; i += 1) {
+  const until = Date.now() + POLL_MOST * 1000;
+  while (Date.now() < until) {
     const response = await fetch(url, { headers: { Accept: "application/json" } });
     if (response.status === 200) return (await response.json()).review;
     const later = response.status === 503 ? Number(response.headers.get("Retry-After")) : 0;
     if (response.status !== 202 && !(later > 0)) return null;
-    onPending();
-    await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(later, POLL_SECONDS), 60) * 1000));
+    const left = response.status === 202 ? Number((await response.json().catch(() => ({}))).seconds) : NaN;
+    onPending(Number.isFinite(left) ? left : null);
+    const wait = later > 0 ? Math.min(later, 60)
+      : Math.min(Math.max(Number.isFinite(left) ? left / 2 : POLL_SECONDS, POLL_SOONEST), POLL_SECONDS);
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
   }
   return null;
 }
+
+/** What the page says while the review is being made: "in a moment", or, from :data:`SAY_SECONDS` left
+ * (a busy server), about how many seconds (the server's estimate, ``left``). */
+export const pendingText = (left) => (left !== null && left >= SAY_SECONDS
+  ? tp("review_pending_seconds", Math.round(left)) : t("review_pending"));
 
 /** A decision's place on the replay page (its index in the review's decisions). */
 export const decisionHash = (index) => `#decision-${index}`;
