@@ -14,8 +14,9 @@ prints, per table, those seconds, the rounds and the decisions, the ``seconds`` 
 gave, and the server's CPU; and the load average. ``--old-way`` makes the server review only after
 the game (as before issue 29: the review's samples are the same, the steps during the game are off),
 for a side by side run.
-``--busy N`` keeps N other processes busy on the machine's cores while the tables play (a busier
-machine: plain Python loops at the normal priority), to see what the page says then.
+``--poll-every 3`` asks every 3 s instead, as the last screen did before. ``--busy N`` keeps N other
+processes busy on the machine's cores while the tables play (a busier machine: plain Python loops at
+the normal priority), to see what the page says then.
 Bounded: at most 16 tables, every wait has a timeout (``--timeout``, default 600 s).
 """
 
@@ -73,7 +74,7 @@ async def person(url: str, table_id: str, token: str, think: float, rng: random.
 
 
 async def table(http: httpx.AsyncClient, url: str, index: int, bots: list[str], think: float,
-                timeout: float) -> dict[str, Any]:
+                timeout: float, every: float) -> dict[str, Any]:
     made = await http.post(f"{url}/api/tables", json={"name": f"P{index}", "seats": 1 + len(bots), "bots": bots})
     made.raise_for_status()
     table_id, token = made.json()["table_id"], made.json()["token"]
@@ -90,7 +91,8 @@ async def table(http: httpx.AsyncClient, url: str, index: int, bots: list[str], 
             promised.append(left)
         if time.perf_counter() - ended > timeout:
             raise SystemExit(f"table {index}: no review {timeout:g} s after the game")
-        await asyncio.sleep(min(max(left / 2 if left is not None else POLL_MOST, POLL_SOONEST), POLL_MOST))
+        await asyncio.sleep(every if every else min(max(left / 2 if left is not None else POLL_MOST, POLL_SOONEST),
+                                                    POLL_MOST))
 
 
 def _burn() -> None:
@@ -120,8 +122,8 @@ async def run(args: argparse.Namespace) -> None:
                 burner.start()
             before = cpu_seconds(server.pid) or 0.0
             async with httpx.AsyncClient(timeout=args.timeout, trust_env=False) as http:
-                results = await asyncio.gather(*(table(http, server.url, i, bots, args.think, args.timeout)
-                                                  for i in range(args.tables)))
+                results = await asyncio.gather(*(table(http, server.url, i, bots, args.think, args.timeout,
+                                                       args.poll_every) for i in range(args.tables)))
             used = (cpu_seconds(server.pid) or 0.0) - before
         finally:
             for burner in burners:
@@ -150,6 +152,8 @@ def main() -> None:
     parser.add_argument("--warm", type=float, default=8.0, help="seconds to wait after the server started")
     parser.add_argument("--timeout", type=float, default=600.0)
     parser.add_argument("--old-way", action="store_true", help="review after the game only, as before")
+    parser.add_argument("--poll-every", type=float, default=0.0,
+                        help="ask every this many seconds instead (3: the last screen before issue 29's step 2)")
     parser.add_argument("--busy", type=int, default=0, help="other busy processes on the machine meanwhile (0 to 16)")
     parser.add_argument("--json")
     parser.add_argument("--log", help="keep the server's output in this file")
