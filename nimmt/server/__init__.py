@@ -11,8 +11,8 @@ Where things are (``docs/web.md``, *How the server is built*, says more;
   service), the clock scan and quick match's turns.
 - Routes, one ``APIRouter`` per area in :mod:`.routes`, in the order of ``ROUTERS``: ``health``,
   ``lobby``, ``public``, ``records``, ``review``, ``scoresheet``, ``pages``, ``socket``, ``people``,
-  ``groups``, ``standing``, ``chat``, ``people_pages``, ``push``; and what they share: ``common`` (the app's
-  parts, the refusals) and ``quotas`` (what one key or address may make).
+  ``groups``, ``standing``, ``chat``, ``people_pages``, ``push``, ``playing``; and what they share:
+  ``common`` (the app's parts, the refusals) and ``quotas`` (what one key or address may make).
 - The tables: :mod:`.tables` (``TableState``, the fold of a table's journal; ``Table``, that state
   at run time; ``TableService``, which holds the tables and their write path; its parts, the bots,
   the coach, presence, memory, the clocks and the reviews; the events on the wire and the refusals).
@@ -28,7 +28,8 @@ Where things are (``docs/web.md``, *How the server is built*, says more;
 - Bots, reviews and records: :mod:`.botpool` (worker processes for the bots, the coach and reviews),
   :mod:`.review_jobs` (a review's jobs in those workers), :mod:`.uploads` (reviews of uploaded
   records), :mod:`.checker` (uploaded records, checked in a worker), :mod:`.replay` (a record turn
-  by turn), :mod:`.people_games` (finished games handed to the people part).
+  by turn), :mod:`.people_games` (finished games handed to the people part), :mod:`.seated` (where
+  each person sits: their games in progress).
 - The edges: :mod:`.models` (shapes checked by pydantic), :mod:`.pages` (HTML shells),
   :mod:`.static` (the static files), :mod:`.addresses` (which addresses others can open),
   :mod:`.limits` (one client's limits), :mod:`.guard` (request heads bounded in uvicorn),

@@ -42,6 +42,7 @@ from .routes import (
     pages,
     people,
     people_pages,
+    playing,
     public,
     push,
     records,
@@ -52,6 +53,7 @@ from .routes import (
 )
 from .routes.common import errors, handle_errors
 from .routes.records import MAX_RECORD_UPLOAD
+from .seated import SeatedRows, SeatedTables
 from .static import static_apps
 from .store import SqlStore, Store
 from .tables import TableService
@@ -77,6 +79,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     chat.router,  # /api/groups/{id}/chat
     people_pages.router,  # /me, /link/{code}, /join/{invite}, /groups/{id}[/screen], /ratings
     push.router,  # /api/push/key, /api/me/push..., /sw.js (notices: docs/push.md)
+    playing.router,  # /api/me/tables (a person's games in progress)
 )
 
 __all__ = ["MAX_BODY_BYTES", "MAX_RECORD_UPLOAD", "ROUTERS", "create_app"]
@@ -141,6 +144,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if notices is not None:
         await notices.start()  # the site's VAPID key: configured, or the store's (made once)
         service.subscribe(notices.hear)  # a turn-based table's decision: its person's notice (docs/push.md)
+    state.seated = SeatedTables(public) if public is not None and known is not None else None
+    seated = SeatedRows(state.seated) if state.seated is not None else None
+    if seated is not None:
+        service.subscribe(seated.note)  # where each person sits: their games in progress (nimmt/server/seated.py)
     metrics.count_tables(lambda: len(service.tables))
     state.uploads = UploadReviews(service.pool, state.checker)  # uploaded records' reviews (nimmt/server/uploads.py)
     service.pool.prepared()  # on a first run, the bots' kernels start compiling now, in the background
@@ -165,6 +172,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if notices is not None:
             await notices.close()
         await service.close()
+        if seated is not None:
+            await seated.settled()
         if known is not None:
             await known.close()
         await listing.close()

@@ -3,6 +3,7 @@
 import { api, currentPlayer, el, errorText, has, page, t } from "./common.js";
 import "./daily.js";
 import "./group-table.js"; // from a group's page: the group the new table is for, named first
+import { showPlaying } from "./playing.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME_KEY = "nimmt:name";
@@ -30,6 +31,9 @@ function remember(key, value) {
 // A bot's short name in a menu (what a phone's select shows whole); its description beside it.
 const botLabel = (name) => (has(`bot_name_${name}`) ? t(`bot_name_${name}`) : name);
 const botAbout = (name) => (has(`bot_${name}`) ? t(`bot_${name}`) : name);
+
+// The person's games in progress, those awaiting their move first (shown only when there are some).
+showPlaying($("playing"), $("playing-list"));
 
 $("create-language").value = page.lang;
 $("create-name").value = remembered(NAME_KEY) || "";

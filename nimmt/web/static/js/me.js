@@ -1,11 +1,14 @@
 // "You": this browser's player (its key in local storage), their games, groups, devices and data.
 import { announce, api, el, errorText, isolateName, lang, listFormat, page, playerKey, t, tp } from "./common.js";
 import { createPasskey, passkeyProblem, passkeysAvailable, usePasskey } from "./passkey.js";
+import { showPlaying } from "./playing.js";
 
 const $ = (id) => document.getElementById(id);
 const SECTIONS = ["profile", "standing", "games", "groups", "devices", "data"];
 let me = null;
 let nextBefore = null;
+// The games in progress (static/js/playing.js): asked for again whenever the page's player changes.
+const loadPlaying = showPlaying($("playing"), $("playing-list"), { now: false });
 
 const when = (iso) => new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
 
@@ -163,7 +166,8 @@ async function load() {
     return null;
   }) : null;
   render();
-  if (me) await Promise.all([loadStanding(), loadGames()]);
+  if (me) await Promise.all([loadStanding(), loadGames(), loadPlaying()]);
+  else await loadPlaying();
   if (page.link && !me) $("code-input").value = page.link;
 }
 

@@ -1,0 +1,161 @@
+"""Where each person sits: one row per person and table at which they hold a seat, so that the home
+page and My games list a person's games in progress (``GET /api/me/tables``,
+:mod:`nimmt.server.routes.playing`) without reading every table's journal.
+
+A row holds the seat, the table's status (lobby, playing, over) and whether its clock is a
+turn-based one; whose move it is and the time left are read from the table itself when the list is
+asked for. The table service's listeners hear every change of a table; :class:`SeatedRows` writes a
+table's rows when what they hold changes (a seat taken, a game started, over or played again),
+in the background and in the order of the changes, as the lobby's rows are
+(:class:`nimmt.server.public.Listing`). A person deleted meanwhile gets no row (the rows go with
+them: ``ON DELETE CASCADE``). A table from before these rows gets its rows at its next change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Literal
+
+from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Integer, String, Table, delete, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from .public import PUBLIC_SCHEMA, REMEMBERED, TURN_BASED, PublicTables
+
+if TYPE_CHECKING:
+    from .tables import Table as GameTable
+    from .tables.changes import TableChanged
+
+logger = logging.getLogger("nimmt.server")
+Status = Literal["lobby", "playing", "over"]
+QUIET_FOR = timedelta(days=7)  # a table not turn-based, unchanged this long, is no longer listed
+LISTED = 20  # at most this many tables for one person
+
+SEATED_TABLES = Table(
+    "seated_tables", PUBLIC_SCHEMA,
+    Column("player_id", String(32), ForeignKey("people_players.id", ondelete="CASCADE"), primary_key=True),
+    Column("table_id", String(64), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True, index=True),
+    Column("seat", Integer, nullable=False),
+    Column("status", String(8), nullable=False),
+    Column("turn_based", Boolean, nullable=False),
+    Column("changed_at", DateTime(timezone=True), nullable=False),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedRow:
+    table_id: str
+    seat: int
+    status: Status
+    turn_based: bool
+    changed_at: datetime
+
+
+def seated_people(table: GameTable) -> dict[str, int]:
+    """Each person's seat at the table (their first, should they hold two): seats with a player."""
+    seats: dict[str, int] = {}
+    for index, seat in enumerate(table.seats):
+        if seat.player is not None and seat.token_hash is not None:
+            seats.setdefault(seat.player, index)
+    return seats
+
+
+class SeatedTables:
+    """The ``seated_tables`` rows, on the lobby's engine (the store's database)."""
+
+    def __init__(self, public: PublicTables) -> None:
+        self._engine: AsyncEngine = public.engine
+        self.dialect, self.clock = public.dialect, public.clock
+
+    async def note(self, table_id: str, seats: dict[str, int], status: Status, turn_based: bool) -> None:
+        """Write the table's rows: one per person seated (a person deleted meanwhile gets none)."""
+        now = self.clock()
+        insert_of = sqlite_insert if self.dialect == "sqlite" else pg_insert
+        for player, seat in seats.items():
+            values = {"player_id": player, "table_id": table_id, "seat": seat, "status": status,
+                      "turn_based": turn_based, "changed_at": now}
+            insert = insert_of(SEATED_TABLES).values(values)
+            changed = {name: insert.excluded[name] for name in ("seat", "status", "turn_based", "changed_at")}
+            try:
+                async with self._engine.begin() as connection:
+                    await connection.execute(insert.on_conflict_do_update(
+                        index_elements=["player_id", "table_id"], set_=changed))
+            except IntegrityError:  # no such player (deleted, or a table from another site's store)
+                logger.info("table %s: a seat's player is no longer known; no row kept", table_id)
+
+    async def of_player(self, player_id: str, limit: int = LISTED) -> list[SeatedRow]:
+        """The person's tables whose game is not over, most recently changed first: a turn-based
+        table while it is not over, any other one for :data:`QUIET_FOR` after its last change."""
+        columns = SEATED_TABLES.c
+        query = (select(columns.table_id, columns.seat, columns.status, columns.turn_based, columns.changed_at)
+                 .where(columns.player_id == player_id, columns.status != "over")
+                 .order_by(columns.changed_at.desc(), columns.table_id).limit(max(0, min(limit, LISTED)) * 3))
+        async with self._engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        quiet = self.clock() - QUIET_FOR
+        kept = [SeatedRow(row.table_id, row.seat, row.status, row.turn_based, _utc(row.changed_at))
+                for row in rows if row.turn_based or _utc(row.changed_at) > quiet]
+        return kept[:limit]
+
+    async def forget(self, player_id: str, table_ids: Sequence[str]) -> None:
+        """Drop rows that no longer hold (the person's seat is gone from the table)."""
+        if not table_ids:
+            return
+        columns = SEATED_TABLES.c
+        async with self._engine.begin() as connection:
+            await connection.execute(delete(SEATED_TABLES).where(columns.player_id == player_id,
+                                                                 columns.table_id.in_(list(table_ids))))
+
+
+def _utc(value: datetime) -> datetime:
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class SeatedRows:
+    """What this process writes of its tables' seats: a table's rows when who sits there, its status
+    or its clock changed since this process last wrote them (a listener of the table service)."""
+
+    def __init__(self, rows: SeatedTables) -> None:
+        self.rows = rows
+        self.written: dict[str, tuple[object, ...]] = {}  # each table's rows as last written by this process
+        self.writes: dict[str, asyncio.Task[None]] = {}  # each table's latest write
+
+    def note(self, change: TableChanged) -> None:
+        table = change.table
+        seats = seated_people(table)
+        if not seats:
+            return
+        status: Status = table.status
+        turn_based = (table.options.clock or 0) >= TURN_BASED
+        shown = (tuple(sorted(seats.items())), status, turn_based)
+        if self.written.get(table.id) == shown:
+            return
+        if len(self.written) > REMEMBERED:
+            self.written.clear()  # writing a row again is harmless
+        self.written[table.id] = shown
+        before = self.writes.get(table.id)
+        task = self.writes[table.id] = asyncio.create_task(
+            self._write(table.id, seats, status, turn_based, before))
+        task.add_done_callback(lambda done: self.writes.pop(table.id, None) if self.writes.get(table.id) is done
+                               else None)
+
+    async def _write(self, table_id: str, seats: dict[str, int], status: Status, turn_based: bool,
+                     before: asyncio.Task[None] | None) -> None:
+        if before is not None:
+            await asyncio.wait([before])
+        try:
+            await self.rows.note(table_id, seats, status, turn_based)
+        except Exception:
+            self.written.pop(table_id, None)  # the next change writes again
+            logger.exception("the seats' rows of table %s were not written", table_id)
+
+    async def settled(self) -> None:
+        """Wait for the writes under way (tests, closing)."""
+        while self.writes:
+            await asyncio.wait(list(self.writes.values()))
