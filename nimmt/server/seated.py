@@ -103,6 +103,16 @@ class SeatedTables:
                 for row in rows if row.turn_based or _utc(row.changed_at) > quiet]
         return kept[:limit]
 
+    async def export(self, player_id: str) -> list[dict[str, object]]:
+        """Every row of the person's (their data: ``GET /api/me/export``), oldest change first."""
+        columns = SEATED_TABLES.c
+        query = (select(columns.table_id, columns.seat, columns.status, columns.changed_at)
+                 .where(columns.player_id == player_id).order_by(columns.changed_at, columns.table_id))
+        async with self._engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [{"table_id": row.table_id, "seat": row.seat, "status": row.status,
+                 "changed_at": _utc(row.changed_at).isoformat()} for row in rows]
+
     async def forget(self, player_id: str, table_ids: Sequence[str]) -> None:
         """Drop rows that no longer hold (the person's seat is gone from the table)."""
         if not table_ids:

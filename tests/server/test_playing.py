@@ -4,8 +4,10 @@ clock, those awaiting their move first; nobody else's, and nothing once the game
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -91,7 +93,7 @@ def test_the_list_shows_each_game_in_progress_and_whose_move_it_is(client: TestC
     refused(client.get("/api/me/tables"), 401, "no_key")
 
 
-def test_a_game_over_leaves_the_list_and_a_deleted_person_leaves_no_row(client: TestClient) -> None:
+def test_a_game_over_leaves_the_list_and_a_deleted_person_leaves_no_row(client: TestClient, tmp_path: Path) -> None:
     _ana, ana = new_player(client, "Ana")
     quick = client.post("/api/tables", json={"name": "Ana", "seats": 2, "bots": ["random"], "start": True,
                                              "options": {"rounds": 1}}, headers=ana).json()
@@ -113,7 +115,13 @@ def test_a_game_over_leaves_the_list_and_a_deleted_person_leaves_no_row(client: 
             else:
                 ana_there.send({"type": "play", "card": legal_cards(state)[0], "version": state["version"]})
     assert eventually(tables, lambda got: got == []) == []
+    with sqlite3.connect(tmp_path / "nimmt.sqlite3") as database:
+        assert database.execute("SELECT status FROM seated_tables").fetchall() == [("over",)]
+    exported = client.get("/api/me/export", headers=ana).json()["seated_tables"]
+    assert [(row["table_id"], row["seat"], row["status"]) for row in exported] == [(quick["table_id"], 0, "over")]
     assert client.delete("/api/me", headers=ana).status_code == 204
+    with sqlite3.connect(tmp_path / "nimmt.sqlite3") as database:  # the person's rows go with them
+        assert database.execute("SELECT count(*) FROM seated_tables").fetchall() == [(0,)]
 
 
 def test_the_order_puts_the_moves_awaited_first_and_the_least_time_left_first() -> None:

@@ -359,9 +359,12 @@ async def delete_me(me: Me, people: People) -> Response:
 
 
 @router.get("/api/me/export", responses={200: {"content": {"application/json": {}}}, **people_errors(401, 503)})
-async def export_me(me: Me, people: People) -> Response:
+async def export_me(request: Request, me: Me, people: People) -> Response:
     """Everything nimmt holds about this player, as one JSON document (``nimmt-people/1``)."""
     data = await people.export(me.id)
+    seated = getattr(request.app.state, "seated", None)  # the tables where they sit (nimmt/server/seated.py)
+    if seated is not None:
+        data["seated_tables"] = await seated.export(me.id)
     return Response(json.dumps(data, ensure_ascii=False, indent=1), media_type="application/json",
                     headers={"Content-Disposition": 'attachment; filename="nimmt-my-data.json"',
                              "Cache-Control": "no-store"})
