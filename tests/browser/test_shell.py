@@ -177,6 +177,10 @@ def test_chromium_reads_the_manifest_and_its_icons_load(browser: Browser, server
         else:
             assert answer.text().lstrip().startswith("<svg")
     assert {192, 512} <= sizes
+    # A maskable icon of its own (the card drawn smaller, inside the safe zone), at both sizes.
+    maskable = {icon["sizes"] for icon in data["icons"] if icon["purpose"] == "maskable"}
+    assert maskable == {"192x192", "512x512"}
+    assert all("maskable" in icon["src"] for icon in data["icons"] if icon["purpose"] == "maskable")
 
     # The page's own icons (tab, home screen of a phone) load, each at its size.
     for link in page.locator('link[rel="icon"], link[rel="apple-touch-icon"]').all():
@@ -217,3 +221,45 @@ def test_header_fits_a_small_phone(browser: Browser, server: LiveServer) -> None
         assert measured["header"] <= 0, f"{lang} {path}: {measured}"
     context.close()
 
+
+
+# iOS reads no manifest icon: its home screen takes the apple-touch-icon (180x180, opaque: iOS draws
+# a transparent one on black) and the title; a page added to it opens standalone (iOS 16.4+ reads the
+# manifest's display too, which Web Push on iOS needs).
+IOS_TAGS = """() => Object.fromEntries(['apple-mobile-web-app-capable', 'mobile-web-app-capable',
+  'apple-mobile-web-app-title', 'apple-mobile-web-app-status-bar-style'].map(
+  (name) => [name, document.querySelector(`meta[name="${name}"]`)?.content ?? null]))"""
+
+
+def test_every_page_links_the_manifest_in_its_language_and_the_ios_tags(browser: Browser, server: LiveServer) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    created = httpx.post(f"{server.url}/api/tables", json={"name": "Ana", "seats": 2, "bots": ["random"]}).json()
+    for path in (*PAGES, "/me", "/lobby", "/ratings", f"/t/{created['table_id']}", f"/watch/{created['table_id']}"):
+        page.goto(f"{server.url}{path}{'&' if '?' in path else '?'}lang=fr")
+        assert page.locator('link[rel="manifest"]').get_attribute("href") == "/manifest.webmanifest?lang=fr", path
+        assert page.evaluate(IOS_TAGS) == {"apple-mobile-web-app-capable": "yes", "mobile-web-app-capable": "yes",
+                                           "apple-mobile-web-app-title": "nimmt",
+                                           "apple-mobile-web-app-status-bar-style": "default"}, path
+        touch = page.locator('link[rel="apple-touch-icon"]')
+        assert touch.get_attribute("sizes") == "180x180" and (touch.get_attribute("href") or "").endswith(
+            "/icons/apple-touch-icon.png"), path
+    icon = httpx.get(f"{server.url}/static/icons/apple-touch-icon.png").content
+    assert _png_size(icon) == (180, 180) and icon[25] == 2, "the touch icon is opaque RGB"
+    for lang in ("fr", "pt-BR"):
+        served = httpx.get(f"{server.url}/manifest.webmanifest?lang={lang}")
+        assert served.status_code == 200
+        assert served.headers["content-type"].split(";")[0] == "application/manifest+json"
+        data = served.json()
+        texts = {**catalog(lang, "web"), **catalog(lang, "lobby")}
+        assert data["lang"] == lang and data["description"] == texts["app_description"]
+        assert [shortcut["name"] for shortcut in data["shortcuts"]] == [texts["nav_me"], texts["nav_lobby"]]
+        # One app whatever the language: the same id, start and scope, which hold every table's page.
+        assert (data["id"], data["start_url"], data["scope"], data["display"]) == ("/", "/", "/", "standalone")
+    cdp = context.new_cdp_session(page)
+    found: dict[str, Any] = cdp.send("Page.getAppManifest")
+    assert found["errors"] == [], found["errors"]
+    assert found["manifest"]["scope"] == f"{server.url}/"  # a notice's /t/{id} opens inside the app
+    errors = {error["errorId"] for error in cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]}
+    assert errors <= {"in-incognito"}, errors
+    context.close()

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import json
 from datetime import UTC, datetime
+from functools import cache
+from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -108,6 +111,31 @@ def _host(url: str) -> str | None:
 def keep_language(response: Response, language: str) -> None:
     """The person's own language on this device (the cookie every page reads first)."""
     response.set_cookie(LANG_COOKIE, language, max_age=LANG_COOKIE_SECONDS, samesite="lax")
+
+
+@cache
+def web_app_manifest(language: str) -> str:
+    """The web app manifest (``static/manifest.webmanifest``) in ``language``: its description, and
+    its shortcuts (a long press on the installed app's icon: My games, the lobby)."""
+    made = json.loads((resources.files("nimmt.web") / "static" / "manifest.webmanifest").read_text(encoding="utf-8"))
+    texts = {**catalog(language, "web"), **catalog(language, "lobby")}
+    icon = [{"src": "/static/icons/icon-192.png", "sizes": "192x192", "type": "image/png"}]
+    made.update(lang=language, description=texts["app_description"], shortcuts=[
+        {"name": texts["nav_me"], "url": "/me", "icons": icon},
+        {"name": texts["nav_lobby"], "url": "/lobby", "icons": icon}])
+    return json.dumps(made, ensure_ascii=False, indent=1)
+
+
+@router.get("/manifest.webmanifest")
+async def manifest(request: Request) -> Response:
+    """The web app manifest, in the page's language (``?lang=``, which every page's link gives), else
+    in the person's (as a page chooses it). Its ``id``, start and scope are the same in every language:
+    one app, which opens any page of the site (a notice's table too)."""
+    language, _source = choose_language(request.query_params.get("lang"), request.cookies.get(LANG_COOKIE),
+                                        request.headers.get("accept-language"))
+    return Response(web_app_manifest(language), media_type="application/manifest+json",
+                    headers={"Cache-Control": "no-cache", "Content-Language": language,
+                             "X-Content-Type-Options": "nosniff"})
 
 
 @router.get("/lang")
