@@ -21,9 +21,8 @@ from .test_people_api import new_player, refused
 DAY = 86400
 
 
-def eventually(ask: Callable[[], list[dict[str, Any]]], check: Callable[[list[dict[str, Any]]], bool]
-               ) -> list[dict[str, Any]]:
-    """The list once it satisfies ``check``: the rows are written in the background after each change."""
+def eventually(ask: Callable[[], list[Any]], check: Callable[[list[Any]], bool]) -> list[Any]:
+    """The answer once it satisfies ``check``: the rows are written in the background after each change."""
     deadline = time.monotonic() + 20
     while True:
         answer = ask()
@@ -115,8 +114,12 @@ def test_a_game_over_leaves_the_list_and_a_deleted_person_leaves_no_row(client: 
             else:
                 ana_there.send({"type": "play", "card": legal_cards(state)[0], "version": state["version"]})
     assert eventually(tables, lambda got: got == []) == []
-    with sqlite3.connect(tmp_path / "nimmt.sqlite3") as database:
-        assert database.execute("SELECT status FROM seated_tables").fetchall() == [("over",)]
+
+    def rows() -> list[Any]:
+        with sqlite3.connect(tmp_path / "nimmt.sqlite3") as database:
+            return database.execute("SELECT status FROM seated_tables").fetchall()
+
+    assert eventually(rows, lambda got: got == [("over",)]) == [("over",)]  # written in the background
     exported = client.get("/api/me/export", headers=ana).json()["seated_tables"]
     assert [(row["table_id"], row["seat"], row["status"]) for row in exported] == [(quick["table_id"], 0, "over")]
     assert client.delete("/api/me", headers=ana).status_code == 204
