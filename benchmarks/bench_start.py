@@ -4,9 +4,14 @@ side by side in one run.
 
     .venv/bin/python benchmarks/bench_start.py                # the run in docs/speed.md
     .venv/bin/python benchmarks/bench_start.py --repeats 9 --games 50000
+    .venv/bin/python benchmarks/bench_start.py --old ../main --games 2000   # another tree's start-ups beside
 
-Every command's ``--help`` has a row too (the command's module and Typer loaded, nothing run): its
-start-up against the bare interpreter.
+Every command's ``--help`` has a row too (the command's module and Typer loaded, nothing run), and a
+few quick commands run whole (``--version``, ``simulate --games 1``, ``rules``, ``replay`` of a
+record, a day's ``puzzle``): each one's start-up against the bare interpreter, which the issue holds
+to at most 10× by CPU time. ``--old TREE`` runs another tree's (given first on ``PYTHONPATH``) in
+turn with this one's. Python's bytecode is written once, before the timed runs, whatever
+``PYTHONDONTWRITEBYTECODE`` says (an installed nimmt has it).
 
 Every row is a whole process, timed by the wall clock and by its CPU time (user + system, children
 included); each figure is the median of ``--repeats`` runs, the rows taken in turn so that a busy
@@ -50,49 +55,73 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--games", type=int, default=50_000)
+    parser.add_argument("--old", type=Path, help="another tree (a checkout of main, say): its start-ups too, "
+                                                 "taken in turn with this one's")
     args = parser.parse_args()
     cc = shutil.which("cc")
     if cc is None:
         sys.exit("bench_start: needs a C compiler (cc) for the reference program")
     nimmt = [sys.executable, "-m", "nimmt"]
-    env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
+    # Python as installed: its modules' bytecode written once and read after (PYTHONDONTWRITEBYTECODE
+    # would compile nimmt's modules again in every process).
+    env = {**os.environ, "NUMBA_NUM_THREADS": "1", "PYTHONPATH": str(HERE.parent)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    trees = {"": env}
+    if args.old is not None:
+        trees["old "] = {**env, "PYTHONPATH": str(args.old.resolve())}
     with tempfile.TemporaryDirectory() as folder:
         program = str(Path(folder) / "random_games")
         subprocess.run([cc, "-O2", "-o", program, str(HERE / "random_games.c")], check=True)
-        rows = {
-            "python3 -c pass (bare)": [sys.executable, "-c", "pass"],
+        records = Path(folder) / "records"
+        subprocess.run([*nimmt, "simulate", "--games", "1", "--bots", "heuristic", "--seed", "1", "--json",
+                        "--records", str(records)], check=True, env=env, capture_output=True)
+        record = str(next(records.iterdir()))
+        starts = {
             "nimmt --help": [*nimmt, "--help"],
-            "nimmt simulate --games 1 --bots random --json": [*nimmt, "simulate", "--games", "1", "--bots", "random",
-                                                              "--seed", "1", "--json"],
+            "nimmt --version": [*nimmt, "--version"],
+            "nimmt simulate --games 1 --json": [*nimmt, "simulate", "--games", "1", "--seed", "1", "--json"],
+            "nimmt rules --lang en": [*nimmt, "rules", "--lang", "en"],
+            "nimmt replay GAME.json --json": [*nimmt, "replay", record, "--json"],
+            "nimmt puzzle --day 2026-12-06 --json": [*nimmt, "puzzle", "--day", "2026-12-06", "--json"],
             **{f"nimmt {name} --help": [*nimmt, name, "--help"] for name in COMMANDS},
+        }
+        big = {
             f"nimmt simulate --games {args.games} --bots random --json": [
                 *nimmt, "simulate", "--games", str(args.games), "--players", "4", "--bots", "random", "--seed", "1",
                 "--json"],
             f"C reference, {args.games} games": [program, str(args.games), "4", "1"],
         }
+        rows = {"python3 -c pass (bare)": ([sys.executable, "-c", "pass"], env),
+                **{tree + name: (command, tree_env) for name, command in starts.items()
+                   for tree, tree_env in trees.items()},
+                **{name: (command, env) for name, command in big.items()}}
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in rows}
         outputs: dict[str, str] = {}
+        for command, command_env in rows.values():  # once, not timed: the bytecode of what it loads written
+            timed(command, command_env)
         for _ in range(args.repeats):
-            for name, command in rows.items():
-                wall, cpu, outputs[name] = timed(command, env)
+            for name, (command, command_env) in rows.items():
+                wall, cpu, outputs[name] = timed(command, command_env)
                 times[name].append((wall, cpu))
     median = {name: (statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs))
               for name, runs in times.items()}
     bare = median["python3 -c pass (bare)"]
-    print(f"load average {os.getloadavg()[0]:.1f}; median of {args.repeats}; × bare python3 (wall, CPU)")
-    print("| process | wall s | CPU s | × bare (wall) | × bare (CPU) |\n|---|---:|---:|---:|---:|")
-    starts = list(rows)[:-2]  # the start-ups; the last two rows are the long run and the C program
+    print(f"load average {os.getloadavg()[0]:.1f}; median of {args.repeats}; × bare python3 (wall, CPU); "
+          f"bare: {bare[0]:.3f} s wall, {bare[1]:.3f} s CPU")
+    old = "| old CPU s | old × bare (CPU) " if args.old is not None else ""
+    print(f"| process {old}| wall s | CPU s | × bare (wall) | × bare (CPU) |")
+    print("|---" + "|---:" * (6 if args.old is not None else 4) + "|")
     for name in starts:
         wall, cpu = median[name]
-        print(f"| `{name}` | {wall:.3f} | {cpu:.3f} | {wall / bare[0]:.1f}× | {cpu / bare[1]:.1f}× |")
-    big = [name for name in rows if name not in starts]
-    ours, theirs = median[big[0]], median[big[1]]
+        before = (f"| {median['old ' + name][1]:.3f} | {median['old ' + name][1] / bare[1]:.1f}× "
+                  if args.old is not None else "")
+        print(f"| `{name}` {before}| {wall:.3f} | {cpu:.3f} | {wall / bare[0]:.1f}× | {cpu / bare[1]:.1f}× |")
+    ours, theirs = (median[name] for name in big)
     print("\n| run | wall s | CPU s | speed of C (wall) | speed of C (CPU) |\n|---|---:|---:|---:|---:|")
     for name in big:
         wall, cpu = median[name]
         print(f"| {name} | {wall:.3f} | {cpu:.3f} | {theirs[0] / wall:.2f}× | {theirs[1] / cpu:.2f}× |")
-    simulated = json.loads(outputs[big[0]])
-    reference = json.loads(outputs[big[1]])
+    simulated, reference = (json.loads(outputs[name]) for name in big)
     print(f"\nmean penalty per game: simulate {[round(x, 2) for x in simulated['mean_penalty_per_game']]}, "
           f"C {[round(t / reference['games'], 2) for t in reference['totals']]}; rounds per game: simulate "
           f"{simulated['rounds'] / simulated['games']:.3f}, C {reference['rounds'] / reference['games']:.3f}")

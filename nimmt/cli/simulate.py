@@ -3,7 +3,8 @@
 Three engines play the games. When every seat is ``random``, no ``--records`` are asked for and
 the run is of at most :data:`RANDOM_TABLES_UP_TO` games (or Numba is missing), NumPy alone plays
 whole tables at once (:mod:`nimmt.cli._random_tables`, :func:`simulate_random`: no Numba to load,
-so such a run starts at once). Otherwise, when every seat is a bot that the batch engine plays
+so such a run starts at once; up to :data:`~nimmt.cli._random_few.FEW` games, plain Python plays the
+very same games, :mod:`nimmt.cli._random_few`, without loading NumPy either). Otherwise, when every seat is a bot that the batch engine plays
 exactly (:data:`nimmt.batch.SEAT_POLICIES`: random, beginner, heuristic) and Numba is installed,
 its compiled kernels play them (:func:`simulate_batch`), a few thousand games per chunk. Else the
 step engine plays them one action at a time, each bot seeing its view (:func:`simulate`). All give
@@ -53,6 +54,8 @@ from ._common import (
     os_reason,
     parse_bots,
 )
+from ._random_few import FEW, FewGames
+from ._random_few import random_games as random_few_games
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -328,6 +331,9 @@ def run_batch_job(job: BatchJob) -> tuple[int, Tally]:
     """Play one chunk of games with the batch engine (or NumPy's random tables) and tally them."""
     players = len(job.bots)
     played: Any
+    if job.engine == "numpy" and job.count <= FEW:  # the same games, without loading NumPy
+        few = random_few_games(players, job.count, chunk_seed(job.seed, job.index), job.end_above, job.rounds or 0)
+        return job.index, tally_few(few, job.count)
     if job.engine == "numpy":
         from ._random_tables import random_games
 
@@ -356,6 +362,27 @@ def run_batch_job(job: BatchJob) -> tuple[int, Tally]:
         wins=wins,
     )
     return job.index, tally
+
+
+def tally_few(played: FewGames, games: int) -> Tally:
+    """:func:`run_batch_job`'s tally of games played in plain Python (:mod:`nimmt.cli._random_few`)."""
+    players = len(played.totals[0])
+    wins = [Fraction(0)] * players
+    for totals in played.totals:  # a win shared by k players counts 1/k to each of them
+        best = [seat for seat, total in enumerate(totals) if total == min(totals)]
+        for seat in best:
+            wins[seat] += Fraction(1, len(best))
+    sums = [sum(totals[seat] for totals in played.totals) for seat in range(players)]
+    return Tally(
+        players,
+        games=games,
+        rounds=sum(played.played),
+        round_sum=sums,
+        round_squares=[sum(squares[seat] for squares in played.squares) for seat in range(players)],
+        game_sum=list(sums),
+        game_squares=[sum(totals[seat] ** 2 for totals in played.totals) for seat in range(players)],
+        wins=wins,
+    )
 
 
 Work = TypeVar("Work")

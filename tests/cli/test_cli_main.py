@@ -50,7 +50,8 @@ def test_a_command_loads_its_own_module_only() -> None:
         "print(sorted(m for m in sys.modules if m.startswith('nimmt.cli.')))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
-    assert done.stdout.strip().splitlines()[-1] == "['nimmt.cli._help', 'nimmt.cli.main', 'nimmt.cli.rules']"
+    assert done.stdout.strip().splitlines()[-1] == (
+        "['nimmt.cli._coercion', 'nimmt.cli._help', 'nimmt.cli.main', 'nimmt.cli.rules']")
 
 
 def test_help_and_an_unknown_command_still_see_every_command() -> None:

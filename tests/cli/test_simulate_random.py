@@ -17,7 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nimmt.cli import _random_few as F
 from nimmt.cli import _random_tables as R
+from nimmt.cli import simulate as simulate_module
 from nimmt.cli.simulate import (
     RANDOM_CHUNK,
     RANDOM_TABLES_UP_TO,
@@ -165,8 +167,50 @@ def test_simulate_of_random_seats_loads_neither_numba_nor_other_commands() -> No
                           timeout=120, check=True)
     summary, loaded = (json.loads(line) for line in done.stdout.strip().splitlines())
     assert summary["games"] == 300 and summary["bots"] == ["random"] * 4
-    assert loaded == ["nimmt.cli", "nimmt.cli._common", "nimmt.cli._help", "nimmt.cli._random_tables",
-                      "nimmt.cli.main", "nimmt.cli.simulate"]
+    assert loaded == ["nimmt.cli", "nimmt.cli._coercion", "nimmt.cli._common", "nimmt.cli._help",
+                      "nimmt.cli._random_few", "nimmt.cli._random_tables", "nimmt.cli.main", "nimmt.cli.simulate"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), players=st.integers(2, 10), games=st.integers(1, 2 * F.DECKS + 3),
+       end_above=st.sampled_from([66, 0, 20, 150]), rounds=st.sampled_from([0, 0, 1, 4]))
+def test_a_few_games_in_plain_python_are_numpys_games(seed: int, players: int, games: int, end_above: int,
+                                                      rounds: int) -> None:
+    """``_random_few`` draws NumPy's chance (SeedSequence, SFC64, raw words, ``integers(0, 4)``) and
+    plays every hand as ``_random_tables`` does: the same totals, rounds and squares, game by game."""
+    numpy_games = R.random_games(players, games, seed, end_above, rounds)
+    few = F.random_games(players, games, seed, end_above, rounds)
+    assert few.totals == numpy_games.totals.tolist()
+    assert few.played == numpy_games.played.tolist()
+    assert few.squares == numpy_games.squares.tolist()
+
+
+def test_a_few_games_tie_and_tally_as_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run of at most FEW games (NumPy unloaded) tallies what NumPy's tables tally, wins shared by
+    ties included, and a deal with tied keys is dealt again as NumPy deals it again."""
+    rules = Rules(rounds=1)  # one round: ties for the fewest bullheads are frequent
+    for players, seed in ((2, 5), (4, 6), (10, 7)):
+        few, _ = simulate_random(F.FEW, ["random"] * players, seed, rules)
+        monkeypatch.setattr(simulate_module, "FEW", 0)
+        numpy_tally, _ = simulate_random(F.FEW, ["random"] * players, seed, rules)
+        monkeypatch.undo()
+        assert few == numpy_tally
+        games = F.random_games(players, F.FEW, simulate_module.chunk_seed(seed, 0), rounds=1).totals
+        assert any(totals.count(min(totals)) > 1 for totals in games)  # wins shared
+    generator = F.SFC64(3)
+    words = generator.raw
+    calls = []
+
+    def tied(count: int) -> list[int]:
+        raw = words(count)
+        calls.append(count)
+        if len(calls) == 1:
+            raw[52:104] = [0] * 52  # hand 1: all 104 keys have the same random part
+        return raw
+
+    generator.raw = tied  # type: ignore[method-assign]
+    dealt = F.deal(4, 3, generator)
+    assert len(calls) == 2 and len(set(dealt[1])) == 44 and dealt[1] != list(range(1, 45))
 
 
 def test_random_seats_in_a_real_process_give_the_summary() -> None:
