@@ -41,10 +41,11 @@ from nimmt.cli._help import COMMANDS  # noqa: E402  # the command list alone: no
 
 
 def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
-    """Wall seconds, CPU seconds (user + system of the child) and the output of one run of ``command``."""
+    """Wall seconds, CPU seconds (user + system of the child) and the output of one run of ``command``, in
+    the folder of the tree on ``env``'s PYTHONPATH (``-m nimmt`` finds the package in the working folder)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, env=env, check=True)
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=True, cwd=env["PYTHONPATH"])
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -74,7 +75,7 @@ def main() -> None:
         subprocess.run([cc, "-O2", "-o", program, str(HERE / "random_games.c")], check=True)
         records = Path(folder) / "records"
         subprocess.run([*nimmt, "simulate", "--games", "1", "--bots", "heuristic", "--seed", "1", "--json",
-                        "--records", str(records)], check=True, env=env, capture_output=True)
+                        "--records", str(records)], check=True, env=env, capture_output=True, cwd=HERE.parent)
         record = str(next(records.iterdir()))
         starts = {
             "nimmt --help": [*nimmt, "--help"],
