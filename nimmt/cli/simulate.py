@@ -4,8 +4,9 @@ Three engines play the games. When every seat is ``random``, no ``--records`` ar
 the run is of at most :data:`RANDOM_TABLES_UP_TO` games (or Numba is missing), NumPy alone plays
 whole tables at once (:mod:`nimmt.cli._random_tables`, :func:`simulate_random`: no Numba to load,
 so such a run starts at once; up to :data:`~nimmt.cli._random_few.FEW` games, plain Python plays the
-very same games, :mod:`nimmt.cli._random_few`, without loading NumPy either). Otherwise, when every seat is a bot that the batch engine plays
-exactly (:data:`nimmt.batch.SEAT_POLICIES`: random, beginner, heuristic) and Numba is installed,
+very same games, :mod:`nimmt.cli._random_few`, without loading NumPy either). Otherwise, when every
+seat is a bot that the batch engine plays exactly (:data:`nimmt.batch.SEAT_POLICIES`: random,
+beginner, heuristic) and Numba is installed,
 its compiled kernels play them (:func:`simulate_batch`), a few thousand games per chunk. Else the
 step engine plays them one action at a time, each bot seeing its view (:func:`simulate`). All give
 the same statistics (the same keys, from the same kind of games: ``tests/cli/test_simulate.py``
