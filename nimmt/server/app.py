@@ -142,7 +142,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     service.subscribe(starter.arm)  # quick match's tables start by themselves, a minute after they open
     notices = state.notices = Notices(known, PushConfig.from_env(state.public_url)) if known is not None else None
     if notices is not None:
-        await notices.start()  # the site's VAPID key: configured, or the store's (made once)
+        await notices.start(lambda: service.tables.values())  # the site's VAPID key: configured, or the store's
         service.subscribe(notices.hear)  # a turn-based table's decision: its person's notice (docs/push.md)
     state.seated = SeatedTables(public) if public is not None and known is not None else None
     seated = SeatedRows(state.seated) if state.seated is not None else None

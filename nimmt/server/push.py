@@ -28,7 +28,7 @@ import logging
 import os
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +61,7 @@ REMIND_AT = 0.25  # the reminder: when this share of the clock is left
 GROUP_TTL = 24 * 3600  # a group notice is worth delivering for a day
 MOST_TTL = 7 * 24 * 3600
 REMEMBERED = 4096  # notices this process knows it has handled (the store is asked about the others)
+RESCAN = 300.0  # seconds between two looks at every table in memory
 ICON = "/static/icons/icon-192.png"
 SUBJECT = "mailto:nimmt@localhost"  # set NIMMT_PUSH_SUBJECT on a real site
 
@@ -223,20 +224,33 @@ class Notices:
     timers: dict[str, _Watch] = field(default_factory=dict)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     group_names: dict[str, str] = field(default_factory=dict)  # group id -> name, as last read
+    scanning: asyncio.Task[None] | None = None
     closed: bool = False
 
     @property
     def store(self) -> SubscriptionStore:
         return self.people.push
 
-    async def start(self) -> None:
-        """The site's key (configured, else the store's, made once), and the sender."""
+    async def start(self, tables: Callable[[], Iterable[Table]] | None = None) -> None:
+        """The site's key (configured, else the store's, made once), and the sender; ``tables``: the
+        tables in this process's memory, looked at every :data:`RESCAN` seconds (after a restart, the
+        timed tables the clock scan loaded have their reminders without waiting for a change)."""
         pem = self.config.key or await self.store.site_key(new_private_key)
         self.public_key = application_server_key(pem)
         self.sender = Sender(self.store, pem, self.config.subject)
+        if tables is not None:
+            self.scanning = asyncio.get_running_loop().create_task(self._scan(tables))
+
+    async def _scan(self, tables: Callable[[], Iterable[Table]]) -> None:
+        while not self.closed:
+            await asyncio.sleep(RESCAN)
+            for table in list(tables()):
+                self.note(table)
 
     async def close(self) -> None:
         self.closed = True
+        if self.scanning is not None:
+            self.scanning.cancel()
         for watch in self.timers.values():
             watch.task.cancel()
         if self.tasks:

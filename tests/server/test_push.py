@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -23,6 +24,7 @@ with warnings.catch_warnings():
 
 from nimmt.server.app import create_app
 from nimmt.server.push import Notices
+from nimmt.server.store import SqlStore
 
 from .conftest import TEST_LIMITS
 from .helpers import Person, legal_cards
@@ -215,9 +217,17 @@ def test_a_held_endpoint_never_holds_the_table(app_client: TestClient, endpoint:
     endpoint.wait("/slow")
 
 
-def test_two_servers_on_one_store_send_a_notice_once(tmp_path: Path, endpoint: Endpoint) -> None:
-    db = tmp_path / "nimmt.sqlite3"
-    with TestClient(create_app(db, bot_delay=0, away_grace=0, limits=TEST_LIMITS)) as one:
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_two_servers_on_one_store_send_a_notice_once(tmp_path: Path, endpoint: Endpoint, kind: str,
+                                                     request: pytest.FixtureRequest) -> None:
+    url = str(tmp_path / "nimmt.sqlite3") if kind == "sqlite" else request.getfixturevalue("postgres_url")
+
+    def server() -> FastAPI:
+        if kind == "sqlite":
+            return create_app(url, bot_delay=0, away_grace=0, limits=TEST_LIMITS)
+        return create_app(store=SqlStore(url), bot_delay=0, away_grace=0, limits=TEST_LIMITS)
+
+    with TestClient(server()) as one:
         ana, bruno = language_player(one, "Ana", "pt-PT"), language_player(one, "Bruno", "pt-PT")
         phone = Device()
         subscribe(one, ana, phone, f"{endpoint.url}/ana")
@@ -226,7 +236,7 @@ def test_two_servers_on_one_store_send_a_notice_once(tmp_path: Path, endpoint: E
             bruno_at = Person(b, bruno_token)
             assert bruno_at.send({"type": "start"})["type"] == "ack"
             endpoint.wait("/ana")
-        with TestClient(create_app(db, bot_delay=0, away_grace=0, limits=TEST_LIMITS)) as two:
+        with TestClient(server()) as two:
             later = lambda: time.time() + DAY * 0.8  # noqa: E731 - the reminder's moment, in both
             for server in (one, two):
                 portal = server.portal
