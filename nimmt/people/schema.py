@@ -1,6 +1,6 @@
 """The people tables at the newest migration (``0003_people``, ``0006_people_rated``,
-``0007_people_chat``, ``0009_counts_and_probe``, ``0010_player_language``, ``0011_people_fair``, ``0012_push``), for
-SQLAlchemy Core.
+``0007_people_chat``, ``0009_counts_and_probe``, ``0010_player_language``, ``0011_people_fair``,
+``0012_push``, ``0014_push_device``), for SQLAlchemy Core.
 
 The migrations in :mod:`nimmt.server.migrations` make and change them; the store contract test
 compares this model with the database they make.
@@ -155,6 +155,9 @@ PUSH = Table(  # one per device a person turned notices on for (nimmt/people/sub
     Column("groups", Boolean, nullable=False, server_default=false()),  # group notices too (new table, game over)
     Column("created_at", _WHEN, nullable=False),
     Column("last_sent_at", _WHEN, nullable=True),
+    # the device key that turned it on (migration 0014): signing that device out ends its notices
+    Column("device_id", ForeignKey("people_keys.id", ondelete="CASCADE", name="fk_people_push_device_id"),
+           nullable=True, index=True),
 )
 PUSH_SENT = Table(  # each notice once: the process whose row goes in sends it
     "people_push_sent", PEOPLE_SCHEMA,

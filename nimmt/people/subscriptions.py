@@ -18,7 +18,7 @@ import base64
 import binascii
 import ipaddress
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -27,9 +27,9 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from .keys import new_id
+from .keys import hash_secret, new_id
 from .model import PeopleError
-from .schema import PLAYERS, PUSH, PUSH_SENT, PUSH_SITE
+from .schema import KEYS, PLAYERS, PUSH, PUSH_SENT, PUSH_SITE
 
 MOST_DEVICES = 10  # subscriptions a person keeps: an eleventh replaces their oldest
 ENDPOINT_LENGTH = 2048
@@ -55,6 +55,7 @@ class Subscription:
     created_at: datetime
     last_sent_at: datetime | None
     player_language: str | None = None  # the language the person chose, which wins over the page's
+    device_id: str | None = None  # the device key that turned it on (its sign-out ends it)
 
     @property
     def speaks(self) -> str:
@@ -123,17 +124,22 @@ class SubscriptionStore:
         return _utc(self._clock())
 
     async def add(self, player_id: str, endpoint: str, p256dh: str, auth: str, *, language: str | None = None,
-                  groups: bool = False, loopback_http: bool = False) -> Subscription:
+                  groups: bool = False, loopback_http: bool = False, key: str | None = None) -> Subscription:
         """Keep this device's subscription for the player (its endpoint's earlier row goes, whoever's
-        it was); past :data:`MOST_DEVICES`, the player's oldest goes."""
+        it was); past :data:`MOST_DEVICES`, the player's oldest goes. ``key``: the device's player key
+        (signing that device out ends its notices)."""
         endpoint = check_endpoint(endpoint, loopback_http=loopback_http)
         p256dh, auth = _b64(p256dh, 65, "the p256dh key"), _b64(auth, 16, "the auth secret")
         made = Subscription(new_id("s"), player_id, endpoint, p256dh, auth, language, bool(groups), self._now(), None)
-        row = {"id": made.id, "player_id": player_id, "endpoint": endpoint, "p256dh": p256dh, "auth": auth,
-               "language": language, "groups": made.groups, "created_at": made.created_at, "last_sent_at": None}
+        row: dict[str, Any] = {
+            "id": made.id, "player_id": player_id, "endpoint": endpoint, "p256dh": p256dh, "auth": auth,
+            "language": language, "groups": made.groups, "created_at": made.created_at, "last_sent_at": None}
         async with self._engine.begin() as connection:
             if (await connection.execute(select(PLAYERS.c.id).where(PLAYERS.c.id == player_id))).first() is None:
                 raise PeopleError("unknown_player", "no such player (deleted?)")
+            if key is not None:
+                row["device_id"] = (await connection.execute(select(KEYS.c.id).where(
+                    KEYS.c.hash == hash_secret(key), KEYS.c.player_id == player_id))).scalar()
             await connection.execute(delete(PUSH).where(PUSH.c.endpoint == endpoint))
             mine = (await connection.execute(select(PUSH.c.id).where(PUSH.c.player_id == player_id)
                                              .order_by(PUSH.c.created_at.desc(), PUSH.c.id))).scalars().all()
@@ -143,7 +149,7 @@ class SubscriptionStore:
                 await connection.execute(insert(PUSH).values(**row))
             except IntegrityError:  # the same endpoint turned on twice at once: the other one is kept
                 raise SubscriptionRefused("this device's notices were just turned on") from None
-        return made
+        return replace(made, device_id=row.get("device_id"))
 
     async def set_groups(self, player_id: str, subscription_id: str, groups: bool) -> bool:
         async with self._engine.begin() as connection:
@@ -179,7 +185,7 @@ class SubscriptionStore:
             rows = (await connection.execute(query)).all()
         return [Subscription(row.id, row.player_id, row.endpoint, row.p256dh, row.auth, row.language, row.groups,
                              _utc(row.created_at), None if row.last_sent_at is None else _utc(row.last_sent_at),
-                             row.player_language) for row in rows]
+                             row.player_language, row.device_id) for row in rows]
 
     async def of_player(self, player_id: str) -> list[Subscription]:
         return await self.of_players([player_id])
@@ -214,11 +220,12 @@ class SubscriptionStore:
         """A person's subscriptions as their export shows them (the endpoint and keys are theirs too)."""
         out = []
         for sub in await self.of_player(player_id):
-            out.append({"id": sub.id, "endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth},
-                        "language": sub.language, "groups": sub.groups, "created_at": sub.created_at.isoformat(),
-                        "last_sent_at": None if sub.last_sent_at is None else sub.last_sent_at.isoformat(),
-                        "sent": [{"notice": notice, "sent_at": at.isoformat()}
-                                 for notice, at in await self.sent(sub.id)]})
+            out.append({
+                "id": sub.id, "device": sub.device_id, "endpoint": sub.endpoint,
+                "keys": {"p256dh": sub.p256dh, "auth": sub.auth}, "language": sub.language, "groups": sub.groups,
+                "created_at": sub.created_at.isoformat(),
+                "last_sent_at": None if sub.last_sent_at is None else sub.last_sent_at.isoformat(),
+                "sent": [{"notice": notice, "sent_at": at.isoformat()} for notice, at in await self.sent(sub.id)]})
         return out
 
     async def site_key(self, make: Callable[[], str]) -> str:

@@ -279,6 +279,7 @@ def test_subscriptions_are_checked_in_the_export_and_gone_with_the_person(
     [kept] = exported["notices"]
     assert kept["endpoint"] == "https://push.example.com/x" and kept["groups"] is True
     assert kept["keys"] == device.subscription("x")["keys"] and kept["sent"] == []
+    assert kept["device"] == client.get("/api/me", headers=ana).json()["devices"][0]["id"]
     # Another person cannot turn Ana's off; she can, from any device.
     _bruno, bruno = new_player(client, "Bruno")
     refused(client.delete(f"/api/me/push/{again['id']}", headers=bruno), 404, "unknown_subscription")
@@ -369,3 +370,20 @@ def test_a_finished_group_game_is_news_for_members_not_at_the_table(app_client: 
     assert bruno_phone.read(over)["body"].startswith("Una partida terminó: ganó ")
     settle(client)
     assert endpoint.at("/ana") == []  # she was at the table: her own table's news are not news to her
+
+
+def test_signing_a_device_out_ends_its_notices(app_client: TestClient, endpoint: Endpoint) -> None:
+    """A lost phone signed out from the desk: its notices end with its key; the desk's go on."""
+    client = app_client
+    _ana, desk = new_player(client, "Ana")
+    code = client.post("/api/me/link", headers=desk).json()["code"]
+    linked = client.post("/api/link", json={"code": code})
+    assert linked.status_code == 201, linked.text
+    phone = {"X-Player-Key": linked.json()["key"]}
+    on_desk = subscribe(client, desk, Device(), "https://push.example.com/desk")
+    subscribe(client, phone, Device(), "https://push.example.com/phone")
+    assert len(client.get("/api/me/push", headers=desk).json()) == 2
+    devices = client.get("/api/me", headers=desk).json()["devices"]
+    [lost] = [device for device in devices if device["how"] == "code"]
+    assert client.delete(f"/api/me/devices/{lost['id']}", headers=desk).status_code == 204
+    assert [sub["id"] for sub in client.get("/api/me/push", headers=desk).json()] == [on_desk["id"]]

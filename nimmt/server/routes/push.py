@@ -11,7 +11,7 @@ from datetime import datetime
 from importlib import resources
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Header, Path, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
@@ -22,7 +22,7 @@ from nimmt.people.subscriptions import ENDPOINT_LENGTH, Subscription
 from ..models import _Body, _Strict
 from ..push import Notices
 from .common import ApiError, errors
-from .people import Me, People, people_errors, refusal
+from .people import KEY_HEADER, Me, People, people_errors, refusal
 
 router = APIRouter(tags=["people"])
 SubscriptionId = Annotated[str, Path(max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
@@ -83,8 +83,11 @@ async def my_subscriptions(me: Me, people: People) -> list[SubscriptionOut]:
 
 @router.post("/api/me/push", response_model=SubscriptionOut, status_code=201,
              responses=people_errors(401, 422, 503))
-async def subscribe(body: NewSubscription, me: Me, people: People, request: Request) -> SubscriptionOut:
-    """Notices on this device: its browser's subscription (turning them on again replaces it)."""
+async def subscribe(body: NewSubscription, me: Me, people: People, request: Request,
+                    key: Annotated[str | None, Header(alias=KEY_HEADER, include_in_schema=False)] = None,
+                    ) -> SubscriptionOut:
+    """Notices on this device: its browser's subscription (turning them on again replaces it). It
+    belongs to this device's key: signing the device out ends its notices."""
     notices = notices_of(request)
     try:
         language = check_language(body.language) if body.language else None
@@ -92,7 +95,7 @@ async def subscribe(body: NewSubscription, me: Me, people: People, request: Requ
         language = None
     try:
         sub = await people.push.add(me.id, body.endpoint, body.keys.p256dh, body.keys.auth, language=language,
-                                    groups=body.groups, loopback_http=notices.config.loopback_http)
+                                    groups=body.groups, loopback_http=notices.config.loopback_http, key=key)
     except PeopleError as error:
         if error.code == "bad_subscription":
             raise ApiError(422, "bad_subscription", str(error)) from None

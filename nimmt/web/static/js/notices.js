@@ -35,12 +35,18 @@ function keyBytes(key) {
   return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
 }
 
+// The site's key, asked for once a control is shown: the subscription then follows the person's
+// tap and the browser's permission with no request in between (Safari wants it so).
+let siteKey = null;
+const askKey = () => { siteKey = siteKey || api("GET", "/api/push/key").then((answer) => answer.key); return siteKey; };
+
 /** Turn notices on for this device: the permission, the browser's subscription, the server's row. */
 async function turnOn(groups) {
   if (!supported()) throw Object.assign(new Error("unsupported"), { text: t("push_unsupported") });
+  const keyAsked = askKey();
   const permission = await Notification.requestPermission();
   if (permission !== "granted") throw Object.assign(new Error("denied"), { text: t("push_denied") });
-  const { key } = await api("GET", "/api/push/key");
+  const key = await keyAsked;
   let subscription;
   if (typeof window.nimmtPushSubscribe === "function") {
     subscription = await window.nimmtPushSubscribe(key);
@@ -176,7 +182,8 @@ async function mountMe(box) {
 }
 
 async function mount() {
-  if (!playerKey.get()) return;
+  if (!playerKey.get() || !document.querySelector("[data-notices]")) return;
+  askKey().catch(() => { siteKey = null; });
   for (const box of document.querySelectorAll("[data-notices]")) {
     try {
       if (box.dataset.notices === "table") await mountTable(box);
