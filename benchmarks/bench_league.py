@@ -46,10 +46,9 @@ T0 = datetime(2026, 1, 1, 20, tzinfo=UTC)
 async def make(path: Path, games: int, seed: int) -> tuple[str, str]:
     """The database: a group of six and ``games`` sheets; the group's id and the key of one member."""
     url = f"sqlite+aiosqlite:///{path}"
-    tables = SqlStore(url)
+    tables = SqlStore(url)  # migrates the database; its Database is handed to the people store
     await tables.start()
-    await tables.close()
-    people = SqlPeopleStore(url)
+    people = SqlPeopleStore(tables.database)
     rng = random.Random(seed)
     try:
         made = [await people.new_player(name) for name in ("Ana", "Bruno", "Carla", "Dora", "Eli", "Fé")]
@@ -67,6 +66,7 @@ async def make(path: Path, games: int, seed: int) -> tuple[str, str]:
                                                   seats, rounds, group_id=group.id))
     finally:
         await people.close()
+        await tables.close()
     return group.id, made[-1][1]
 
 

@@ -72,8 +72,10 @@ async def seed_league(url: str, games: int) -> str:
     from nimmt.people.games import from_sheet
     from nimmt.people.store import SqlPeopleStore
     from nimmt.scoresheet import ScoreSheet
+    from nimmt.server.store import Database
 
-    people = SqlPeopleStore(url)
+    database = Database(url)
+    people = SqlPeopleStore(database)
     await people.start()
     try:
         players = [(await people.new_player(f"League {n}"))[0] for n in range(6)]
@@ -91,6 +93,7 @@ async def seed_league(url: str, games: int) -> str:
                                                 players=[player.id for player in seated], group_id=group.id))
     finally:
         await people.close()
+        await database.close()
     return group.id
 
 

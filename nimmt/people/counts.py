@@ -26,22 +26,19 @@ a class behind one address, and none for a script: 2,000 groups from one key sto
 
 from __future__ import annotations
 
-import asyncio
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import Engine, case, create_engine, delete, or_, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy import case, delete, or_, select
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from nimmt.core import NimmtError
 
+from .database import Database
 from .model import PeopleError
 from .schema import COUNTS
 
@@ -115,17 +112,14 @@ class _Refused(NimmtError):
 class CountStore:
     """The ``people_counts`` rows, on the people store's database and clock."""
 
-    def __init__(self, engine: AsyncEngine, clock: Callable[[], datetime],
+    def __init__(self, database: Database, clock: Callable[[], datetime],
                  quotas: Sequence[Quota] = DEFAULT_QUOTAS) -> None:
-        self._engine = engine
+        self.database = database
+        self._engine = database.engine
         self._clock = clock
         self.quotas: tuple[Quota, ...] = tuple(quotas)
-        self._insert = pg_insert if engine.dialect.name == "postgresql" else sqlite_insert
         # SQLite: the plain driver, in one thread of its own (see the module).
-        self._sync: Engine | None = None
-        if engine.dialect.name == "sqlite":
-            self._sync = create_engine(engine.url.set(drivername="sqlite"), connect_args={"timeout": 30})
-        self._thread: ThreadPoolExecutor | None = None
+        self._thread = database.plain_thread("nimmt-counts") if database.dialect == "sqlite" else None
         # What the store refused, until when (this process's memory: a flood's next tries are refused
         # without the store; the store's count stays the truth, and it cannot fall before then).
         self._refused: OrderedDict[tuple[str, str], tuple[float, Quota]] = OrderedDict()
@@ -144,10 +138,8 @@ class CountStore:
             known = self._refused.get((quota.what, who))
             if known is not None and known[0] > now and known[1] == quota:
                 raise Limited(quota, max(1, math.ceil(known[0] - now)))
-        if self._sync is not None:
-            if self._thread is None:
-                self._thread = ThreadPoolExecutor(1, thread_name_prefix="nimmt-counts")
-            refused = await asyncio.get_running_loop().run_in_executor(self._thread, self._take_sync, wanted, now)
+        if self._thread is not None:
+            refused = await self._thread.run(self._take_sync, wanted, now)
         else:
             try:
                 async with self._engine.begin() as connection:
@@ -164,9 +156,9 @@ class CountStore:
             raise Limited(refused.quota, refused.wait)
 
     def _take_sync(self, wanted: list[tuple[Quota, str]], now: float) -> _Refused | None:
-        assert self._sync is not None
+        assert self._thread is not None
         try:
-            with self._sync.begin() as connection:  # its first statement, a write, takes the lock
+            with self._thread.engine.begin() as connection:  # its first statement, a write, takes the lock
                 for quota, who in wanted:
                     if connection.execute(self._count(quota, who, now)).first() is None:
                         ends = connection.execute(self._ends(quota, who)).scalar_one()
@@ -176,7 +168,7 @@ class CountStore:
         return None
 
     def _count(self, quota: Quota, who: str, now: float) -> Any:
-        upsert = self._insert(COUNTS).values(what=quota.what, who=who, ends=now + quota.seconds, n=1)
+        upsert = self.database.insert(COUNTS).values(what=quota.what, who=who, ends=now + quota.seconds, n=1)
         over = COUNTS.c.ends <= now  # the window is over: this one starts the next
         return upsert.on_conflict_do_update(
             index_elements=[COUNTS.c.what, COUNTS.c.who],
@@ -204,10 +196,8 @@ class CountStore:
         return int(done.rowcount or 0)
 
     async def close(self) -> None:
-        thread, self._thread = self._thread, None
-        if thread is not None and self._sync is not None:  # its connections closed in the thread that made them
-            await asyncio.get_running_loop().run_in_executor(thread, self._sync.dispose)
-            thread.shutdown()
+        if self._thread is not None:  # its connections closed in the thread that made them
+            await self._thread.close()
 
 
 def quotas_with(changes: Iterable[Quota], base: Sequence[Quota] = DEFAULT_QUOTAS) -> tuple[Quota, ...]:

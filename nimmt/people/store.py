@@ -5,8 +5,8 @@ SQLAlchemy implementation.
 
 :class:`SqlPeopleStore` runs on SQLite and PostgreSQL from the same code, on the tables of
 :mod:`nimmt.people.schema` (made by the server's migrations, which must have run first: the
-server's store starts before this one). It opens an engine of its own on the server store's URL
-(on SQLite: a writer waited for up to 30 s, foreign keys on) and shares it with the ratings
+server's store starts before this one). It is handed the database (:mod:`nimmt.people.database`:
+the server's one owner of engines and connection settings) and shares it with the ratings
 (:attr:`~SqlPeopleStore.rated`, :mod:`nimmt.people.rated`), the counts of what one key or address
 made (:attr:`~SqlPeopleStore.counts`, :mod:`nimmt.people.counts`) and the groups' chats
 (:attr:`~SqlPeopleStore.chat`, :mod:`nimmt.people.chat`), which are written in modules of their
@@ -23,16 +23,16 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 
-from sqlalchemy import Row, and_, delete, event, func, insert, or_, select, update
-from sqlalchemy.engine import make_url
+from sqlalchemy import Row, and_, delete, func, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from nimmt.i18n import UnknownLanguage, check_language
 from nimmt.names import NameRefused, clean_name
 
 from .chat import ChatStore
 from .counts import DEFAULT_QUOTAS, CountStore, Quota
+from .database import Database
 from .keys import INVITE_LENGTH, hash_secret, looks_like_key, new_code, new_id, new_key, normal_code
 from .model import (
     GROUP_NAME_LENGTH,
@@ -142,19 +142,15 @@ class PeopleStore(Protocol):
 
 
 class SqlPeopleStore:
-    """:class:`PeopleStore` on SQLAlchemy's asyncio engine (the server store's URL)."""
+    """:class:`PeopleStore` on the database it is handed (its maker closes it)."""
 
-    def __init__(self, url: str, *, clock: Clock = _now, quotas: Sequence[Quota] = DEFAULT_QUOTAS) -> None:
-        self.url = url
+    def __init__(self, database: Database, *, clock: Clock = _now, quotas: Sequence[Quota] = DEFAULT_QUOTAS) -> None:
+        self.database = database
+        self.url = database.url
         self.clock = clock
-        self.dialect = make_url(url).get_backend_name()
-        if self.dialect == "sqlite":  # a busy writer (the journal's) is waited for, not an error
-            self._engine: AsyncEngine = create_async_engine(url, connect_args={"timeout": 30})
-            event.listen(self._engine.sync_engine, "connect", _sqlite_pragmas)
-        else:
-            self._engine = create_async_engine(url, pool_pre_ping=True, pool_size=3, max_overflow=2)
+        self._engine = database.engine
         self.rated = RatedStore(self._engine, self.scope_games)
-        self.counts = CountStore(self._engine, lambda: self.clock(), quotas)
+        self.counts = CountStore(database, lambda: self.clock(), quotas)
         self.chat = ChatStore(self._engine, lambda: self.clock(), self.counts)
         self.push = SubscriptionStore(self._engine, lambda: self.clock())
 
@@ -165,7 +161,6 @@ class SqlPeopleStore:
 
     async def close(self) -> None:
         await self.counts.close()
-        await self._engine.dispose()
 
     def _when(self) -> datetime:
         return _utc(self.clock())
@@ -782,10 +777,3 @@ def _passkey(row: Row[Any]) -> Passkey:
 
 def _group(row: Row[Any]) -> Group:
     return Group(row.id, row.name, row.host_id, row.invite, bool(row.invite_open), _utc(row.created_at))
-
-
-def _sqlite_pragmas(connection: Any, _record: Any) -> None:
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
-

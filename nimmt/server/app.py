@@ -55,7 +55,7 @@ from .routes.common import errors, handle_errors
 from .routes.records import MAX_RECORD_UPLOAD
 from .seated import SeatedRows, SeatedTables
 from .static import static_apps
-from .store import SqlStore, Store
+from .store import Database, SqlStore, Store
 from .tables import TableService
 from .uploads import MAX_REVIEW_UPLOAD, UploadReviews
 
@@ -125,11 +125,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await hub.start()
     rng = random.Random(options.seed) if options.seed is not None else None
     # People (docs/people.md) and the lobby's public tables live in the tables' database, in tables
-    # its migrations made.
-    url = getattr(store, "url", None)
-    public = PublicTables(url) if isinstance(url, str) else None
+    # its migrations made: the store's Database (its one owner, closed with the store) is theirs too.
+    database = getattr(store, "database", None)
+    database = database if isinstance(database, Database) else None
+    public = PublicTables(database) if database is not None else None
     clocked = ClockedTables(public) if public is not None else None
-    known = state.people = SqlPeopleStore(url, quotas=state.quotas) if isinstance(url, str) else None
+    known = state.people = SqlPeopleStore(database, quotas=state.quotas) if database is not None else None
     listing = state.listing = Listing(public, clocked)  # the lobby's and the clocks' rows
     # What hears each change of a table, in this order: the rows, then the people part keeping a game over.
     listeners = [listing.note, *([keeps(known)] if known is not None else [])]

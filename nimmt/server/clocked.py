@@ -19,8 +19,6 @@ import logging
 from typing import TYPE_CHECKING
 
 from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Index, Integer, String, Table, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .public import PUBLIC_SCHEMA, PublicTables
@@ -46,12 +44,12 @@ class ClockedTables:
     """The ``clocked_tables`` rows, on the lobby's engine (the store's database)."""
 
     def __init__(self, public: PublicTables) -> None:
+        self.database, self.clock = public.database, public.clock
         self._engine: AsyncEngine = public.engine
-        self.dialect, self.clock = public.dialect, public.clock
 
     async def note(self, table_id: str, clock: int, is_running: bool) -> None:
         values = {"table_id": table_id, "clock": clock, "running": is_running, "changed_at": self.clock()}
-        insert = (sqlite_insert if self.dialect == "sqlite" else pg_insert)(CLOCKED_TABLES).values(values)
+        insert = self.database.insert(CLOCKED_TABLES).values(values)
         changed = {name: insert.excluded[name] for name in ("clock", "running", "changed_at")}
         async with self._engine.begin() as connection:
             await connection.execute(insert.on_conflict_do_update(index_elements=["table_id"], set_=changed))

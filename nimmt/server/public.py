@@ -30,14 +30,12 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
-    event,
     or_,
     select,
 )
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from .store.database import Database, Dialect
 
 Clock = Callable[[], datetime]
 TURN_BASED = 3600  # a clock of an hour or more a move: people come and go, the table stays listed
@@ -88,30 +86,28 @@ def _utc(value: datetime) -> datetime:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
-def _sqlite_pragmas(connection: Any, _record: Any) -> None:
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
-
-
 class PublicTables:
-    """The ``public_tables`` rows (made by the store's migrations, which run first)."""
+    """The ``public_tables`` rows (made by the store's migrations, which run first), on the
+    :class:`~nimmt.server.store.Database` it is given (the clock rows and quick match's turns use it
+    through this object). Given a URL instead, it makes the database and closes it with itself."""
 
-    def __init__(self, url: str, *, clock: Clock = _now) -> None:
+    def __init__(self, database: Database | str, *, clock: Clock = _now) -> None:
         self.clock = clock
-        self.dialect = make_url(url).get_backend_name()
-        if self.dialect == "sqlite":  # the journal's writer is waited for, not an error
-            self._engine: AsyncEngine = create_async_engine(url, connect_args={"timeout": 30})
-            event.listen(self._engine.sync_engine, "connect", _sqlite_pragmas)
-        else:
-            self._engine = create_async_engine(url, pool_pre_ping=True, pool_size=2, max_overflow=2)
+        self._owns_database = not isinstance(database, Database)
+        self.database = database if isinstance(database, Database) else Database(database)
+        self._engine: AsyncEngine = self.database.engine
 
     @property
     def engine(self) -> AsyncEngine:
         return self._engine
 
+    @property
+    def dialect(self) -> Dialect:
+        return self.database.dialect
+
     async def close(self) -> None:
-        await self._engine.dispose()
+        if self._owns_database:
+            await self.database.close()
 
     async def note(self, table_id: str, *, language: str, clock: int | None, seats: int, taken: int,
                    open: bool, arriving_until: datetime | None = None) -> None:
@@ -119,7 +115,7 @@ class PublicTables:
         now = self.clock()
         values = {"table_id": table_id, "language": language, "clock": clock, "seats": seats, "taken": taken,
                   "open": open, "opened_at": now, "changed_at": now, "arriving_until": arriving_until}
-        insert = (sqlite_insert if self.dialect == "sqlite" else pg_insert)(PUBLIC_TABLES).values(values)
+        insert = self.database.insert(PUBLIC_TABLES).values(values)
         changed = {name: insert.excluded[name] for name in ("taken", "open", "changed_at", "arriving_until")}
         async with self._engine.begin() as connection:
             await connection.execute(insert.on_conflict_do_update(index_elements=["table_id"], set_=changed))

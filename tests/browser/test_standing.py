@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, expect
 
 from nimmt.people.model import FinishedGame, SeatResult
 from nimmt.people.store import SqlPeopleStore
+from nimmt.server.store import Database
 from tests.browser.test_people import PHONE, TALL_PHONE, key_of, new_person, overflow
 from tests.server.live import LiveServer
 
@@ -42,7 +43,8 @@ async def history(db: Path, ana: str, bruno: str, group: str, prefix: str) -> No
     """Ana's past: twelve games at tables against bots over three weeks (one she left, one bots
     finished after both people left), and three score sheets in her group, one of them Bruno's to
     confirm... and one that names Ana, saved by Bruno, waiting for her word."""
-    people = SqlPeopleStore(f"sqlite+aiosqlite:///{db}")
+    database = Database.sqlite(db)
+    people = SqlPeopleStore(database)
     rng = random.Random(26)
     try:
         for number in range(12):
@@ -72,6 +74,7 @@ async def history(db: Path, ana: str, bruno: str, group: str, prefix: str) -> No
                 ((*totals,),), group_id=group, saved_by=ana if mine else bruno))
     finally:
         await people.close()
+        await database.close()
 
 
 @pytest.mark.parametrize("lang", ["pt-BR", "fr"])

@@ -15,6 +15,7 @@ import pytest
 from nimmt.people.model import FinishedGame, Player, SeatResult
 from nimmt.people.rated import EVERYONE, fold
 from nimmt.people.store import SqlPeopleStore
+from nimmt.server.store import Database
 
 from .test_store import T0, Clock, with_people
 
@@ -81,7 +82,8 @@ def test_kept_ratings_equal_the_fold_after_every_game(url: str) -> None:
             await people.confirm_seat(sheets[0].id, seat.player_id, mine=True)
             await check(people, group.id)
         # Two stores (two processes) keep games at once: whichever update loses, readers get the fold.
-        other = SqlPeopleStore(people.url)
+        other_database = Database(people.url)  # another process's
+        other = SqlPeopleStore(other_database)
         try:
             await asyncio.gather(*(store.record_game(a_game(rng, 100 + n, players, group=group.id, minutes=500 + n))
                                    for n, store in enumerate([people, other] * 3)))
@@ -89,5 +91,6 @@ def test_kept_ratings_equal_the_fold_after_every_game(url: str) -> None:
             await check(other, group.id)
         finally:
             await other.close()
+            await other_database.close()
 
     with_people(url, scenario)

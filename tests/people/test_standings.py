@@ -21,10 +21,9 @@ def test_a_groups_standings(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'nimmt.sqlite3'}"
 
     async def main() -> None:
-        tables = SqlStore(url)
+        tables = SqlStore(url)  # migrates the database; its Database is handed to the people store
         await tables.start()
-        await tables.close()
-        people = SqlPeopleStore(url)
+        people = SqlPeopleStore(tables.database)
         try:
             ana, _ = await people.new_player("Ana")
             bruno, _ = await people.new_player("Bruno")
@@ -65,5 +64,6 @@ def test_a_groups_standings(tmp_path: Path) -> None:
             assert count == 1 and set(rated) == {bruno.id}
         finally:
             await people.close()
+            await tables.close()
 
     run(main())

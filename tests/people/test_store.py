@@ -13,7 +13,7 @@ import pytest
 from nimmt.people.keys import hash_secret
 from nimmt.people.model import FinishedGame, PeopleError, SeatResult
 from nimmt.people.store import LINK_TTL, SqlPeopleStore
-from nimmt.server.store import SqlStore
+from nimmt.server.store import Database, SqlStore
 from tests.server.helpers import run
 
 T0 = datetime(2026, 11, 27, 20, 0, tzinfo=UTC)  # a Friday evening
@@ -38,12 +38,14 @@ def with_people(url: str, scenario: Callable[[SqlPeopleStore, Clock], Awaitable[
         await tables.start()
         await tables.close()
         clock = Clock()
-        people = SqlPeopleStore(url, clock=clock)
+        database = Database(url)  # the server's one owner of the database, handed to the people store
+        people = SqlPeopleStore(database, clock=clock)
         await people.start()
         try:
             await scenario(people, clock)
         finally:
             await people.close()
+            await database.close()
 
     run(main())
 
@@ -118,7 +120,8 @@ def test_two_devices_racing_for_one_code_one_wins(url: str) -> None:
     """Two processes (two stores) trade the same code at once: exactly one gets a key."""
 
     async def scenario(people: SqlPeopleStore, clock: Clock) -> None:
-        other = SqlPeopleStore(url, clock=clock)
+        other_database = Database(url)  # another process's
+        other = SqlPeopleStore(other_database, clock=clock)
         try:
             ana, _ = await people.new_player("Ana")
             for _ in range(5):
@@ -132,6 +135,7 @@ def test_two_devices_racing_for_one_code_one_wins(url: str) -> None:
             assert len(await people.devices(ana.id)) == 6
         finally:
             await other.close()
+            await other_database.close()
 
     with_people(url, scenario)
 

@@ -164,7 +164,7 @@ def test_on_postgresql_an_action_skips_sqlalchemy_and_keeps_the_contract(postgre
             def seen(_connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
                 statements.append(statement)
 
-            for engine in {store._engine.sync_engine, store._autocommit.sync_engine}:
+            for engine in {store.database.engine.sync_engine, store.database.autocommit.sync_engine}:
                 event.listen(engine, "before_cursor_execute", seen)
             await other.append("a", 1, {"by": "other"})  # the other process is first to number 1
             results = await asyncio.gather(store.append("a", 1, {"by": "this"}), store.append("b", 1, {"seq": 1}),

@@ -8,7 +8,8 @@ with, so a finished game can be downloaded without a replay.
 Appends are committed in groups: one writer task gathers the appends that arrive while a
 transaction is being written and writes them all in the next one (one fsync for many actions),
 and each caller returns once its own entry is committed. How a group is written and how a journal
-is read is each database's own: :mod:`.sqlite` and :mod:`.postgres`.
+is read is each database's own: :mod:`.sqlite` and :mod:`.postgres`. The engines they use, and how
+connections are made, are the :class:`~.database.Database`'s.
 """
 
 from __future__ import annotations
@@ -42,13 +43,12 @@ from sqlalchemy import (
     delete,
     select,
 )
-from sqlalchemy.dialects.postgresql import Insert as PgInsert
-from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
-from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from nimmt.core.errors import NimmtError
+
+from .database import Database, Encoded
 
 # Sequence and game numbers are 32-bit columns on PostgreSQL: a number outside them is no entry.
 LARGEST = 2**31 - 1
@@ -137,18 +137,6 @@ HEALTH_PROBE = Table(  # one row per server process, written by each health chec
 )
 
 
-class Encoded(str):
-    """A record already turned into JSON text by its caller (see :func:`json_text`)."""
-
-    __slots__ = ()
-
-
-def json_text(value: Any) -> str:
-    # The engine's JSON serializer: a record arrives encoded (and checked) by the caller of append,
-    # so that a record that cannot be stored fails its own append, never the group it is written in.
-    return value if isinstance(value, Encoded) else json.dumps(value)
-
-
 @dataclass(slots=True)
 class Pending:
     """One append: checked and encoded, waiting for the transaction that writes it."""
@@ -163,10 +151,12 @@ class Pending:
 
 
 class SqlStore:
-    """:class:`Store` on SQLAlchemy's asyncio engine. ``SqlStore(url)`` makes the store of the URL's
-    database: a :class:`~nimmt.server.store.sqlite.SqliteStore` for ``sqlite+aiosqlite:///file``, a
-    :class:`~nimmt.server.store.postgres.PostgresStore` for ``postgresql+asyncpg://user:password@host/db``.
-    Each writes a group (:meth:`_insert`) and reads a journal (:meth:`_entries`) its own way.
+    """:class:`Store` on SQLAlchemy's asyncio engine. ``SqlStore(database)`` makes the store of the
+    :class:`~.database.Database`'s dialect: a :class:`~nimmt.server.store.sqlite.SqliteStore` or a
+    :class:`~nimmt.server.store.postgres.PostgresStore`. Each writes a group (:meth:`_insert`) and
+    reads a journal (:meth:`_entries`) its own way. Given a URL instead (``sqlite+aiosqlite:///file``,
+    ``postgresql+asyncpg://user:password@host/db``), the store makes the database, and closes it with
+    itself; a database given to it is its maker's to close.
     """
 
     # At most this many entries in one transaction: their INSERT stays one statement (SQLAlchemy
@@ -183,18 +173,18 @@ class SqlStore:
         if dialect is not None:
             SqlStore._DIALECTS[dialect] = cls
 
-    def __new__(cls, url: str) -> SqlStore:
-        if cls is SqlStore:  # the store of the URL's database: SQLite's, else PostgreSQL's
-            sqlite = make_url(async_url(url)).get_backend_name() == "sqlite"
-            return super().__new__(SqlStore._DIALECTS["sqlite" if sqlite else "postgresql"])
+    def __new__(cls, database: Database | str) -> SqlStore:
+        if cls is SqlStore:  # the store of the database's dialect
+            dialect = database.dialect if isinstance(database, Database) else Database.dialect_of(database)
+            return super().__new__(SqlStore._DIALECTS[dialect])
         return super().__new__(cls)
 
-    _engine: AsyncEngine  # for transactions
-    _autocommit: AsyncEngine  # for single statements (may be the same engine)
     _writes: Engine  # the engine write transactions are committed on
 
-    def __init__(self, url: str) -> None:
-        self.url = async_url(url)
+    def __init__(self, database: Database | str) -> None:
+        self._owns_database = not isinstance(database, Database)
+        self.database = database if isinstance(database, Database) else Database(database)
+        self.url = self.database.url
         self._waiting: deque[Pending] = deque()
         self._writing: list[Pending] = []
         self._wake = asyncio.Event()  # made anew with each writer: an event belongs to one event loop
@@ -204,9 +194,17 @@ class SqlStore:
         self.on_refused_write: Callable[[int], None] | None = None
 
     @property
+    def _engine(self) -> AsyncEngine:  # for transactions
+        return self.database.engine
+
+    @property
+    def _autocommit(self) -> AsyncEngine:  # for single statements (may be the same engine)
+        return self.database.autocommit
+
+    @property
     def shown_url(self) -> str:
         """The URL without its password, for logs and messages."""
-        return make_url(self.url).render_as_string(hide_password=True)
+        return self.database.shown_url
 
     @classmethod
     def sqlite(cls, path: str | Path) -> Self:
@@ -239,12 +237,11 @@ class SqlStore:
                 await asyncio.wait({writer})
         self._writing, self._waiting = [], deque()
         await self._let_go()
-        await self._engine.dispose()
-        if self._autocommit is not self._engine:
-            await self._autocommit.dispose()
+        if self._owns_database:
+            await self.database.close()
 
     async def _let_go(self) -> None:
-        """Close what the database's own write path holds (a thread, a pool), before the engines go."""
+        """Close what the database's own write path holds (a thread, a pool)."""
 
     async def append(
         self, table_id: str, seq: int, entry: dict[str, Any], game: GameRow | None = None
@@ -340,7 +337,7 @@ class SqlStore:
     def _probe_in(self, connection: Connection) -> None:
         """:meth:`check_write`'s statements, on a connection whose transaction the caller commits."""
         now = time.time()
-        upsert = self._dialect_insert(HEALTH_PROBE).values(process=probe_process(), at=now, n=1)
+        upsert = self.database.insert(HEALTH_PROBE).values(process=probe_process(), at=now, n=1)
         upsert = upsert.on_conflict_do_update(index_elements=[HEALTH_PROBE.c.process],
                                               set_={"at": upsert.excluded.at, "n": HEALTH_PROBE.c.n + 1})
         connection.execute(upsert)
@@ -350,7 +347,7 @@ class SqlStore:
         created: set[str] = set()
         if new := [pending.table_id for pending in candidates if pending.seq == 0]:
             made = connection.execute(
-                self._dialect_insert(TABLES).on_conflict_do_nothing().returning(TABLES.c.id),
+                self.database.insert(TABLES).on_conflict_do_nothing().returning(TABLES.c.id),
                 [{"id": table_id, "created_seq": 0} for table_id in new],
             )
             created = set(made.scalars())
@@ -363,7 +360,7 @@ class SqlStore:
             writes = [pending for pending in writes if pending.table_id in known]
         if not writes:
             return set()
-        insert = self._dialect_insert(JOURNAL).on_conflict_do_nothing()
+        insert = self.database.insert(JOURNAL).on_conflict_do_nothing()
         inserted = connection.execute(
             insert.returning(JOURNAL.c.table_id, JOURNAL.c.seq),
             [{"table_id": p.table_id, "seq": p.seq, "entry": p.entry} for p in writes],
@@ -373,7 +370,7 @@ class SqlStore:
         # upsert may not touch one row twice in one statement).
         games = {(p.table_id, p.game): p for p in writes if p.game is not None and (p.table_id, p.seq) in stored}
         if games:
-            upsert = self._dialect_insert(GAMES)
+            upsert = self.database.insert(GAMES)
             upsert = upsert.on_conflict_do_update(
                 index_elements=[GAMES.c.table_id, GAMES.c.game],
                 set_={"record": upsert.excluded.record, "finished": upsert.excluded.finished},
@@ -383,10 +380,6 @@ class SqlStore:
                 for p in sorted(games.values(), key=lambda pending: (pending.table_id, pending.game or 0))
             ])
         return stored
-
-    def _dialect_insert(self, table: Table) -> SqliteInsert | PgInsert:
-        # ON CONFLICT (DO NOTHING, DO UPDATE) is spelt alike on both, but only their own Insert has it.
-        raise NotImplementedError
 
     async def game(self, table_id: str, game: int) -> GameRow | None:
         if not 0 <= game <= LARGEST or not storable_id(table_id):
@@ -427,19 +420,3 @@ def make_pending(table_id: str, seq: int, entry: dict[str, Any], game: GameRow |
     # No NaN: PostgreSQL's json refuses it.
     return Pending(table_id, seq, text, game.game, Encoded(json.dumps(game.record, allow_nan=False)),
                     bool(game.finished))
-
-
-def async_url(url: str) -> str:
-    """The URL with the asyncio driver this store uses when it names none (``postgres://`` and
-    ``postgresql://`` take asyncpg, ``sqlite://`` aiosqlite); any other URL as it is.
-
-    >>> async_url("postgres://nimmt:pw@db/nimmt")
-    'postgresql+asyncpg://nimmt:pw@db/nimmt'
-    >>> async_url("sqlite:///games.sqlite3")
-    'sqlite+aiosqlite:///games.sqlite3'
-    """
-    scheme, separator, rest = url.partition("://")
-    driver = {"postgres": "postgresql+asyncpg", "postgresql": "postgresql+asyncpg", "sqlite": "sqlite+aiosqlite"}
-    return f"{driver[scheme]}://{rest}" if separator and scheme in driver else url
-
-

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from sqlalchemy import CompoundSelect, Engine, Select, Table, create_engine, event, select, union_all
-from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import make_url
+from sqlalchemy import CompoundSelect, Select, select, union_all
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import create_async_engine
 
-from .base import JOURNAL, LARGEST, Pending, SqlStore, json_text
+from .base import JOURNAL, LARGEST, Pending, SqlStore
+from .database import Database
 
 # SQLite's hot path, run by the plain driver: a group of entries in one statement (at most BATCH rows,
 # 3 parameters each, within SQLite's 999 of old).
@@ -25,37 +20,25 @@ _SQLITE_ENTRIES = "INSERT INTO journal (table_id, seq, entry) VALUES {} ON CONFL
 class SqliteStore(SqlStore, dialect="sqlite"):
     """:class:`~nimmt.server.store.Store` on a SQLite file (``sqlite+aiosqlite:///file``)."""
 
-    def __init__(self, url: str) -> None:
-        super().__init__(url)
-        url = self.url
-        self._engine = create_async_engine(url, json_serializer=json_text)
-        event.listen(self._engine.sync_engine, "connect", sqlite_pragmas)
-        self._autocommit = self._engine  # SQLite's driver begins no transaction for a read anyway
+    def __init__(self, database: Database | str) -> None:
+        super().__init__(database)
         # Writes go through the plain driver in a thread of their own: a whole transaction is one
         # hand-off to that thread, where aiosqlite makes one for each step of it, and each of
         # those waits for the event loop's next turn (tens of ms when the server is busy).
-        self._writes: Engine = create_engine(make_url(url).set(drivername="sqlite"), json_serializer=json_text)
-        event.listen(self._writes, "connect", sqlite_pragmas)
-        self._thread: ThreadPoolExecutor | None = None  # the writing thread, while there is one
+        self._writer_thread = self.database.plain_thread("nimmt-store-writer")
+        self._writes = self._writer_thread.engine
 
     async def _let_go(self) -> None:
-        thread, self._thread = self._thread, None
-        if thread is not None:  # its connection is closed in the thread that used it, then it ends
-            await asyncio.get_running_loop().run_in_executor(thread, self._writes.dispose)
-            thread.shutdown()
+        await self._writer_thread.close()  # its connection closed in the thread that used it
 
     async def _insert(self, candidates: list[Pending], *, look: bool) -> set[tuple[str, int]]:
-        if self._thread is None:
-            self._thread = ThreadPoolExecutor(1, thread_name_prefix="nimmt-store-writer")
-        return await asyncio.get_running_loop().run_in_executor(self._thread, self._insert_in_thread, candidates, look)
+        return await self._writer_thread.run(self._insert_in_thread, candidates, look)
 
     async def check_write(self) -> None:
         """The health check's write, in the writer's thread, on its plain driver: the write lock is held
         for the statements alone (through aiosqlite it would be held across turns of a busy event loop,
         and the tables' writer would wait for it), and what it proves is the tables' own write path."""
-        if self._thread is None:
-            self._thread = ThreadPoolExecutor(1, thread_name_prefix="nimmt-store-writer")
-        await asyncio.get_running_loop().run_in_executor(self._thread, self._probe_in_thread)
+        await self._writer_thread.run(self._probe_in_thread)
 
     def _probe_in_thread(self) -> None:
         with self._writes.begin() as connection:
@@ -89,9 +72,6 @@ class SqliteStore(SqlStore, dialect="sqlite"):
             connection.close()  # back to the pool
         return {(table_id, seq) for table_id, seq in rows}
 
-    def _dialect_insert(self, table: Table) -> SqliteInsert:
-        return sqlite_insert(table)
-
     async def _entries(self, table_id: str, since: int) -> list[dict[str, Any]] | None:
         seq = JOURNAL.c.seq
         entries = select(seq, JOURNAL.c.entry).where(JOURNAL.c.table_id == table_id)
@@ -105,12 +85,3 @@ class SqliteStore(SqlStore, dialect="sqlite"):
         if not rows:
             return None
         return [json.loads(text) for number, text in rows if number >= since]
-
-
-def sqlite_pragmas(connection: Any, _record: Any) -> None:
-    # WAL keeps readers off the writer's back; FULL sync: an acknowledged action survives a crash.
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
