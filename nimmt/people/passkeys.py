@@ -9,7 +9,7 @@ signing in needs no name: the authenticator says whose passkey it is.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Protocol
 
 from webauthn import (
     base64url_to_bytes,
@@ -29,9 +29,15 @@ from webauthn.helpers.structs import (
 )
 
 from .model import PeopleError, Player
-from .store import PeopleStore
+from .players import PlayerStore
+from .signin import SignInStore
 
 RP_NAME = "nimmt"
+
+
+class PeopleStore(PlayerStore, SignInStore, Protocol):
+    """What a passkey ceremony uses of the people stores: the players' passkeys and keys, and the
+    ceremonies' challenges (the server's :class:`~nimmt.people.store.SqlPeopleStore` has both)."""
 
 
 def _refused(error: Exception) -> PeopleError:

@@ -23,8 +23,9 @@ Where things are (``docs/web.md``, *How the server is built*, says more;
   :mod:`.quickstart` (quick-match tables that start by themselves), :mod:`.matching` (quick match's
   turns).
 - Storage and delivery: :mod:`.journal` (a table's entries), :mod:`.store` (``Store``, ``SqlStore``
-  on SQLite or PostgreSQL), :mod:`.migrations` (the schema), :mod:`.hub` (news and presence between
-  processes).
+  on SQLite or PostgreSQL, and ``Database``, the one owner of the database's engines and connection
+  settings, handed to the lobby's rows and the people store too), :mod:`.migrations` (the schema),
+  :mod:`.hub` (news and presence between processes).
 - Bots, reviews and records: :mod:`.botpool` (worker processes for the bots, the coach and reviews),
   :mod:`.review_jobs` (a review's jobs in those workers), :mod:`.uploads` (reviews of uploaded
   records), :mod:`.checker` (uploaded records, checked in a worker), :mod:`.replay` (a record turn
