@@ -21,8 +21,6 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Literal
 
 from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Integer, String, Table, delete, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -71,16 +69,15 @@ class SeatedTables:
 
     def __init__(self, public: PublicTables) -> None:
         self._engine: AsyncEngine = public.engine
-        self.dialect, self.clock = public.dialect, public.clock
+        self.database, self.clock = public.database, public.clock
 
     async def note(self, table_id: str, seats: dict[str, int], status: Status, turn_based: bool) -> None:
         """Write the table's rows: one per person seated (a person deleted meanwhile gets none)."""
         now = self.clock()
-        insert_of = sqlite_insert if self.dialect == "sqlite" else pg_insert
         for player, seat in seats.items():
             values = {"player_id": player, "table_id": table_id, "seat": seat, "status": status,
                       "turn_based": turn_based, "changed_at": now}
-            insert = insert_of(SEATED_TABLES).values(values)
+            insert = self.database.insert(SEATED_TABLES).values(values)
             changed = {name: insert.excluded[name] for name in ("seat", "status", "turn_based", "changed_at")}
             try:
                 async with self._engine.begin() as connection:
