@@ -1,6 +1,6 @@
 """The people tables at the newest migration (``0003_people``, ``0006_people_rated``,
 ``0007_people_chat``, ``0009_counts_and_probe``, ``0010_player_language``, ``0011_people_fair``,
-``0012_push``, ``0014_push_device``), for SQLAlchemy Core.
+``0012_push``, ``0014_push_device``, ``0015_people_aliases``), for SQLAlchemy Core.
 
 The migrations in :mod:`nimmt.server.migrations` make and change them; the store contract test
 compares this model with the database they make.
@@ -170,4 +170,10 @@ PUSH_SITE = Table(  # the site's VAPID private key (PEM), made once by the first
     Column("id", Integer, primary_key=True, autoincrement=False),
     Column("private_key", Text, nullable=False),
     Column("created_at", _WHEN, nullable=False),
+)
+ALIASES = Table(  # a player merged into another by a one-time code answers as that one (nimmt/people/aliases.py)
+    "people_aliases", PEOPLE_SCHEMA,
+    Column("old_id", String(_ID), primary_key=True),  # the merged player's id (that player is gone)
+    Column("player_id", ForeignKey("people_players.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("merged_at", _WHEN, nullable=False),
 )

@@ -12,6 +12,7 @@ from typing import Any, Literal, Protocol
 from sqlalchemy import Row, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from .aliases import alias_merged
 from .database import Database
 from .game_store import played_scopes
 from .keys import hash_secret, looks_like_key, new_code, new_key, normal_code
@@ -122,7 +123,8 @@ class SqlSignInStore:
         becomes part of the code's player (docs/people.md, A second device). Its devices, passkeys,
         groups (and the groups it hosts), chat messages, notices' devices and seats in finished games move to the
         code's player, and it is deleted; a game where both sat keeps this seat as a guest's (its
-        name at the table), so nobody counts twice. The kept ratings are folded again."""
+        name at the table), so nobody counts twice. The kept ratings are folded again. Its id stays an
+        alias of the code's player, and the tables where it sits are that player's (nimmt.people.aliases)."""
         target = await self.link_code_player(code)
         if target.id == player_id:
             raise PeopleError("link_same", "this device already plays as the player of this code")
@@ -150,6 +152,7 @@ class SqlSignInStore:
                 await connection.execute(insert(MEMBERS).values(group_id=member.group_id, player_id=into,
                                                                 joined_at=joined))
             await connection.execute(update(GROUPS).where(GROUPS.c.host_id == player_id).values(host_id=into))
+            await alias_merged(connection, player_id, into, self._when())
             # Seats changed hands: the scopes they count in are folded again (the stamps cannot tell).
             scopes = await played_scopes(connection, into)
             await connection.execute(delete(RATED).where(RATED.c.scope.in_(scopes)))

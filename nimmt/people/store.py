@@ -9,7 +9,8 @@ them all on the database it is handed and answers each of their calls.
 - finished games and score-sheet confirmations: :mod:`nimmt.people.game_store` (:class:`GameStore`),
   with the ratings kept of them (:mod:`nimmt.people.rated`);
 - the groups' chats (:mod:`nimmt.people.chat`), the counts of what one key or address made
-  (:mod:`nimmt.people.counts`) and the devices notices go to (:mod:`nimmt.people.subscriptions`).
+  (:mod:`nimmt.people.counts`), the devices notices go to (:mod:`nimmt.people.subscriptions`) and the
+  ids of the players merged into a person (:mod:`nimmt.people.aliases`).
 
 What spans them lives here: a player's export and deletion, and the sweep of what expired. Each
 store runs on SQLite and PostgreSQL from the same code, on the tables of :mod:`nimmt.people.schema`
@@ -28,6 +29,7 @@ from typing import Any, Protocol
 
 from sqlalchemy import delete, func, select, update
 
+from .aliases import AliasStore
 from .chat import ChatStore
 from .counts import DEFAULT_QUOTAS, CountStore, Quota
 from .database import Database
@@ -37,7 +39,7 @@ from .model import PeopleError
 from .players import PlayerStore, SqlPlayerStore
 from .rated import RatedStore
 from .rows import Clock, iso, now
-from .schema import CHAT, CODES, GAMES, GROUPS, KEYS, MEMBERS, PASSKEYS, PLAYERS, PUSH, SEATS
+from .schema import ALIASES, CHAT, CODES, GAMES, GROUPS, KEYS, MEMBERS, PASSKEYS, PLAYERS, PUSH, SEATS
 from .signin import CHALLENGE_TTL, EXPIRED_KEPT, LINK_TTL, CodeKind, SignInStore, SqlSignInStore
 from .subscriptions import SubscriptionStore
 
@@ -56,6 +58,7 @@ class PeopleStore(PlayerStore, SignInStore, GroupStore, GameStore, Protocol):
     chat: ChatStore  # the groups' chats (nimmt.people.chat)
     counts: CountStore  # what a key or an address made (nimmt.people.counts)
     push: SubscriptionStore  # the devices a person gets notices on (nimmt.people.subscriptions)
+    aliases: AliasStore  # the ids of the players merged into a person (nimmt.people.aliases)
 
     async def start(self) -> None: ...
     async def close(self) -> None: ...
@@ -85,6 +88,7 @@ class SqlPeopleStore:
         self.counts = CountStore(database, when, quotas)
         self.chat = ChatStore(self._engine, when, self.counts)
         self.push = SubscriptionStore(self._engine, when)
+        self.aliases = AliasStore(self._engine)
         # Players and their keys
         self.new_player = players.new_player
         self.player_for_key = players.player_for_key
@@ -160,18 +164,20 @@ class SqlPeopleStore:
             "messages": [{"group": message.group_id, "text": message.text, "sent_at": message.sent_at.isoformat()}
                          for message in await self.chat.of_player(player_id)],
             "notices": await self.push.export(player_id),  # the devices notices go to (docs/push.md)
+            "merged_players": await self.aliases.export(player_id),  # players that became part of this one
         }
 
     async def delete_player(self, player_id: str) -> bool:
-        """Delete a player and all their keys, codes, passkeys, memberships, chat messages and notices' devices. Their
-        seats in past games stay for the others' leagues, without their id or name: "a former player"."""
+        """Delete a player and all their keys, codes, passkeys, memberships, chat messages, notices' devices and
+        the ids of the players merged into them. Their seats in past games stay for the others' leagues,
+        without their id or name: "a former player"."""
         async with self._engine.begin() as connection:
             hosted = (await connection.execute(select(GROUPS.c.id).where(GROUPS.c.host_id == player_id))).all()
             scopes = await played_scopes(connection, player_id)
             await connection.execute(update(SEATS).where(SEATS.c.player_id == player_id)
                                      .values(player_id=None, name=None))
             await connection.execute(update(GAMES).where(GAMES.c.saved_by == player_id).values(saved_by=None))
-            for table in (KEYS, CODES, PASSKEYS, MEMBERS, CHAT, PUSH):
+            for table in (KEYS, CODES, PASSKEYS, MEMBERS, CHAT, PUSH, ALIASES):
                 await connection.execute(delete(table).where(table.c.player_id == player_id))
             for (group_id,) in hosted:
                 await new_host_if(connection, group_id, player_id)

@@ -23,13 +23,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .keys import hash_secret, new_id
 from .model import PeopleError
-from .schema import KEYS, PLAYERS, PUSH, PUSH_SENT, PUSH_SITE
+from .schema import ALIASES, KEYS, PLAYERS, PUSH, PUSH_SENT, PUSH_SITE
 
 MOST_DEVICES = 10  # subscriptions a person keeps: an eleventh replaces their oldest
 ENDPOINT_LENGTH = 2048
@@ -172,12 +172,15 @@ class SubscriptionStore:
         return bool(done.rowcount)
 
     async def of_players(self, player_ids: Iterable[str], *, groups: bool = False) -> list[Subscription]:
-        """The subscriptions of these players (``groups``: only those that take group notices)."""
+        """The subscriptions of these players (``groups``: only those that take group notices); an id
+        of a player merged into another by a code is that one's (nimmt.people.aliases)."""
         ids = sorted(set(player_ids))
         if not ids:
             return []
+        merged = select(ALIASES.c.player_id).where(ALIASES.c.old_id.in_(ids))
         query = (select(PUSH, PLAYERS.c.language.label("player_language"))
-                 .join(PLAYERS, PLAYERS.c.id == PUSH.c.player_id).where(PUSH.c.player_id.in_(ids))
+                 .join(PLAYERS, PLAYERS.c.id == PUSH.c.player_id)
+                 .where(or_(PUSH.c.player_id.in_(ids), PUSH.c.player_id.in_(merged)))
                  .order_by(PUSH.c.created_at, PUSH.c.id))
         if groups:
             query = query.where(PUSH.c.groups)

@@ -80,8 +80,14 @@ async def keep_game(people: PeopleStore, table: Table, *, abandoned: bool = Fals
     try:
         return await people.record_game(made)
     except PeopleError:  # a player (or the group) deleted meanwhile: their seat is a former player's
-        known = [player if player is not None and await people.player(player) is not None else None
-                 for player in players]
+        # ... or merged into another by a code (nimmt.people.aliases): the seat is that person's
+        now_as = await people.aliases.resolve(player for player in players if player is not None)
+        known: list[str | None] = []
+        for player in players:
+            now = None if player is None else now_as.get(player, player)
+            if now is not None and (now in known or await people.player(now) is None):
+                now = None  # gone; or at two seats (merged): it counts at the first, the other is a guest's
+            known.append(now)
         group = table.group if table.group is not None and await people.group(table.group) is not None else None
         return await people.record_game(from_record(table.recorder.record.to_json(), table_id=table.id,
                                                     game=table.game, finished_at=made.finished_at, players=known,

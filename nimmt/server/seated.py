@@ -24,6 +24,8 @@ from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Integer, String, T
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from nimmt.people.aliases import resolved
+
 from .public import PUBLIC_SCHEMA, REMEMBERED, TURN_BASED, PublicTables
 
 if TYPE_CHECKING:
@@ -72,19 +74,35 @@ class SeatedTables:
         self.database, self.clock = public.database, public.clock
 
     async def note(self, table_id: str, seats: dict[str, int], status: Status, turn_based: bool) -> None:
-        """Write the table's rows: one per person seated (a person deleted meanwhile gets none)."""
-        now = self.clock()
-        for player, seat in seats.items():
-            values = {"player_id": player, "table_id": table_id, "seat": seat, "status": status,
-                      "turn_based": turn_based, "changed_at": now}
-            insert = self.database.insert(SEATED_TABLES).values(values)
-            changed = {name: insert.excluded[name] for name in ("seat", "status", "turn_based", "changed_at")}
-            try:
-                async with self._engine.begin() as connection:
-                    await connection.execute(insert.on_conflict_do_update(
-                        index_elements=["player_id", "table_id"], set_=changed))
-            except IntegrityError:  # no such player (deleted, or a table from another site's store)
+        """Write the table's rows: one per person seated (a person deleted meanwhile gets none; a
+        player merged into another one by a code, :mod:`nimmt.people.aliases`: the row is that one's)."""
+        missing = [player for player, seat in seats.items()
+                   if not await self._write(player, table_id, seat, status, turn_based)]
+        if not missing:
+            return
+        async with self._engine.connect() as connection:
+            now_as = await resolved(connection, missing)
+        for old in missing:
+            player = now_as.get(old)
+            if player is None:
                 logger.info("table %s: a seat's player is no longer known; no row kept", table_id)
+            elif player not in seats:  # the person sits here under their merged player's id only
+                await self._write(player, table_id, seats[old], status, turn_based)
+
+    async def _write(self, player: str, table_id: str, seat: int, status: Status, turn_based: bool) -> bool:
+        """One person's row; False when no such player is kept (deleted, merged, or a table from
+        another site's store)."""
+        values = {"player_id": player, "table_id": table_id, "seat": seat, "status": status,
+                  "turn_based": turn_based, "changed_at": self.clock()}
+        insert = self.database.insert(SEATED_TABLES).values(values)
+        changed = {name: insert.excluded[name] for name in ("seat", "status", "turn_based", "changed_at")}
+        try:
+            async with self._engine.begin() as connection:
+                await connection.execute(insert.on_conflict_do_update(
+                    index_elements=["player_id", "table_id"], set_=changed))
+        except IntegrityError:
+            return False
+        return True
 
     async def of_player(self, player_id: str, limit: int = LISTED) -> list[SeatedRow]:
         """The person's tables whose game is not over, most recently changed first: a turn-based

@@ -15,7 +15,8 @@ from nimmt.i18n import LANGUAGES
 from ..models import BotInfo, CreateTable, JoinTable, SeatToken, TableInfo
 from ..render import public_info
 from .common import ApiError, Service, errors, links, the_table
-from .people import MaybeMe, Me, adopt_name, check_member, people_errors
+from .people import MaybeMe, Me, People, adopt_name, check_member, people_errors
+from .playing import answering
 
 router = APIRouter(tags=["lobby"])
 
@@ -61,13 +62,13 @@ async def join_table(table_id: str, body: JoinTable, request: Request, service: 
 
 @router.post("/api/tables/{table_id}/seat", response_model=SeatToken, status_code=201,
              responses=people_errors(401, 404, 503))
-async def take_my_seat(table_id: str, request: Request, service: Service, me: Me) -> SeatToken:
+async def take_my_seat(table_id: str, request: Request, service: Service, me: Me, people: People) -> SeatToken:
     """A person's other device takes their own seat, at any stage of the game: the player key
     (``X-Player-Key``) names the person, and the seat they sat down in with it gets a new token for
-    this device (the seat's other devices keep theirs). 404 ``not_seated``: this player holds no
-    seat at the table."""
+    this device (the seat's other devices keep theirs), the seat of a player merged into theirs by
+    a one-time code too. 404 ``not_seated``: this player holds no seat at the table."""
     table = await the_table(service, table_id)
-    seat, token = await service.add_device(table, me.id)
+    seat, token = await service.add_device(table, await answering(people, table, me.id))
     return SeatToken(table_id=table.id, seat=seat, token=token, **links(request, table))
 
 

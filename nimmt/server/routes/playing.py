@@ -13,12 +13,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Collection
 from typing import Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from nimmt.core import Phase
+from nimmt.people.store import PeopleStore
 
 from ..journal import JournalError
 from ..seated import SeatedRow, SeatedTables
@@ -54,6 +56,23 @@ class PlayingOut(BaseModel):
 
 class PlayingListOut(BaseModel):
     tables: list[PlayingOut]
+
+
+def seat_of(table: Table, player_ids: Collection[str]) -> int | None:
+    """The first seat held by one of these ids (a person's player, and the players merged into it:
+    a table's journal keeps the id a seat was taken with), or None."""
+    return next((index for index, seat in enumerate(table.seats)
+                 if seat.player in player_ids and seat.token_hash is not None), None)
+
+
+async def answering(people: PeopleStore, table: Table, player_id: str) -> str:
+    """The id the person holds their seat at this table with: their own, or that of a player merged
+    into theirs by a one-time code (:mod:`nimmt.people.aliases`); their own when they hold none."""
+    if seat_of(table, (player_id,)) is not None:
+        return player_id
+    seat = seat_of(table, await people.aliases.answers_to(player_id))
+    player = None if seat is None else table.seats[seat].player
+    return player_id if player is None else player
 
 
 def playing_of(table: Table, seat: int, group: str | None = None) -> PlayingOut | None:
@@ -125,6 +144,7 @@ async def my_tables(request: Request, me: Me, people: People, service: Service) 
         return PlayingListOut(tables=[])
     rows = await seated.of_player(me.id)
     groups = {group.id: group.name for group in await people.groups_of(me.id)} if rows else {}
+    ids = set(await people.aliases.answers_to(me.id)) if rows else {me.id}  # with the players merged into theirs
     shown: list[tuple[PlayingOut, SeatedRow]] = []
     gone: list[str] = []
     started = time.monotonic()
@@ -132,8 +152,7 @@ async def my_tables(request: Request, me: Me, people: People, service: Service) 
         table = await read_table(service, row.table_id)
         if table is None:
             continue
-        seat = next((index for index, seat in enumerate(table.seats)
-                     if seat.player == me.id and seat.token_hash is not None), None)
+        seat = seat_of(table, ids)
         if seat is None:
             gone.append(row.table_id)
             continue
