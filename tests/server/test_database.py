@@ -11,7 +11,14 @@ import pytest
 from sqlalchemy import Connection, text
 
 from nimmt.server.store import Database, SqlStore
-from nimmt.server.store.database import PG_OVERFLOW, PG_POOL, SQLITE_BUSY
+from nimmt.server.store.database import (
+    PG_AUTOCOMMIT_OVERFLOW,
+    PG_AUTOCOMMIT_POOL,
+    PG_HOT_CONNECTIONS,
+    PG_OVERFLOW,
+    PG_POOL,
+    SQLITE_BUSY,
+)
 
 from .helpers import run
 
@@ -71,6 +78,10 @@ def test_postgresql_has_one_pool_with_pre_ping() -> None:
     pool: Any = database.engine.pool
     assert (pool.size(), pool._max_overflow, pool._pre_ping) == (PG_POOL, PG_OVERFLOW, True)
     assert database.autocommit is not database.engine
+    autocommit: Any = database.autocommit.pool
+    assert (autocommit.size(), autocommit._max_overflow) == (PG_AUTOCOMMIT_POOL, PG_AUTOCOMMIT_OVERFLOW)
+    # What docs/deploy says a process holds at most, for max_connections.
+    assert PG_POOL + PG_OVERFLOW + PG_AUTOCOMMIT_POOL + PG_AUTOCOMMIT_OVERFLOW + PG_HOT_CONNECTIONS <= 40
 
 
 def test_the_app_hands_its_stores_one_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

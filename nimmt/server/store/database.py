@@ -16,9 +16,9 @@ One set of connection settings, on every connection:
   must not hold SQLite's one write lock across turns of a busy event loop (the journal's groups,
   the counts) run whole in a :class:`PlainThread`: a thread of their own on the plain driver.
 - **PostgreSQL**: one pool of :data:`PG_POOL` connections kept and :data:`PG_OVERFLOW` more at peaks,
-  each pinged before use (a connection a restart closed is noticed first), beside an autocommit
-  engine for single statements and asyncpg's own pool for the journal's two hot statements
-  (:meth:`Database.asyncpg`).
+  each pinged before use (a connection a restart closed is noticed first), beside a small
+  autocommit engine for single reads and asyncpg's own pool for the journal's two hot statements
+  (:meth:`Database.asyncpg`): at most 39 connections a process.
 """
 
 from __future__ import annotations
@@ -45,9 +45,12 @@ T = TypeVar("T")
 
 SQLITE_BUSY = 30.0  # seconds a SQLite connection waits for another's write lock before it fails
 # One pool for every store, as large as the ones it replaced together (so no store waits for more
-# than it did): SQLite 15 kept and 30 more at peaks, PostgreSQL 10 and 14 (see docs/deploy).
+# than it did): SQLite 15 kept and 30 more at peaks, PostgreSQL 10 and 14. On PostgreSQL the
+# autocommit engine reads game records alone (the journal's reads go through asyncpg): 2 and 3.
+# A process holds at most 24 + 5 + 10 connections to PostgreSQL (docs/deploy, "The database").
 SQLITE_POOL, SQLITE_OVERFLOW = 15, 30
 PG_POOL, PG_OVERFLOW = 10, 14
+PG_AUTOCOMMIT_POOL, PG_AUTOCOMMIT_OVERFLOW = 2, 3
 PG_HOT_CONNECTIONS = 10  # asyncpg's pool for the journal's hot statements, at most
 PG_CONNECT_TIMEOUT = 10.0  # seconds to open one (PostgreSQL down: the action fails with server_error)
 
@@ -161,7 +164,8 @@ class Database:
             self.engine = create_async_engine(self.url, json_serializer=json_text, pool_pre_ping=True,
                                               pool_size=PG_POOL, max_overflow=PG_OVERFLOW)
             self.autocommit = create_async_engine(self.url, json_serializer=json_text, pool_pre_ping=True,
-                                                  isolation_level="AUTOCOMMIT")
+                                                  isolation_level="AUTOCOMMIT", pool_size=PG_AUTOCOMMIT_POOL,
+                                                  max_overflow=PG_AUTOCOMMIT_OVERFLOW)
         # PostgreSQL's hot path: asyncpg's own pool, made in the event loop that first needs it.
         self._pg: HotPool | None = None
         self._pg_loop: asyncio.AbstractEventLoop | None = None
