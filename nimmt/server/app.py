@@ -155,7 +155,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if hasattr(store, "on_refused_write"):
         store.on_refused_write = metrics.refused_writes.inc
     state.quick_turns = QuickTurns(public) if public is not None else None  # quick match, one at a time
-    scan = ClockScan(service, clocked) if clocked is not None else None
+    scan = ClockScan(service, service.tables, clocked) if clocked is not None else None
     if scan is not None:
         scan.start()  # timed tables whose clock runs are loaded now, not when somebody opens them
     watching = asyncio.create_task(metrics.watch_loop())

@@ -16,15 +16,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Container
 
 from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Index, Integer, String, Table, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .public import PUBLIC_SCHEMA, PublicTables
-
-if TYPE_CHECKING:
-    from .tables import TableService
+from .tables.commands import Announce, Port
 
 logger = logging.getLogger("nimmt.server")
 SCAN_EVERY = 60.0  # seconds between two scans of one process
@@ -66,8 +64,9 @@ class ClockedTables:
 class ClockScan:
     """One process's scan: every running timed table it does not hold is loaded (its clock armed)."""
 
-    def __init__(self, service: TableService, rows: ClockedTables) -> None:
-        self.service, self.rows = service, rows
+    def __init__(self, tables: Port, held: Container[str], rows: ClockedTables) -> None:
+        """``held``: the ids of the tables this process holds (they are not loaded again)."""
+        self.tables, self.held, self.rows = tables, held, rows
         self.after = ""  # the scan's cursor: the last table id looked at
         self.task: asyncio.Task[None] | None = None
 
@@ -75,14 +74,14 @@ class ClockScan:
         self.task = asyncio.create_task(self._loop())
 
     async def _loop(self) -> None:
-        service = self.service
-        while not service.closed:
+        tables = self.tables
+        while not tables.closed:
             try:
                 await self.scan()
             except Exception:  # the store is away: the next scan tries again
                 logger.exception("the scan of timed tables failed")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(service.stopping.wait(), SCAN_EVERY)
+                await asyncio.wait_for(tables.stopping.wait(), SCAN_EVERY)
 
     async def scan(self) -> list[str]:
         """Load the running timed tables of one page that this process does not hold; their ids."""
@@ -90,18 +89,18 @@ class ClockScan:
         self.after = ids[-1] if len(ids) == SCAN_BATCH else ""  # a short page: the next scan starts over
         loaded = []
         for table_id in ids:
-            if self.service.closed:
+            if self.tables.closed:
                 break
-            if table_id in self.service.tables:
+            if table_id in self.held:
                 continue
             try:
-                table = await self.service.get(table_id)
+                table = await self.tables.get(table_id)
             except Exception:  # a damaged journal is said once by the service; the others go on
                 logger.exception("timed table %s could not be loaded", table_id)
                 continue
             if table is not None:
                 loaded.append(table_id)
-                await self.service.changed(table)  # a row that said "running" wrongly is put right
+                await self.tables.submit(table, Announce())  # a row that said "running" wrongly is put right
         return loaded
 
     async def close(self) -> None:

@@ -1,9 +1,11 @@
 """One open WebSocket at a table: a hello, then the person's messages in and their own updates out.
 
 After the hello (a token finds the person's seat; without one they watch; a token of no seat is
-refused) the connection reads messages and writes updates side by side. In: an action goes to
-:meth:`TableService.act <nimmt.server.tables.TableService.act>` and is answered with an ``ack`` or a
-refusal; a question to the coach is answered on its own (the person plays on meanwhile); a reaction
+refused) the connection reads messages and writes updates side by side. In: each message is
+parsed into the typed union of client messages and matched; an action goes, still typed, to the
+table's host as an :class:`~nimmt.server.tables.commands.Act` command
+(:meth:`TableService.submit <nimmt.server.tables.TableService.submit>`) and is answered with an
+``ack`` or a refusal; a question to the coach is answered on its own (the person plays on meanwhile); a reaction
 goes to the table through the hub (:mod:`.reactions`); a ping is answered once the updates already
 published are sent. Out: for each piece of the hub's news, the table catches up if need be and the
 person gets their own state, rendered here (:mod:`.render`), whole or as a patch of the last one
@@ -30,11 +32,12 @@ from pydantic import ValidationError
 from .hub import Hub
 from .limits import RATE_LIMITED_CLOSE
 from .metrics import Metrics
-from .models import MAX_MESSAGE_BYTES, AnyClientMessage, AskAdvice, Hello, Ping, React, client_message
+from .models import MAX_MESSAGE_BYTES, AnyClientMessage, AskAdvice, Hello, Ping, React, TableAction, client_message
 from .patch import state_patch
 from .reactions import react, reaction_message
 from .render import state_message
 from .tables import ActionError, Table, TableService
+from .tables.commands import Act
 
 HELLO_TIMEOUT = 30.0
 PONG_WAIT = 5.0  # longest a pong waits for the updates published before it
@@ -178,46 +181,46 @@ class Connection:
             if raw is None:
                 return
             message = await self._parse(raw)
-            if message is None:
-                continue
-            if isinstance(message, Ping):
-                # The protocol promises the pong after every update already published: let the
-                # writer send them first (bounded, in case the connection is failing).
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.subscription.drained(), PONG_WAIT)
-                await self.send({"type": "pong"} if message.ref is None else {"type": "pong", "ref": message.ref})
-                continue
-            if isinstance(message, Hello):
-                await self.send(ActionError("already_greeted", "hello comes once per connection")
-                                .to_message(message.ref))
-                continue
-            if isinstance(message, React):
-                await self._react(message)
-                continue
-            if isinstance(message, AskAdvice):
-                # Answered on its own, so the person can go on playing while the coach works.
-                question = asyncio.create_task(self._advise(message))
-                self.questions.add(question)
-                question.add_done_callback(self.questions.discard)
-                continue
-            began = time.perf_counter()
-            try:
-                version = await self.service.act(self.table, self.seat, message)
-            except ActionError as error:
-                await self.send(error.to_message(message.ref))
-                self._measure(message.type, error.code, began)
-                continue
-            except Exception:  # the store failed: nothing was applied; say so and stay open
-                logger.exception("action on table %s failed", self.table.id)
-                await self.send(ActionError("server_error", "the server could not store this action: "
-                                            "nothing was changed, try again").to_message(message.ref))
-                self._measure(message.type, "server_error", began)
-                continue
-            ack: dict[str, Any] = {"type": "ack", "version": version}
-            if message.ref is not None:
-                ack["ref"] = message.ref
-            await self.send(ack)
-            self._measure(message.type, "ok", began)
+            match message:
+                case None:
+                    continue
+                case Ping(ref=ref):
+                    # The protocol promises the pong after every update already published: let the
+                    # writer send them first (bounded, in case the connection is failing).
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.subscription.drained(), PONG_WAIT)
+                    await self.send({"type": "pong"} if ref is None else {"type": "pong", "ref": ref})
+                case Hello(ref=ref):
+                    await self.send(ActionError("already_greeted", "hello comes once per connection").to_message(ref))
+                case React():
+                    await self._react(message)
+                case AskAdvice():
+                    # Answered on its own, so the person can go on playing while the coach works.
+                    question = asyncio.create_task(self._advise(message))
+                    self.questions.add(question)
+                    question.add_done_callback(self.questions.discard)
+                case _:  # the rest of the union, the table's actions: a command to the table's host
+                    await self._act(message)
+
+    async def _act(self, message: TableAction) -> None:
+        began = time.perf_counter()
+        try:
+            version = (await self.service.submit(self.table, Act(self.seat, message))).version
+        except ActionError as error:
+            await self.send(error.to_message(message.ref))
+            self._measure(message.type, error.code, began)
+            return
+        except Exception:  # the store failed: nothing was applied; say so and stay open
+            logger.exception("action on table %s failed", self.table.id)
+            await self.send(ActionError("server_error", "the server could not store this action: "
+                                        "nothing was changed, try again").to_message(message.ref))
+            self._measure(message.type, "server_error", began)
+            return
+        ack: dict[str, Any] = {"type": "ack", "version": version}
+        if message.ref is not None:
+            ack["ref"] = message.ref
+        await self.send(ack)
+        self._measure(message.type, "ok", began)
 
     def _measure(self, kind: str, outcome: str, began: float) -> None:
         if self.metrics is not None:

@@ -20,13 +20,13 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
-from .journal import Started
+from .tables.commands import Port, StartGame
 
 if TYPE_CHECKING:
     from .public import PublicTables
-    from .tables import Table, TableService
     from .tables.changes import TableChanged
     from .tables.state import TableState
+    from .tables.table import Table
 
 logger = logging.getLogger("nimmt.server")
 FILL_BOT = "heuristic"  # quick to answer, and a fair opponent for strangers
@@ -55,8 +55,8 @@ def start_waits(table: Table) -> str | None:
 class QuickStart:
     """One timer per waiting table with ``start_after`` in this process."""
 
-    def __init__(self, service: TableService, public: PublicTables | None) -> None:
-        self.service = service
+    def __init__(self, tables: Port, public: PublicTables | None) -> None:
+        self.tables = tables
         self.public = public
         self.opened: dict[str, float] = {}  # table -> when it was opened (wall clock), as the store says
         self.timers: dict[str, asyncio.Task[None]] = {}
@@ -66,7 +66,7 @@ class QuickStart:
         of the tables)."""
         table = change.table
         after = table.options.start_after
-        if not after or self.service.closed:
+        if not after or self.tables.closed:
             return
         if table.status != "lobby":
             self.forget(table.id)
@@ -93,20 +93,18 @@ class QuickStart:
         return self.opened[table_id]
 
     async def _wait(self, table: Table, after: float) -> None:
-        service = self.service
+        tables = self.tables
         try:
             due = await self._opened_at(table) + after
-            while not service.closed:
+            while not tables.closed:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(service.stopping.wait(), max(0.0, due - time.time()))
-                if service.closed or service.tables.get(table.id) is not table or table.status != "lobby":
+                    await asyncio.wait_for(tables.stopping.wait(), max(0.0, due - time.time()))
+                if tables.closed or not tables.holds(table) or table.status != "lobby":
                     return
                 if start_waits(table) is not None:
                     return  # nobody here: the next arrival arms it again, and it starts then
                 try:
-                    async with table.lock:
-                        await service.write(table, lambda: Started(fill=FILL_BOT) if table.status == "lobby"
-                                            else None)
+                    await tables.submit(table, StartGame(fill=FILL_BOT))  # nothing if it has started meanwhile
                     return
                 except Exception:  # the store is away: try again shortly
                     logger.exception("the quick start of table %s failed", table.id)

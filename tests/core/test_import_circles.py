@@ -20,21 +20,6 @@ from tests.core.test_layers import parse  # a parse made again on CPython 3.11's
 
 ROOT = Path(nimmt.__file__).parent
 
-# The one circle left, inside the server's tables: the service makes its parts, which reach back into
-# it (issue 27, item 1). The tables' restructuring empties this set; nothing may join it meanwhile.
-KNOWN_CIRCLE: frozenset[str] = frozenset({
-    "nimmt.server.tables.bots",
-    "nimmt.server.tables.changes",
-    "nimmt.server.tables.clock",
-    "nimmt.server.tables.coach",
-    "nimmt.server.tables.memory",
-    "nimmt.server.tables.presence",
-    "nimmt.server.tables.reviews",
-    "nimmt.server.tables.service",
-    "nimmt.server.tables.table",
-})
-
-
 def module_name(path: Path, root: Path) -> str:
     parts = list(path.relative_to(root.parent).with_suffix("").parts)
     if parts[-1] == "__init__":
@@ -122,15 +107,11 @@ def one_cycle(graph: dict[str, set[str]], component: frozenset[str]) -> list[str
         seen.add(step)
 
 
-def test_nimmt_has_no_import_circle_but_the_known_one() -> None:
+def test_nimmt_has_no_import_circle() -> None:
     graph = import_graph(ROOT)
     found = circles(graph)
-    new = [component for component in found if not component <= KNOWN_CIRCLE]
-    assert not new, "import circles in nimmt/:\n" + "\n".join(
-        f"{sorted(component)}\n  e.g. {' -> '.join(one_cycle(graph, component))}" for component in new)
-    still = set().union(*found) if found else set()
-    gone = sorted(KNOWN_CIRCLE - still)
-    assert not gone, f"no longer in an import circle: remove them from KNOWN_CIRCLE: {gone}"
+    assert not found, "import circles in nimmt/:\n" + "\n".join(
+        f"{sorted(component)}\n  e.g. {' -> '.join(one_cycle(graph, component))}" for component in found)
 
 
 def test_the_graph_sees_every_kind_of_import(tmp_path: Path) -> None:

@@ -72,8 +72,7 @@ def test_people_act_while_a_strong_bot_thinks_and_its_answer_comes_from_a_worker
         ana, bruno = Person(a, table["token"]), Person(b, bruno_seat["token"])
         assert ana.send({"type": "start"})["type"] == "ack"
         assert held.asked.wait(30)  # the bot is thinking (held before its worker)
-        the_table = _service(pooled).tables[table_id]
-        assert not the_table.lock.locked()
+        assert not _service(pooled).hosts[table_id].busy()
         # Both people act and are answered while the bot thinks: its table's lock is free.
         state = ana.sync()
         assert ana.send({"type": "play", "card": legal_cards(state)[0], "version": state["version"]})["type"] \
@@ -115,8 +114,7 @@ def test_an_answer_to_a_decision_that_has_gone_is_dropped(pooled: TestClient, mo
             assert ana.send({"type": "play", "card": legal_cards(mine)[0], "version": mine["version"]})["type"] \
                 == "ack"
             # Wait until the bot task has finished (the answer came back and was dropped).
-            the_table = _service(pooled).tables[table_id]
-            task = the_table.bot_task
+            task = _service(pooled).bots.running.get(table_id)
             if task is not None:
                 run_until_done(pooled, task)
             state = bruno.sync()

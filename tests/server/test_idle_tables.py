@@ -47,13 +47,14 @@ def _evict(client: TestClient) -> list[str]:
 
 def _bots_done(client: TestClient, table_id: str) -> None:
     """Wait (bounded) until the table's bots have nothing left to do."""
-    the_table = _service(client).tables[table_id]
+    service = _service(client)
+    the_table = service.tables[table_id]
     portal = client.portal
     assert portal is not None
     # Bounded, but generous: the pool's first decision waits for its worker to start and compile
     # the rollouts (tens of seconds on a loaded machine).
     for _ in range(2400):
-        if not the_table.waiting_bots() and (the_table.bot_task is None or portal.call(the_table.bot_task.done)):
+        if not the_table.waiting_bots() and not portal.call(service.bots.busy_with, table_id):
             return
         time.sleep(0.05)
     raise AssertionError("the bots never finished")

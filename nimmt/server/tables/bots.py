@@ -1,12 +1,13 @@
-"""The bots at the tables: woken when a table waits for them, thinking outside the table's lock,
-and their answers committed under it.
+"""The bots at the tables: woken when a table waits for them (a listener of the tables), thinking
+outside the table's lock, their answers submitted to its host.
 
-Each round of decisions: under the table's lock, only long enough to see which bots are waited for
-and what each sees; then the bots think at once, outside the lock (in the worker processes of
-:mod:`nimmt.server.botpool`, or at once for a quick bot), while people act on; then, no sooner than
-``bot_delay`` after the round began (so people can follow), each answer is committed in seat order
-under the lock, if the decision it answers is still the one asked. An answer to a decision that has
-gone (the seat was given back, a new game) is dropped, and the bot is asked again.
+Each round of decisions: :class:`~.commands.AskBots` (the host, under its lock, only long enough
+to see which bots are waited for and what each sees); then the bots think at once, outside the lock
+(in the worker processes of :mod:`nimmt.server.botpool`, or at once for a quick bot), while people
+act on; then, no sooner than ``bot_delay`` after the round began (so people can follow), each answer
+is submitted in seat order (:class:`~.commands.BotAnswer`); the host stores it if the decision it
+answers is still the one asked. An answer to a decision that has gone (the seat was given back, a
+new game) is dropped, and the bot is asked again.
 """
 
 from __future__ import annotations
@@ -15,71 +16,67 @@ import asyncio
 import contextlib
 import logging
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from nimmt.core import Phase, PlayCard, View, view
+from nimmt.core import Phase
 
-from ..botpool import BotPool, PoolClosed, SeatBot, Thought
-from ..hub import LEASE_SECONDS
-from ..journal import Entry, Played, RowChosen
-from ..store import StoreConflict
+from ..botpool import BotPool, PoolClosed, Thought
+from ..hub import LEASE_SECONDS, Hub
+from .changes import TableChanged
+from .commands import Ask, AskBots, BotAnswer, CatchUp, Port
 from .errors import ActionError
-from .state import Decision
 from .table import Table
 
-if TYPE_CHECKING:
-    from .service import TableService
-
 logger = logging.getLogger("nimmt.server")
-
-
-@dataclass(frozen=True, slots=True)
-class Ask:
-    """One decision asked of a bot: its seat, the game and decision it answers, the bot, its view."""
-
-    seat: int
-    game: int
-    decision: Decision | None
-    seat_bot: SeatBot
-    seen: View
 
 
 class Bots:
     """Runs the bots of one process's tables (one task per table at most), thinking in ``pool``."""
 
-    def __init__(self, service: TableService, pool: BotPool, delay: float) -> None:
-        self.service = service
+    def __init__(self, tables: Port, hub: Hub, pool: BotPool, delay: float) -> None:
+        self.tables = tables
+        self.hub = hub
         self.pool = pool
         self.delay = delay  # seconds at least between a round of decisions and the bots' answers
+        self.running: dict[str, asyncio.Task[None]] = {}  # table -> its bots' task
         self.retries: dict[str, asyncio.Task[None]] = {}  # tables whose bots another process runs
+
+    def heard(self, change: TableChanged) -> None:
+        """A listener of the tables: after every change, the bots the table now waits for."""
+        self.wake(change.table)
 
     def wake(self, table: Table) -> None:
         """Start the table's bots if it waits for a bot (or a deal) and none are running."""
-        self.service.clocks.arm(table)  # after every change: the clock of the decisions now awaited
-        if self.service.closed or not (table.waiting_bots() or table.needs_deal()):
+        if self.tables.closed or not (table.waiting_bots() or table.needs_deal()):
             return
-        if table.bot_task is None or table.bot_task.done():
-            table.bot_task = asyncio.create_task(self._run(table))
+        task = self.running.get(table.id)
+        if task is None or task.done():
+            task = self.running[table.id] = asyncio.create_task(self._run(table))
+            task.add_done_callback(lambda done: self.running.pop(table.id, None)
+                                   if self.running.get(table.id) is done else None)
+
+    def busy_with(self, table_id: str) -> bool:
+        """Whether the table's bots are at work (it stays in memory meanwhile)."""
+        task = self.running.get(table_id)
+        return task is not None and not task.done()
 
     def tasks(self) -> list[asyncio.Task[None]]:
         """The tasks still running: each table's bots, and the looks again at others' tables."""
-        running = [t.bot_task for t in self.service.tables.values() if t.bot_task is not None and not t.bot_task.done()]
-        return running + list(self.retries.values())
+        return [task for task in self.running.values() if not task.done()] + list(self.retries.values())
 
     def _later(self, table: Table) -> None:
         """Another process holds the table's lease: look again in a while, in case it has died."""
-        service = self.service
-        if service.closed or table.id in self.retries:
+        tables = self.tables
+        if tables.closed or table.id in self.retries:
             return
 
         async def later() -> None:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(service.stopping.wait(), LEASE_SECONDS / 3)
-            if service.closed or service.tables.get(table.id) is not table:
+                await asyncio.wait_for(tables.stopping.wait(), LEASE_SECONDS / 3)
+            if tables.closed or not tables.holds(table):
                 return
             try:
-                await service.catch_up(table)
+                await tables.submit(table, CatchUp())
             except Exception as error:  # the store is away: the next news or request tries again
                 logger.warning("catching up table %s failed: %s", table.id, error)
             self.wake(table)
@@ -90,10 +87,10 @@ class Bots:
     async def _run(self, table: Table) -> None:
         """Let the bots the table waits for act, until it waits for none (see the module's text)."""
         delay = self.delay
-        while not self.service.closed:
+        while not self.tables.closed:
             began = time.monotonic()
             try:
-                if not await self.service.hub.lease(table.id):  # another process runs this table's bots
+                if not await self.hub.lease(table.id):  # another process runs this table's bots
                     self._later(table)
                     return
                 asks = await self._asked(table)
@@ -117,7 +114,7 @@ class Bots:
             if not await self._until_stopped(asyncio.sleep(max(0.0, began + delay - time.monotonic()))):
                 return False
             for ask, thought in zip(asks, thoughts, strict=True):
-                if not await self._until_stopped(thought) or self.service.closed:
+                if not await self._until_stopped(thought) or self.tables.closed:
                     return False
                 if not await self._commit(table, ask, thought.result()):
                     break  # a row choice comes next, after a pause
@@ -130,7 +127,7 @@ class Bots:
     async def _until_stopped(self, waiting: Any) -> bool:
         """Wait for ``waiting`` (a coroutine or a future); False if the server stops first."""
         task = asyncio.ensure_future(waiting)
-        stop = asyncio.ensure_future(self.service.stopping.wait())
+        stop = asyncio.ensure_future(self.tables.stopping.wait())
         try:
             await asyncio.wait([task, stop], return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -138,45 +135,19 @@ class Bots:
         if not task.done():
             task.cancel()
             return False
-        return not self.service.closed
+        return not self.tables.closed
 
     async def _asked(self, table: Table) -> list[Ask]:
-        """The bots the table waits for now, each with its view (under the lock, briefly)."""
-        async with table.lock:
-            await self.service.settle(table)
-            if self.service.closed or table.recorder is None:
-                return []
-            asks = []
-            for seat in table.waiting_bots():
-                name = table.seats[seat].bot or ""
-                seat_bot = table.bots.get(seat)
-                if seat_bot is None or seat_bot.name != name:
-                    seat_bot = table.bots[seat] = SeatBot(name, self.service.rng.random())
-                asks.append(Ask(seat, table.game, table.decisions.get(seat), seat_bot,
-                                view(table.recorder.state, seat)))
-            return asks
+        """The bots the table waits for now, each with its view (the host, under its lock, briefly)."""
+        if not self.tables.holds(table):
+            return []  # the table left memory: its bots stop
+        return list((await self.tables.submit(table, AskBots())).asks)
 
     async def _commit(self, table: Table, ask: Ask, thought: Thought) -> bool:
-        """Store a bot's answer if its decision is still the one asked; False when the table waits for a
-        row choice next (which comes after a pause)."""
-        async with table.lock:
-            if self.service.closed or table.recorder is None:
-                return False
-            if (table.game != ask.game or table.seats[ask.seat].bot != ask.seat_bot.name
-                    or table.bots.get(ask.seat) is not ask.seat_bot or ask.seat not in table.waiting_bots()
-                    or table.decisions.get(ask.seat) != ask.decision):
-                return True  # the table moved on meanwhile: this answer is dropped, the bot is asked again
-            if thought.state is not None:
-                ask.seat_bot.state = thought.state
-            if isinstance(thought.action, PlayCard):
-                entry: Entry = Played(ask.seat, thought.action.card)
-            else:
-                entry = RowChosen(ask.seat, thought.action.row)
-            try:
-                await self.service.commit(table, entry)
-            except StoreConflict:  # another process moved the table on: see where it is, ask again
-                await self.service.catch_up_locked(table)
-                return True
-            await self.service.settle(table)
-            table.last_active = time.monotonic()
-            return table.recorder.state.phase is not Phase.CHOOSE_ROW
+        """Submit a bot's answer (the host stores it if its decision is still the one asked); False when
+        the table waits for a row choice next (which comes after a pause)."""
+        if self.tables.closed or table.recorder is None or not self.tables.holds(table):
+            return False
+        if not (await self.tables.submit(table, BotAnswer(ask, thought))).stored:
+            return True  # the table moved on meanwhile: this answer is dropped, the bot is asked again
+        return table.recorder is not None and table.recorder.state.phase is not Phase.CHOOSE_ROW

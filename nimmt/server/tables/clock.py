@@ -14,8 +14,10 @@ bot's) waits for its person: the clock is only shown.
 
 Every process that holds the table arms a timer for the earliest moment something is due (a
 deadline, or a person gone long enough after theirs; after each change and each arrival or
-departure, see :meth:`~nimmt.server.tables.bots.Bots.wake`); when several fire, the store lets one
-entry in and the others find the seat is a bot's already. A table with a clock running stays in
+departure: :class:`Clocks`, a listener of the tables); when one fires it submits
+:class:`~.commands.ClockRanOut` to the table's host; when several processes' fire, the store lets
+one entry in and the others find the seat is a bot's already. The deadlines themselves are read
+from the table (:func:`~.table.deadlines`). A table with a clock running stays in
 memory; after a restart, the scan of :mod:`nimmt.server.clocked` loads every timed table whose
 game runs.
 """
@@ -26,65 +28,24 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING
-
-from nimmt.core import Phase
 
 from ..journal import Entry, SeatToBot
-
-if TYPE_CHECKING:
-    from .service import TableService
-    from .table import Table
+from .changes import TableChanged
+from .commands import ClockRanOut, Port
+from .table import ABSENT_FLOOR, Table, deadlines, next_due
 
 logger = logging.getLogger("nimmt.server")
 CLOCK_BOT = "heuristic"  # quick, and plays a sensible card for the person
-ABSENT_FLOOR = 5.0  # seconds away before a person has left: the least the absent rule "bot" waits, too
 RETRY = 2.0  # seconds before a hand-over that could not be stored is tried again
-
-
-def deadlines(table: Table) -> dict[int, float]:
-    """When each person's clock runs out (wall clock), for the decisions the table awaits of people."""
-    clock = table.options.clock
-    if not clock or table.recorder is None:
-        return {}
-    state = table.recorder.state
-    if state.phase not in (Phase.CHOOSE_CARDS, Phase.CHOOSE_ROW):
-        return {}
-    loaded = time.time() - (time.monotonic() - table.loaded_at)  # a decision of unknown start: since loaded
-    out = {}
-    for seat in state.waiting_for:
-        if table.seats[seat].bot is None and table.seats[seat].token_hash is not None:
-            began = table.asked_at.get(seat)
-            out[seat] = (loaded if began is None else began) + clock
-    return out
-
-
-def next_due(table: Table, now: float | None = None) -> float | None:
-    """When the clock next has something to do (wall clock): the earliest deadline still to come, and
-    for a person away at or after theirs, the moment they have been away :data:`ABSENT_FLOOR` seconds.
-    A present person whose clock has run out is due nothing: the table waits for them."""
-    now = time.time() if now is None else now
-    due = []
-    for seat, deadline in deadlines(table).items():
-        if deadline > now:
-            due.append(deadline)
-        elif (away := table.away_seconds(seat)) is not None:
-            due.append(max(deadline, now + ABSENT_FLOOR - away))
-    return min(due, default=None)
-
-
-def clock_left(table: Table, seat: int) -> float | None:
-    """Seconds left on this seat's clock (tenths), or None: no clock, or nothing awaited of this person."""
-    deadline = deadlines(table).get(seat)
-    return None if deadline is None else round(max(0.0, deadline - time.time()), 1)
+__all__ = ["ABSENT_FLOOR", "CLOCK_BOT", "Clocks", "hand_over_due"]
 
 
 class Clocks:
     """One timer per timed table of this process: at a deadline, every page is told; a person gone past
     theirs has their seat handed to a bot."""
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
+    def __init__(self, tables: Port) -> None:
+        self.tables = tables
         self.timers: dict[str, tuple[float, asyncio.Task[None]]] = {}  # table -> (deadline, timer)
 
     def armed(self, table_id: str) -> bool:
@@ -92,7 +53,7 @@ class Clocks:
 
     def arm(self, table: Table) -> None:
         """Set the table's timer to the next moment something is due (none: no timer)."""
-        if self.service.closed:
+        if self.tables.closed:
             return
         due = next_due(table)
         current = self.timers.get(table.id)
@@ -117,27 +78,29 @@ class Clocks:
         if current is not None and current[1] is done:
             del self.timers[table_id]
 
+    def heard(self, change: TableChanged) -> None:
+        """A listener of the tables: after every change, the clock of the decisions now awaited."""
+        self.arm(change.table)
+
     async def _run_out(self, table: Table, due: float) -> None:
-        service = self.service
+        tables = self.tables
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(service.stopping.wait(), max(0.0, due - time.time()))
-        if service.closed or service.tables.get(table.id) is not table:
+            await asyncio.wait_for(tables.stopping.wait(), max(0.0, due - time.time()))
+        if tables.closed or not tables.holds(table):
             return
         if self.timers.get(table.id, (None, None))[1] is asyncio.current_task():
             del self.timers[table.id]  # from here on, arming sets a new timer and never cancels this one mid-write
         try:
-            async with table.lock:
-                handed = await service.write(table, lambda: _hand_over(table))
-            if not handed:  # a clock ran out for someone here: every page says so (the version is the same)
-                await service.hub.publish(table.news())
+            # a seat handed to the clock's bot, or every page told the clock ran out (the version is the same)
+            await tables.submit(table, ClockRanOut())
         except Exception:  # the store is away: try again shortly (the clock has run out all the same)
             logger.exception("the clock's hand-over on table %s failed", table.id)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(service.stopping.wait(), RETRY)
+                await asyncio.wait_for(tables.stopping.wait(), RETRY)
         self.arm(table)  # the next deadline (another seat, the next decision), or again after a failure
 
 
-def _hand_over(table: Table) -> Entry | None:
+def hand_over_due(table: Table) -> Entry | None:
     """The first seat whose clock has run out and whose person has left, to the clock's bot (asked
     again after another process's write: None when there is none any more). Never a present person's."""
     now = time.time()

@@ -7,12 +7,11 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
 
+from .commands import Port
+from .host import TableHost
 from .table import Table
-
-if TYPE_CHECKING:
-    from .service import TableService
 
 logger = logging.getLogger("nimmt.server")
 
@@ -23,8 +22,18 @@ class Memory:
     """Open connections and last use of each table, the sweeper that drops idle ones, and when this
     process first loaded each table (a restart gives everyone their grace to reconnect)."""
 
-    def __init__(self, service: TableService, idle_after: float | None) -> None:
-        self.service = service
+    def __init__(self, tables: Port, hosts: dict[str, TableHost], idle_after: float | None, *,
+                 busy: Callable[[str], bool], gone: Callable[[Table], None],
+                 abandoned: Callable[[Table], Awaitable[None]] | None = None) -> None:
+        """``hosts``: the process's tables, by id (a table leaves memory when it leaves them);
+        ``busy(table_id)``: whether a part is at work on the table (its bots, the coach, its clock);
+        ``gone(table)``: heard when a table leaves memory; ``abandoned(table)``: heard then too when
+        its game is in progress and nobody is at it (the people part keeps it as abandoned)."""
+        self.tables = tables
+        self.hosts = hosts
+        self.busy = busy
+        self.gone = gone
+        self.abandoned = abandoned
         self.idle_after = idle_after
         self.first_loaded: dict[str, float] = {}  # table -> when this process first loaded or made it
         self.sweeper: asyncio.Task[None] | None = None
@@ -46,22 +55,21 @@ class Memory:
         table.connections = max(0, table.connections - 1)
         table.last_active = time.monotonic()
 
-    def idle(self, table: Table, now: float) -> bool:
-        return (self.idle_after is not None and table.connections == 0 and not table.lock.locked()
-                and (table.bot_task is None or table.bot_task.done()) and not table.waiting_bots()
-                and not table.needs_deal() and now - table.last_active >= self.idle_after
-                and not self.service.coach.busy_with(table.id) and not self.service.clocks.armed(table.id))
+    def idle(self, host: TableHost, now: float) -> bool:
+        table = host.table
+        return (self.idle_after is not None and table.connections == 0 and not host.busy()
+                and not table.waiting_bots() and not table.needs_deal() and now - table.last_active >= self.idle_after
+                and not self.busy(table.id))
 
     def evict_idle(self, later: float = 0.0) -> list[str]:
         """Drop every idle table from memory (it comes back from the store when asked for); their ids.
         ``later``: as if that many seconds more had passed (for tests)."""
         now = time.monotonic()
-        tables = self.service.tables
-        gone = [table for table in tables.values() if self.idle(table, now + later)]
+        gone = [host.table for host in self.hosts.values() if self.idle(host, now + later)]
         for table in gone:
-            del tables[table.id]
-            self.service.attendance.forget(table)
-            hook = self.service.game_abandoned
+            del self.hosts[table.id]
+            self.gone(table)
+            hook = self.abandoned
             if hook is not None and table.status == "playing" and not table.present:
                 # a game in progress that nobody is at: the people part keeps it as abandoned
                 task: asyncio.Task[None] = asyncio.ensure_future(hook(table))
@@ -70,17 +78,17 @@ class Memory:
         return [table.id for table in gone]
 
     def sweep_soon(self) -> None:
-        if self.idle_after is None or self.service.closed or (self.sweeper is not None and not self.sweeper.done()):
+        if self.idle_after is None or self.tables.closed or (self.sweeper is not None and not self.sweeper.done()):
             return
         self.sweeper = asyncio.create_task(self._sweep())
 
     async def _sweep(self) -> None:
         assert self.idle_after is not None
         every = min(60.0, max(0.05, self.idle_after / 4))
-        while not self.service.closed and self.service.tables:
+        while not self.tables.closed and self.hosts:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.service.stopping.wait(), every)
-            if self.service.closed:
+                await asyncio.wait_for(self.tables.stopping.wait(), every)
+            if self.tables.closed:
                 return
             gone = self.evict_idle()
             if gone:

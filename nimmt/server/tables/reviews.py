@@ -4,7 +4,7 @@ the pool's jobs of low priority), so that when the last card falls only the last
 kept in the table's journal as a ``review`` entry after the game's end, so that any process serves it
 from the store.
 
-As the game goes on (the service's settle hook, :meth:`Reviews.advance`), this process reviews the
+As the game goes on (:meth:`Reviews.heard`, a listener of the tables), this process reviews the
 decisions of each turn completed, each player's model of the others carried from step to step
 (:func:`nimmt.review.review_steps`: the same figures as a review made after the game). At the end the
 rest is reviewed at once, at normal priority, and the review stored. A game this process did not
@@ -21,18 +21,17 @@ import logging
 import os
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nimmt.records import from_mapping
 from nimmt.review import DEFAULT_SAMPLES, DEFAULT_SEED, Decision, finish, merge, to_store
 
 from ..botpool import BotPool, BotTimeout, PoolClosed
-from ..journal import Entry, Reviewed
 from ..review_jobs import PART_COST, parts_of, review_part, review_step
+from ..store import Store
+from .changes import TableChanged
+from .commands import Port, ReviewDone
 from .table import Table
-
-if TYPE_CHECKING:
-    from .service import TableService
 
 logger = logging.getLogger("nimmt.server")
 
@@ -69,8 +68,9 @@ class Followed:
 class Reviews:
     """Makes the reviews of one process's finished games, in its bot pool's workers."""
 
-    def __init__(self, service: TableService, pool: BotPool, samples: int = REVIEW_SAMPLES) -> None:
-        self.service = service
+    def __init__(self, tables: Port, store: Store, pool: BotPool, samples: int = REVIEW_SAMPLES) -> None:
+        self.tables = tables
+        self.store = store
         self.pool = pool
         self.samples = samples
         self.working: dict[tuple[str, int], asyncio.Task[None]] = {}
@@ -81,10 +81,17 @@ class Reviews:
         self._slots = asyncio.Semaphore(REVIEWS_AT_ONCE)
 
     # -- as the game is played -----------------------------------------------------------------
+    def heard(self, change: TableChanged) -> None:
+        """A listener of the tables: the turns completed so far are reviewed as the game is played; once
+        it is over, its review is made."""
+        self.advance(change.table)
+        if change.table.status == "over":
+            self.want(change.table)
+
     def advance(self, table: Table) -> None:
         """The table wrote an entry: review the turns completed since the last step, in the background
         (a step at a time per game; one under way goes on with them when done)."""
-        if not self.as_played or table.status != "playing" or table.recorder is None or self.service.closed \
+        if not self.as_played or table.status != "playing" or table.recorder is None or self.tables.closed \
                 or self.samples < 2:
             return
         key = (table.id, table.game)
@@ -116,7 +123,7 @@ class Reviews:
 
     async def _follow(self, table: Table, key: tuple[str, int], followed: Followed) -> None:
         try:
-            while not self.service.closed and self.pool.prepared() and table.recorder is not None \
+            while not self.tables.closed and self.pool.prepared() and table.recorder is not None \
                     and table.game == key[1] and self.followed.get(key) is followed:
                 followed.again = False
                 if not await self._step(table.recorder.record.to_json(), key, followed, low=not followed.urgent) \
@@ -160,7 +167,7 @@ class Reviews:
         """Start the review of ``game`` (default: the table's game, once over) unless it is stored or
         being made here (``asked``: somebody waits for it, no pause first); whether one is being made now."""
         game = table.game if game is None else game
-        if game not in table.finished_games or game in table.reviews or self.service.closed:
+        if game not in table.finished_games or game in table.reviews or self.tables.closed:
             return False
         key = (table.id, game)
         if key not in self.working:
@@ -193,7 +200,7 @@ class Reviews:
             await self.pool.until_prepared()  # a first run: the kernels compile first, as for an upload
             async with self._slots:
                 if record is None:
-                    row = await self.service.store.game(table_id, game)
+                    row = await self.store.game(table_id, game)
                     if row is None or not row.finished:
                         return
                     record = row.record
@@ -210,19 +217,14 @@ class Reviews:
             self.working.pop(key, None)
 
     async def _keep(self, table_id: str, game: int, data: dict[str, Any]) -> None:
-        if self.service.closed:
+        if self.tables.closed:
             return
-        table = await self.service.get(table_id)
+        table = await self.tables.get(table_id)
         if table is None:
             return
         self.storing.add((table_id, game))
-
-        def entry() -> Entry | None:
-            return None if game in table.reviews else Reviewed(game, data)
-
         try:
-            async with table.lock:
-                await self.service.store_entry(table, entry)
+            await self.tables.submit(table, ReviewDone(game, data))
         finally:
             self.storing.discard((table_id, game))
 

@@ -1,9 +1,9 @@
 """A table at run time: its state (the fold of the journal) with what one process keeps around it.
 
-The lock every write takes, the bots' task and seeds, who is here (as the hub says) and since when
-the others have been away, the coach's last answers, and what the process's memory needs to know
+The bots' seeds, who is here (as the hub says) and since when the others have been away, the
+coach's last answers, the hub's news being taken in, and what the process's memory needs to know
 (open connections, last use). None of it is stored: another process rebuilds it all from the store
-and the hub.
+and the hub. Only the table's host (:mod:`.host`) changes it.
 """
 
 from __future__ import annotations
@@ -13,26 +13,26 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Self
 
+from nimmt.core import Phase
 from nimmt.names import told_apart
 
 from ..botpool import SeatBot
 from ..hub import Presence, Update
 from ..journal import Entry, Joined, SeatBack, entry_from_json, entry_to_json
-from .clock import ABSENT_FLOOR, clock_left, deadlines
 from .state import Prepared, TableState
+
+ABSENT_FLOOR = 5.0  # seconds away before a person has left: the least the absent rule "bot" waits, too
 
 
 @dataclass
 class Table(TableState):
-    """One table of this process: the journal's fold, plus its presence, lock, tasks and caches."""
+    """One table of this process: the journal's fold, plus its presence and caches."""
 
     present: set[int] = field(default_factory=set)  # seats whose person is here (on any process)
     away_grace: float = 30.0  # seconds a person must be away before anyone may hand their seat to a bot
     away_since: dict[int, float] = field(default_factory=dict)  # seat -> when its person left (monotonic)
     loaded_at: float = field(default_factory=time.monotonic)  # a person not seen since is away since then
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bots: dict[int, SeatBot] = field(default_factory=dict)  # seat -> its bot's seed and state
-    bot_task: asyncio.Task[None] | None = None
     advice: dict[int, tuple[str, dict[str, Any]]] = field(default_factory=dict)  # seat -> (seed, last answer)
     connections: int = 0  # WebSockets open on this table (spectators too)
     last_active: float = field(default_factory=time.monotonic)  # last asked for, acted on or left
@@ -41,7 +41,6 @@ class Table(TableState):
     kept_game: int = 0  # the last finished game handed to the people part (docs/people.md)
     seated_at: dict[int, float] = field(default_factory=dict)  # seat -> when its person took it (wall clock)
     arrived: set[int] = field(default_factory=set)  # seats whose person the hub has seen here since
-    unannounced: list[Entry] = field(default_factory=list)  # stored here since the listeners last heard
 
     @classmethod
     def created(cls, table_id: str, entry: Entry) -> Self:
@@ -154,3 +153,41 @@ def since(at: float | None) -> float:
     stored before entries were dated)."""
     now = time.monotonic()
     return now if at is None else now - max(0.0, time.time() - at)
+
+
+# -- the clock's rules on a table (nimmt/server/tables/clock.py says them) --------------------------------
+def deadlines(table: Table) -> dict[int, float]:
+    """When each person's clock runs out (wall clock), for the decisions the table awaits of people."""
+    clock = table.options.clock
+    if not clock or table.recorder is None:
+        return {}
+    state = table.recorder.state
+    if state.phase not in (Phase.CHOOSE_CARDS, Phase.CHOOSE_ROW):
+        return {}
+    loaded = time.time() - (time.monotonic() - table.loaded_at)  # a decision of unknown start: since loaded
+    out = {}
+    for seat in state.waiting_for:
+        if table.seats[seat].bot is None and table.seats[seat].token_hash is not None:
+            began = table.asked_at.get(seat)
+            out[seat] = (loaded if began is None else began) + clock
+    return out
+
+
+def next_due(table: Table, now: float | None = None) -> float | None:
+    """When the clock next has something to do (wall clock): the earliest deadline still to come, and
+    for a person away at or after theirs, the moment they have been away :data:`ABSENT_FLOOR` seconds.
+    A present person whose clock has run out is due nothing: the table waits for them."""
+    now = time.time() if now is None else now
+    due = []
+    for seat, deadline in deadlines(table).items():
+        if deadline > now:
+            due.append(deadline)
+        elif (away := table.away_seconds(seat)) is not None:
+            due.append(max(deadline, now + ABSENT_FLOOR - away))
+    return min(due, default=None)
+
+
+def clock_left(table: Table, seat: int) -> float | None:
+    """Seconds left on this seat's clock (tenths), or None: no clock, or nothing awaited of this person."""
+    deadline = deadlines(table).get(seat)
+    return None if deadline is None else round(max(0.0, deadline - time.time()), 1)
