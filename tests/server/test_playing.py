@@ -84,7 +84,7 @@ def test_the_list_shows_each_game_in_progress_and_whose_move_it_is(client: TestC
 
     # A table this process does not hold is read from its journal, and not loaded by the reading.
     service = client.app.state.service  # type: ignore[attr-defined]
-    service.tables.pop(waiting["table_id"])
+    service.hosts.pop(waiting["table_id"])
     assert waiting["table_id"] in {t["table_id"] for t in tables(ana)}
     assert waiting["table_id"] not in service.tables
     # Nobody else sees them; no key is refused.

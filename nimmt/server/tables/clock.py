@@ -32,12 +32,13 @@ import time
 from ..journal import Entry, SeatToBot
 from .changes import TableChanged
 from .commands import ClockRanOut, Port
-from .table import ABSENT_FLOOR, Table, deadlines, next_due
+from .table import ABSENT_FLOOR, Table, clock_left, deadlines, next_due
 
 logger = logging.getLogger("nimmt.server")
 CLOCK_BOT = "heuristic"  # quick, and plays a sensible card for the person
 RETRY = 2.0  # seconds before a hand-over that could not be stored is tried again
-__all__ = ["ABSENT_FLOOR", "CLOCK_BOT", "Clocks", "hand_over_due"]
+# the clock's rules, read from the table (table.py), are named here too
+__all__ = ["ABSENT_FLOOR", "CLOCK_BOT", "Clocks", "clock_left", "deadlines", "hand_over_due", "next_due"]
 
 
 class Clocks:
