@@ -23,7 +23,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from sqlalchemy import Column, Float, String, Table, delete, select, text
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from nimmt.core.errors import NimmtError
 
@@ -104,7 +103,7 @@ class QuickTurns:
     async def _take(self, language: str, holder: str) -> bool:
         """One try: the turn is this holder's if nobody holds it or its holder's lease has lapsed."""
         now = time.time()
-        insert = sqlite_insert(QUICK_TURNS).values(language=language, holder=holder, until=now + LEASE)
+        insert = self.public.database.insert(QUICK_TURNS).values(language=language, holder=holder, until=now + LEASE)
         take = insert.on_conflict_do_update(index_elements=["language"], set_={
             "holder": insert.excluded.holder, "until": insert.excluded.until}, where=QUICK_TURNS.c.until < now)
         async with self.public.engine.begin() as connection:

@@ -1,8 +1,10 @@
 """The one owner of the database (nimmt/server/store/database.py): every connection to SQLite gets the
-same settings, whichever store opens it, and the app hands one Database to every store."""
+same settings, whichever store opens it, the app hands one Database to every store, and no other
+module of nimmt makes an engine, sets a connection's PRAGMA or picks a dialect's insert."""
 
 from __future__ import annotations
 
+import ast
 import warnings
 from pathlib import Path
 from typing import Any
@@ -10,6 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, text
 
+import nimmt
 from nimmt.server.store import Database, SqlStore
 from nimmt.server.store.database import (
     PG_AUTOCOMMIT_OVERFLOW,
@@ -19,6 +22,7 @@ from nimmt.server.store.database import (
     PG_POOL,
     SQLITE_BUSY,
 )
+from tests.core.test_layers import parse
 
 from .helpers import run
 
@@ -107,3 +111,28 @@ def test_the_app_hands_its_stores_one_database(tmp_path: Path, monkeypatch: pyte
         assert client.get("/api/lobby").status_code == 200
         assert app.state.people.database is store.database
     assert made == []
+
+
+OWNER = Path(nimmt.__file__).parent / "server" / "store" / "database.py"
+ENGINE_MAKERS = {"create_engine", "create_async_engine"}
+
+
+def test_no_other_module_makes_an_engine_or_picks_a_dialect() -> None:
+    found = []
+    for path in sorted(Path(nimmt.__file__).parent.rglob("*.py")):
+        if path == OWNER:
+            continue
+        source = path.read_text(encoding="utf-8")
+        tree = parse(path)  # made again on CPython 3.11's spurious SystemError
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = {alias.name for alias in node.names}
+                if node.module.startswith("sqlalchemy") and names & ENGINE_MAKERS:
+                    found.append(f"{path.name}: imports {sorted(names & ENGINE_MAKERS)}")
+                if node.module.startswith("sqlalchemy.dialects.") and "insert" in names:
+                    found.append(f"{path.name}: imports {node.module}'s insert")
+            elif isinstance(node, ast.Attribute) and node.attr in ENGINE_MAKERS:
+                found.append(f"{path.name}: calls {node.attr}")
+        if "PRAGMA" in source:
+            found.append(f"{path.name}: sets a PRAGMA")
+    assert found == [], "the database's engines and settings are nimmt/server/store/database.py's"
