@@ -369,6 +369,7 @@ class Notices:
                     subscriptions = await self.store.of_players([notice.player])
                 else:  # a group's news: its members who chose it, but the people at the table
                     seated = {seat.player for seat in table.seats if seat.player is not None}
+                    seated |= set((await self.people.aliases.resolve(seated)).values())  # merged players' people
                     members = [m.player_id for m in await self.people.members(group or "")]
                     subscriptions = await self.store.of_players([m for m in members if m not in seated], groups=True)
                 for subscription in subscriptions:

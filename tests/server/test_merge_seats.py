@@ -1,19 +1,27 @@
 """A person whose two players become one by a one-time code keeps every seat (issue 30, item 2): the
 tables where the merged player sat are listed on the person's other devices, which take that seat;
 a game finished there is the person's; a merge of a merge still finds it; and deleting the person
-takes the ids merged into them too (nimmt/people/aliases.py)."""
+takes the ids merged into them too; the turn notices of that seat reach the person's devices
+(nimmt/people/aliases.py)."""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
+from nimmt.server.app import create_app
+
+from .conftest import TEST_LIMITS
 from .helpers import Person, legal_cards
+from .pushing import Device, Endpoint, push_endpoint
 from .test_people_api import new_player, refused
 from .test_playing import eventually
+from .test_push import slow_table, subscribe
 
 DAY = 86400
 
@@ -134,3 +142,31 @@ def test_a_game_the_merged_player_finishes_is_the_persons(client: TestClient, tm
 
     assert eventually(rows, lambda got: got == [(ana2["id"], "over")]) == [(ana2["id"], "over")]
     assert tables_of(client, tablet) == []
+
+
+@pytest.fixture
+def with_notices(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TestClient, Endpoint]]:
+    """An app that sends notices, and a local push endpoint that receives them (as tests/server/test_push.py)."""
+    monkeypatch.setenv("NIMMT_PUSH_LOOPBACK", "1")
+    monkeypatch.setenv("NIMMT_PUSH_SUBJECT", "mailto:tests@nimmt.invalid")
+    with push_endpoint() as endpoint, TestClient(create_app(tmp_path / "nimmt.sqlite3", bot_delay=0, away_grace=0,
+                                                            limits=TEST_LIMITS)) as client:
+        yield client, endpoint
+
+
+def test_a_turn_notice_for_the_merged_players_seat_reaches_the_persons_devices(
+        with_notices: tuple[TestClient, Endpoint]) -> None:
+    client, endpoint = with_notices
+    _ana1, phone = new_player(client, "Ana")
+    _ana2, tablet = new_player(client, "Ana")
+    _bruno, bruno = new_player(client, "Bruno")
+    device = Device()
+    subscribe(client, tablet, device, f"{endpoint.url}/tablet")  # notices on for her tablet
+    table_id, _ana_token, bruno_token = slow_table(client, phone, bruno)  # she sat down on her phone
+    link(client, tablet, phone)
+    with client.websocket_connect(f"/ws/{table_id}") as socket:
+        bruno_at = Person(socket, bruno_token)
+        assert bruno_at.send({"type": "start"})["type"] == "ack"  # Ana is away: the table asks her card
+        [received] = endpoint.wait("/tablet")
+    notice = device.read(received)
+    assert notice["url"] == f"/t/{table_id}" and notice["tag"] == f"turn/{table_id}/0"
