@@ -257,3 +257,39 @@ def test_a_review_made_turn_by_turn_during_the_game_is_the_review_made_after_it(
     whole = review(record, samples=SAMPLES, seed=3)
     assert finish(record, made, samples=SAMPLES, seed=3) == whole
     assert finish(record, made, samples=SAMPLES, seed=3).to_json() == whole.to_json()
+
+
+def test_steps_cut_by_the_clock_give_the_same_review() -> None:
+    """A busy worker makes shorter steps (``seconds``: one decision each at 0 s), never other figures."""
+    record = _game(5, players=3)
+    done, models, made, steps = 0, None, [], 0
+    while True:
+        found, done, models, ended = review_steps(record, done, models, samples=SAMPLES, seed=1, seconds=0.0)
+        assert len(found) == 1
+        made += found
+        steps += 1
+        if done == ended:
+            break
+    assert steps == len(list(moments(record)))
+    assert finish(record, made, samples=SAMPLES, seed=1) == review(record, samples=SAMPLES, seed=1)
+
+
+@pytest.mark.parametrize("kind", ["card", "row"])
+def test_a_sample_is_the_same_deal_for_every_option_whichever_are_played(kind: str) -> None:
+    """Common random numbers: sample s of an option is the same number whether the other options are
+    played beside it or not, and wherever the run of samples starts."""
+    from nimmt.batch._review import penalties
+    from nimmt.bots.styles import _policies_of, seats_of
+
+    record = _game(2, players=4)
+    wanted = next((m for m, _ in moments(record) if m.kind == kind), None)
+    if wanted is None:
+        pytest.skip("no row choice in this game")
+    seen = view(wanted.state, wanted.player)
+    labels = list(seen.hand) if kind == "card" else [0, 1, 2, 3]
+    seats = _policies_of(seats_of(("mc", "random", "snug", "heuristic")), None)
+    every = penalties(seen, kind, labels, 0, 40, 7, seats)
+    for i in (0, len(labels) - 1):
+        alone = penalties(seen, kind, [labels[i]], 10, 30, 7, seats)
+        assert alone[0].tolist() == every[i, 10:].tolist()
+    assert penalties(seen, kind, labels, 0, 40, 8, seats).tolist() != every.tolist()
