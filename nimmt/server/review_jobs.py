@@ -6,6 +6,7 @@ for these loads this module, not the server's.
 from __future__ import annotations
 
 import pickle
+import time
 from typing import Any
 
 import orjson
@@ -25,14 +26,15 @@ def review_part(record: dict[str, Any], player: int, wanted: list[Where], sample
 
 
 def review_step(record: dict[str, Any], done: int, models: bytes | None, samples: int, seed: int,
-                budget: int, seconds: float | None = None) -> tuple[list[Decision], int, bytes, int]:
+                budget: int, seconds: float | None = None) -> tuple[list[Decision], int, bytes, int, float]:
     """The next decisions of a game under way (in a worker): :func:`nimmt.review.review_steps` from the
     ``done``-th, about ``budget`` of work or ``seconds`` of wall clock, the players' models pickled
-    between steps."""
+    between steps; last, the wall seconds the step took in the worker (its wait for one not counted)."""
+    start = time.perf_counter()
     carried = None if models is None else pickle.loads(models)  # this server's own pickle
     found, done, kept, ended = review_steps(from_mapping(record), done, carried, samples=samples, seed=seed,
                                             budget=budget, seconds=seconds)
-    return found, done, pickle.dumps(kept), ended
+    return found, done, pickle.dumps(kept), ended, time.perf_counter() - start
 
 
 PART_COST = 100  # a job's rollouts: options times cards left, summed (100: a first turn's card)

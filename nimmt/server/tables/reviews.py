@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,6 +62,12 @@ class Followed:
     again: bool = False  # the game went on while a step was under way
     turns: tuple[int, int] = (0, 0)  # the record's rounds and its last round's turns, when last looked
     urgent: bool = False  # the game is over: the steps left go at normal priority
+    players: int = 4
+
+    @property
+    def left(self) -> int:
+        """The decisions left to review, the last turn's included (not yet in ``ended`` while it is played)."""
+        return max(0, self.ended - self.done) + (0 if self.urgent and self.ended == self.done else self.players)
 
 
 class Reviews:
@@ -103,7 +108,7 @@ class Reviews:
                 self._drop(other)
             while len(self.followed) >= FOLLOWED_MOST:
                 self._drop(next(iter(self.followed)))
-            followed = self.followed[key] = Followed()
+            followed = self.followed[key] = Followed(players=len(table.recorder.record.players))
         else:  # the games played most lately last: the ones left off are dropped first
             self.followed[key] = self.followed.pop(key)
         record = table.recorder.record
@@ -140,28 +145,27 @@ class Reviews:
 
     async def _step(self, record: dict[str, Any], key: tuple[str, int], followed: Followed, *, low: bool) -> bool:
         """One step of ``followed`` on ``record``; whether decisions of complete turns are left."""
-        start = time.perf_counter()
-        found, done, models, ended = await self.pool.run(
+        found, done, models, ended, spent = await self.pool.run(
             f"review:{key[0]}", review_step, record, followed.done, followed.models, self.samples, DEFAULT_SEED,
             PART_COST, STEP_SECONDS, low=low, limit=JOB_LIMIT)
         if found:
-            seconds = (time.perf_counter() - start) / len(found)
-            self.seconds_a_decision = 0.8 * self.seconds_a_decision + 0.2 * seconds
+            self.seconds_a_decision = 0.8 * self.seconds_a_decision + 0.2 * spent / len(found)
         followed.decisions += found
         followed.done, followed.models, followed.ended = done, models, ended
         return done < ended
 
     def seconds_left(self, table: Table, game: int) -> float:
-        """About how many seconds until the review of ``game`` (over, not yet stored) is ready here: the
-        decisions left times a worker's seconds a decision lately (its waits included), more when other
-        jobs wait for the workers."""
+        """About how many seconds until the review of ``game`` (over, not yet stored) is ready here: its
+        decisions left, and those of the other games over whose rest is being made (they take turns for
+        the workers: each as many as this one's at most), times a worker's recent seconds a decision (its
+        wall clock: slower on a busy machine), shared by the workers."""
         followed = self.followed.get((table.id, game))
         players = len(table.recorder.record.players) if table.recorder is not None else 4
         # not followed here: a whole game (about 35 decisions a player); followed: the rest, and the last turn
-        left = 35 * players if followed is None else max(0, followed.ended - followed.done) + players
-        normal, _low = self.pool.waiting
-        busy = 1 + normal / max(1, self.pool.workers)
-        return left * self.seconds_a_decision * busy + 0.5
+        left = 35 * players if followed is None else followed.left
+        ahead = sum(min(left, other.left) for key, other in self.followed.items()
+                    if other.urgent and other is not followed)
+        return (left + ahead) * self.seconds_a_decision / max(1, self.pool.workers) + 0.5
 
     def want(self, table: Table, game: int | None = None, *, asked: bool = False) -> bool:
         """Start the review of ``game`` (default: the table's game, once over) unless it is stored or
