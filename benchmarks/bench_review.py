@@ -184,7 +184,7 @@ def _timed_review(tree: Path, record: str, seed: int, full: bool = False) -> tup
     """CPU seconds (user + system) of ``nimmt replay --review --json`` of ``tree``, and its review;
     ``full``: every option at the whole budget (:data:`nimmt.review.SETTLE` off)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = ["-c", FULL, "nimmt"] if full else ["-m", "nimmt"]
+    start = ["-c", FULL] if full else ["-m", "nimmt"]
     done = subprocess.run([sys.executable, *start, "replay", "--review", "--json", "--seed", str(seed), record],
                           env={**os.environ, "PYTHONPATH": str(tree), "NUMBA_NUM_THREADS": "1"}, cwd=tree,
                           capture_output=True, text=True, check=True)

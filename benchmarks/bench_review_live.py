@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -89,8 +90,8 @@ async def table(http: httpx.AsyncClient, url: str, index: int, bots: list[str], 
         left = answer.json().get("seconds") if answer.status_code == 202 else None
         if left is not None:
             promised.append(left)
-        if time.perf_counter() - ended > timeout:
-            raise SystemExit(f"table {index}: no review {timeout:g} s after the game")
+        if time.perf_counter() - ended > timeout:  # told in the table, the other tables go on
+            return {"table": index, "seconds": math.inf, "promised": promised, "decisions": 0, "rounds": 0}
         await asyncio.sleep(every if every else min(max(left / 2 if left is not None else POLL_MOST, POLL_SOONEST),
                                                     POLL_MOST))
 
@@ -136,8 +137,10 @@ async def run(args: argparse.Namespace) -> None:
           "(its workers not counted)")
     print("| table | rounds | decisions | last card -> review, s | pending answers said, s |\n|---|---:|---:|---:|---|")
     for r in results:
-        print(f"| {r['table']} | {r['rounds']} | {r['decisions']} | {r['seconds']:.2f} | "
-              f"{', '.join(map(str, sorted(set(r['promised'])))) or '-'} |")
+        took = f"{r['seconds']:.2f}" if math.isfinite(r["seconds"]) else f"none in {args.timeout:g} s"
+        said = [x for i, x in enumerate(r["promised"]) if i == 0 or x != r["promised"][i - 1]]  # in order
+        print(f"| {r['table']} | {r['rounds'] or '?'} | {r['decisions'] or '?'} | {took} | "
+              f"{', '.join(map(str, said)) or '-'} |")
     print(f"median {statistics.median(seconds):.2f} s, most {max(seconds):.2f} s")
     if args.json:
         Path(args.json).write_text(json.dumps({"args": vars(args), "results": results}), encoding="utf-8")
