@@ -26,6 +26,13 @@ Bounded by its counts; prints the figures and the CPU time of each part (``--jso
    ``--seeds`` review seeds (mean and spread: how much the figure moves with the review's own luck).
 
     taskset -c 1 .venv/bin/python benchmarks/bench_review.py --cost [--repeats 3] [--seeds 3] [--old A,B] [--full]
+
+4. **The ways, one by one** (``--ways``): the same game, every option of every decision at the budget,
+   by the rollouts before issue 29 and by the review's common random numbers: CPU, the standard
+   deviation of one sample of an option and of a paired difference (median), and what a rule giving
+   fewer samples to the options of small variance could save.
+
+    taskset -c 1 .venv/bin/python benchmarks/bench_review.py --ways
 """
 
 from __future__ import annotations
@@ -279,6 +286,75 @@ def cost(game: int, seed: int, expert_samples: int, repeats: int, seeds: int, ol
     return figures
 
 
+def ways(game: int, seed: int, expert_samples: int, samples: int) -> dict[str, Any]:
+    """Every decision of one seeded 4-player game, every option at ``samples`` samples, by the rollouts
+    before issue 29 (one random state carried from option to option) and by the review's (each sample
+    its own state, the same for every option): the CPU of each, and per option the standard deviation
+    of one sample and of one paired difference from the best (the chosen option's apart): what common
+    random numbers narrow, and what giving fewer samples to the options of small variance could save."""
+    import numpy as np
+
+    from nimmt.batch._review import penalties as review_penalties
+    from nimmt.bots.opponents import OpponentModel
+    from nimmt.bots.styles import _policies_of, seat_card_penalties, seat_row_penalties, seats_of
+    from nimmt.core import view
+    from nimmt.review import CHUNK, _rng, moments
+
+    record, order = play(game, seed, expert_samples, COST_BOTS)
+    models = {p: OpponentModel(_rng(0, "model", p)) for p in range(len(record.players))}
+    cpu = {"before": 0.0, "after": 0.0}
+    rows: dict[str, list[tuple[float, float, bool, bool, int]]] = {"before": [], "after": []}
+    for moment, _ in moments(record):
+        seen = view(moment.state, moment.player)
+        if moment.kind == "card":
+            models[moment.player].observe(seen)
+        labels = list(seen.hand) if moment.kind == "card" else [0, 1, 2, 3]
+        if len(labels) < 2:
+            continue
+        for name in ("before", "after"):
+            rng = _rng(0, seen.round, seen.turn, moment.player, moment.kind)
+            generator = np.random.default_rng(rng.getrandbits(64))
+            blocks = []
+            start = time.process_time()
+            for first in range(0, samples, CHUNK):
+                styles = models[moment.player].draw(seen, rng)
+                styles[moment.player] = "heuristic"
+                seats = seats_of(styles)
+                if name == "after":
+                    policies = _policies_of(seats, None)
+                    blocks.append(review_penalties(seen, moment.kind, labels, first, CHUNK, 7, policies))
+                elif moment.kind == "card":
+                    blocks.append(seat_card_penalties(seen, labels, CHUNK, generator, seats))
+                else:
+                    blocks.append(seat_row_penalties(seen, CHUNK, generator, seats))
+            cpu[name] += time.process_time() - start
+            values = np.concatenate(blocks, axis=1).astype(float)
+            best = int(values.mean(axis=1).argmin())
+            chosen = labels.index(moment.chosen)
+            own = values.std(axis=1, ddof=1)
+            paired = (values - values[best]).std(axis=1, ddof=1)
+            turns = len(seen.hand)
+            rows[name] += [(own[i], paired[i], i == best, i == chosen, turns) for i in range(len(labels))]
+    figures: dict[str, Any] = {"game": {"seats": order}, "samples": samples, "cpu_seconds": cpu}
+    for name, found in rows.items():
+        own = np.array([r[0] for r in found])
+        weight = np.array([r[4] for r in found], float)  # a rollout's cost: the turns left
+        paired = [r[1] for r in found if not r[2]]
+        chosen = [r[1] for r in found if r[3] and not r[2]]
+        bar = float(np.median(own)) / math.sqrt(samples)  # every option held to the median option's bar
+        needed = np.clip(np.ceil((own / bar) ** 2), 16, None)
+        figures[name] = {
+            "option_sd": float(np.median(own)), "paired_sd": statistics.median(paired),
+            "chosen_paired_sd": statistics.median(chosen),
+            "paired_over_option": float(np.median([r[1] / r[0] for r in found if not r[2] and r[0] > 0])),
+            "no_variance_share": float((own == 0).mean()),
+            "small_variance_cost_share": float(weight[own < 2].sum() / weight.sum()),
+            "same_median_bar_cost": float((weight * needed).sum() / (weight * samples).sum()),
+        }
+    print(json.dumps(figures, indent=1))
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=16)
@@ -296,7 +372,14 @@ def main() -> None:
                         help=f"with --cost: older trees or commits, comma-separated (default {OLD}: a worktree of it)")
     parser.add_argument("--full", action="store_true",
                         help="with --cost: also this tree with every option at the budget")
+    parser.add_argument("--ways", action="store_true",
+                        help="only the rollouts before and after, every option at the budget, their variances")
     args = parser.parse_args()
+    if args.ways:
+        figures = ways(args.game, args.seed, args.expert_samples, args.samples)
+        if args.json:
+            Path(args.json).write_text(json.dumps(figures, indent=1), encoding="utf-8")
+        return
     if args.cost:
         figures = cost(args.game, args.seed, args.expert_samples, args.repeats, args.seeds, args.old.split(","),
                        args.full)

@@ -16,10 +16,12 @@ do not depend on which other decisions were reviewed.
 The budget is an upper bound (:func:`sample`): every option is played out :data:`FIRST` times, then
 only the options not yet settled go on, a chunk of :data:`CHUNK` samples at a time, until the budget:
 an option clearly worse than the best so far, or at most a near tie better than it, stops; the chosen
-option stops when its accuracy is known to :data:`ACCURACY_PRECISION` points. Most options of most
-decisions are settled after a few chunks, so a review costs a third of what every option at the whole
-budget did; the figures a person reads (the chosen option's loss, the accuracy) keep their precision,
-the settled options' own means have a wider error (``docs/review.md``, "Cost").
+option goes on to the budget (:data:`CHOSEN_WHOLE`), and so does the best while any other is open.
+Most options of most decisions are settled after a few chunks, so a review costs about a third of
+what every option at the whole budget does; the figures a person reads (the chosen option's loss, its
+mark, the accuracy) are as sure as at the whole budget, more than before issue 29 (common random
+numbers: :mod:`nimmt.batch._review`), the settled options' own means have a wider error
+(``docs/review.md``, "Cost").
 
 Each decision then has
 
@@ -88,7 +90,11 @@ CHUNK = 32  # samples per draw of the other players' styles
 FIRST = 64  # samples every option gets before any is settled
 SETTLED_Z = 2.0  # an option this many standard errors (of the paired difference) worse than the best is settled
 TIE = 0.2  # ... and one that can be at most this much better than the best (bullheads)
-ACCURACY_PRECISION = 3.0  # the chosen option is settled when its accuracy is known to this standard error
+# The chosen option is never settled early (False: once its accuracy is known to ACCURACY_PRECISION
+# points, its slope times the loss's standard error; at a large loss that left the loss itself far less
+# sure than the whole budget did: p90 of its standard error 0.675 against 0.292)
+CHOSEN_WHOLE = True
+ACCURACY_PRECISION = 3.0
 FORGIVEN = 0.2  # the accuracy forgives this much loss a decision (bullheads): near ties count as the best
 SETTLE = True  # settled options stop early (False: every option at the whole budget, as before issue 29)
 NOISE_Z = 2.0  # a loss within this many standard errors of the best is noise: never marked
@@ -346,9 +352,9 @@ def sample(
     each; see the module): every option gets :data:`FIRST` samples on the same deals; then, a chunk of
     :data:`CHUNK` at a time, only the options not yet settled: an option stops when it is clearly worse
     than the best so far (by :data:`SETTLED_Z` standard errors of the paired difference), or when it can
-    be better than the best by :data:`TIE` at most; the chosen option when its accuracy is known to
-    :data:`ACCURACY_PRECISION` points (one standard error); the best when no other option is left. With
-    ``settle`` False every option gets the whole budget."""
+    be better than the best by :data:`TIE` at most; the chosen option never (:data:`CHOSEN_WHOLE`; else
+    when its accuracy is known to :data:`ACCURACY_PRECISION` points); the best when no other option is
+    left. With ``settle`` False every option gets the whole budget."""
     import numpy as np
 
     seed = rng.getrandbits(63)
@@ -382,8 +388,8 @@ def _still_open(values: npt.NDArray[np.int64], active: list[int], c: int) -> lis
         if i == b:
             continue
         loss, error, _ = _paired(values, i, b, n)
-        if i == c:  # its accuracy known well enough (its slope times the loss's error)
-            done = math.log(2) * decision_accuracy(counted(loss)) * error <= ACCURACY_PRECISION
+        if i == c:  # the chosen goes on to the budget: its loss and the accuracy no less sure than before
+            done = not CHOSEN_WHOLE and math.log(2) * decision_accuracy(counted(loss)) * error <= ACCURACY_PRECISION
         else:  # clearly worse than the best, or at most a near tie better than it
             done = loss - SETTLED_Z * error > 0 or SETTLED_Z * error - loss <= TIE
         if not done:
