@@ -17,7 +17,7 @@ The budget is an upper bound (:func:`sample`): every option is played out :data:
 only the options not yet settled go on, a chunk of :data:`CHUNK` samples at a time, until the budget:
 an option clearly worse than the best so far, or at most a near tie better than it, stops; the chosen
 option goes on to the budget (:data:`CHOSEN_WHOLE`), and so does the best while any other is open.
-Most options of most decisions are settled after a few chunks, so a review costs about a third of
+Most options of most decisions are settled after a few chunks, so a review costs about 40 % of
 what every option at the whole budget does; the figures a person reads (the chosen option's loss, its
 mark, the accuracy) are as sure as at the whole budget, more than before issue 29 (common random
 numbers: :mod:`nimmt.batch._review`), the settled options' own means have a wider error

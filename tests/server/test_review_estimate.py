@@ -13,7 +13,7 @@ from nimmt.server.tables.reviews import Followed, Reviews
 
 def test_the_estimate_counts_this_game_and_the_games_over_that_take_turns_with_it() -> None:
     pool = SimpleNamespace(workers=1, waiting=(0, 0))
-    reviews = Reviews(SimpleNamespace(), pool)  # type: ignore[arg-type]
+    reviews = Reviews(SimpleNamespace(), SimpleNamespace(), pool)  # type: ignore[arg-type]
     reviews.seconds_a_decision = 0.1
     table: Any = SimpleNamespace(id="t", recorder=SimpleNamespace(record=SimpleNamespace(players=("a", "b", "c", "d"))))
     reviews.followed[("t", 1)] = Followed(done=100, ended=110, players=4, urgent=True)

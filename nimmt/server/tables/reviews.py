@@ -163,8 +163,7 @@ class Reviews:
         players = len(table.recorder.record.players) if table.recorder is not None else 4
         # not followed here: a whole game (about 35 decisions a player); followed: the rest, and the last turn
         left = 35 * players if followed is None else followed.left
-        ahead = sum(min(left, other.left) for key, other in self.followed.items()
-                    if other.urgent and other is not followed)
+        ahead = sum(min(left, other.left) for other in self.followed.values() if other.urgent and other is not followed)
         return (left + ahead) * self.seconds_a_decision / max(1, self.pool.workers) + 0.5
 
     def want(self, table: Table, game: int | None = None, *, asked: bool = False) -> bool:
