@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -144,10 +145,16 @@ class Reviews:
             followed.task = None
 
     async def _step(self, record: dict[str, Any], key: tuple[str, int], followed: Followed, *, low: bool) -> bool:
-        """One step of ``followed`` on ``record``; whether decisions of complete turns are left."""
-        found, done, models, ended, spent = await self.pool.run(
-            f"review:{key[0]}", review_step, record, followed.done, followed.models, self.samples, DEFAULT_SEED,
-            PART_COST, STEP_SECONDS, low=low, limit=JOB_LIMIT)
+        """One step of ``followed`` on ``record``; whether decisions of complete turns are left. A step whose
+        worker was stopped for another job's sake (a bot or an upload past its time limit) is made once
+        more on the new workers: nothing of the review so far is lost (it is kept here, not there)."""
+        arguments = (record, followed.done, followed.models, self.samples, DEFAULT_SEED, PART_COST, STEP_SECONDS)
+        try:
+            found, done, models, ended, spent = await self.pool.run(f"review:{key[0]}", review_step, *arguments,
+                                                                    low=low, limit=JOB_LIMIT)
+        except BrokenProcessPool:
+            found, done, models, ended, spent = await self.pool.run(f"review:{key[0]}", review_step, *arguments,
+                                                                    low=low, limit=JOB_LIMIT)
         if found:
             self.seconds_a_decision = 0.8 * self.seconds_a_decision + 0.2 * spent / len(found)
         followed.decisions += found
