@@ -217,6 +217,40 @@ def test_the_last_screen_shows_each_accuracy_and_the_costliest_decision(
         context.close()
 
 
+@pytest.mark.parametrize("lang", ["pt-BR", "fr"])
+def test_on_a_busy_server_the_last_screen_says_how_long_the_review_will_take(
+    browser: Browser, server: LiveServer, game: tuple[str, str, dict[str, Any]], screenshots: Path, lang: str,
+) -> None:
+    """The server says the review is 40 s away (twice): the last screen says so in seconds, asks again,
+    and shows the review when it comes."""
+    table_id, token, review = game
+    context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
+    context.add_init_script(f"localStorage.setItem('nimmt:seat:{table_id}', {json.dumps(token)})")
+    page = context.new_page()
+    asked: list[str] = []
+
+    def busy(route: Any) -> None:
+        asked.append(route.request.url)
+        if len(asked) <= 2:
+            route.fulfill(status=202, content_type="application/json",
+                          body=json.dumps({"status": "pending", "seconds": 40}))
+        else:
+            route.continue_()
+
+    page.route(f"**/api/tables/{table_id}/games/1/review", busy)
+    try:
+        page.goto(f"{server.url}/t/{table_id}?lang={lang}")
+        status = page.locator("#review-summary-status")
+        said = catalog(lang, "web")["review_pending_seconds.other"].replace("{count}", "40")
+        expect(status).to_have_text(said)
+        _no_sideways_scroll(page, "#review-summary")
+        page.locator("#review-summary").screenshot(path=str(screenshots / f"review-pending-360-{lang}.png"))
+        expect(page.locator("#review-summary-list li")).to_have_count(len(review["players"]), timeout=60_000)
+        assert len(asked) == 3
+    finally:
+        context.close()
+
+
 def test_an_uploaded_record_gets_its_review_on_a_phone(browser: Browser, server: LiveServer) -> None:
     """/replay: a record that breaks the rules is refused in words; a good one is replayed, then reviewed."""
     context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
