@@ -5,17 +5,20 @@ Where things are (``docs/web.md``, *How the server is built*, says more;
 ``tests/server/test_server_map.py`` holds this list to the code):
 
 - Composition: :mod:`.app`: ``create_app`` keeps the store, the hub, the metrics, the limits and the
-  record checker on ``app.state`` and includes the routers of ``ROUTERS``; its lifespan makes the
-  people store, the lobby's listing, the table service (given the listing and the people part's
-  keepers of finished and abandoned games), quick start and the notices (which listen to the
-  service), the clock scan and quick match's turns.
+  record checker on ``app.state`` and includes the routers of ``ROUTERS``; its lifespan makes, by
+  their constructors, the people store, the lobby's listing, the table service (given its first
+  listeners, the listing and the people part's keeper of finished games, and the keeper of abandoned
+  ones), quick start, the notices and where people sit (which subscribe to the tables' changes), the
+  clock scan and quick match's turns.
 - Routes, one ``APIRouter`` per area in :mod:`.routes`, in the order of ``ROUTERS``: ``health``,
   ``lobby``, ``public``, ``records``, ``review``, ``scoresheet``, ``pages``, ``socket``, ``people``,
   ``groups``, ``standing``, ``chat``, ``people_pages``, ``push``, ``playing``; and what they share:
   ``common`` (the app's parts, the refusals) and ``quotas`` (what one key or address may make).
 - The tables: :mod:`.tables` (``TableState``, the fold of a table's journal; ``Table``, that state
-  at run time; ``TableService``, which holds the tables and their write path; its parts, the bots,
-  the coach, presence, memory, the clocks and the reviews; the events on the wire and the refusals).
+  at run time; the commands a table takes and ``TableHost``, each table's one writer and its write
+  path; ``TableChanged``, the one event a table emits; ``TableService``, which holds the tables and
+  composes its parts, the bots, the coach, presence, memory, the clocks and the reviews; the events
+  on the wire and the refusals).
   :mod:`.connection` (one WebSocket), :mod:`.render` and :mod:`.patch` (a person's state, whole or
   as a patch), :mod:`.reactions` (emotes and their limit).
 - The lobby: :mod:`.public` (the public tables the lobby lists), :mod:`.clocked` (timed tables whose

@@ -2,8 +2,8 @@
 the player of each seat (docs/people.md) and the table's group, for My games, leagues and ratings.
 
 Heard after each change of a table that leaves a game over (:func:`keeps`, a listener of the
-tables, awaited under the table's lock), and when a table whose game is in progress leaves memory with nobody at it
-(its ``game_abandoned`` hook: the game is kept as abandoned). Which seats' people left before the
+tables, awaited under the table's lock), and when a table whose game is in progress leaves memory
+with nobody at it (its ``game_abandoned`` hook: the game is kept as abandoned). Which seats' people left before the
 end, and so how the game is rated, is :func:`nimmt.people.games.fair_ending`'s (docs/people.md,
 Fair records). Keeping a game is idempotent (a table's game is kept once, whichever process sees it
 end first); a failure is logged and never undoes or refuses the table's action.

@@ -24,6 +24,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import assert_never
 
 from nimmt.core import Phase, PlayCard, deal_cards, view
 
@@ -155,6 +156,8 @@ class TableHost:
                     announce = True
                 case CatchUp(update=update):
                     moved = await self._catch_up(update)
+                case _:
+                    assert_never(command)  # the union is closed: mypy holds every command to a case here
         finally:
             stored = tuple(self._unannounced[before:])
             if self._unannounced or announce:  # (entries a failed command stored before are told now too)

@@ -244,10 +244,11 @@ class TableService:
         self.attendance.watch(table, 0)
         if request.start:  # play now: the game starts at once, its first deal stored with it
             try:
-                await host.submit(StartGame())
+                await host.submit(StartGame())  # the listeners hear of the table and its start at once
             except Exception:  # the table is stored: it opens in the lobby, or deals when someone arrives
                 logger.exception("starting table %s at once failed", table.id)
-        await host.submit(Announce())  # the listeners hear of the new table (if the start has not told them)
+        else:
+            await host.submit(Announce())  # the listeners hear of the new table
         return table, token
 
     async def get(self, table_id: str) -> Table | None:
