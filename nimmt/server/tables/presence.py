@@ -28,6 +28,7 @@ class Attendance:
         self.tables = tables
         self.hub = hub
         self.watches: dict[tuple[str, int], asyncio.Task[None]] = {}  # publish when a person's grace runs out
+        self.leaving: set[asyncio.Future[None]] = set()  # departures told after their connection was cancelled
 
     async def arrive(self, table: Table, seat: int | None) -> None:
         if seat is None:
@@ -36,12 +37,19 @@ class Attendance:
         await self.tables.submit(table, Arrived(seat, presence))
 
     async def leave(self, table: Table, seat: int | None) -> None:
-        """A page closed: counted by the hub at once, then told to the table, even when the closing
-        connection is cancelled while the table is busy (the host's turn comes, and it runs)."""
+        """A page closed: counted by the hub at once, then told to the table at once when it is free
+        (in the closing connection's own task, as before), and even when that connection is cancelled
+        while the table is busy (then in a task of its own)."""
         if seat is None:
             return
         presence = await self.hub.leave(table.id, seat)
-        await asyncio.shield(self._left(table, seat, presence))
+        try:
+            await self._left(table, seat, presence)
+        except asyncio.CancelledError:
+            later = asyncio.ensure_future(self._left(table, seat, presence))
+            self.leaving.add(later)
+            later.add_done_callback(self.leaving.discard)
+            raise
 
     async def _left(self, table: Table, seat: int, presence: Presence) -> None:
         await self.tables.submit(table, Left(seat, presence))
