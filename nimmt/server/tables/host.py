@@ -107,7 +107,10 @@ class TableHost:
         return self._lock.locked()
 
     async def submit(self, command: Command) -> Outcome:
-        """Run ``command`` under the table's lock (see the module); what it did."""
+        """Run ``command`` under the table's lock (see the module); what it did. Who is here is the
+        hub's: an arrival or a departure is seen at once, never waiting for a write under way."""
+        if isinstance(command, Arrived | Left):
+            self.table.see(command.presence)
         async with self._lock:
             return await self._run(command)
 
@@ -244,7 +247,6 @@ class TableHost:
 
     async def _arrived(self, seat: int, presence: Presence) -> bool:
         table = self.table
-        table.see(presence)
         back = table.seats[seat].bot is not None and (seat in table.waiting_bots() or table.status == "over")
         if table.needs_deal() or back:
             # A replaced person is back while the table awaits their seat: theirs again, before the bot acts.
@@ -257,7 +259,6 @@ class TableHost:
 
     async def _left(self, presence: Presence) -> bool:
         table = self.table
-        table.see(presence)
         if self._ground.closed:
             return False
         await self._ground.hub.publish(table.news(presence))
