@@ -294,9 +294,9 @@ def ways(game: int, seed: int, expert_samples: int, samples: int) -> dict[str, A
     random numbers narrow, and what giving fewer samples to the options of small variance could save."""
     import numpy as np
 
-    from nimmt.batch._review import penalties as review_penalties
+    from nimmt.batch import review_penalties
     from nimmt.bots.opponents import OpponentModel
-    from nimmt.bots.styles import _policies_of, seat_card_penalties, seat_row_penalties, seats_of
+    from nimmt.bots.styles import policies_of, seat_card_penalties, seat_row_penalties, seats_of
     from nimmt.core import view
     from nimmt.review import CHUNK, _rng, moments
 
@@ -321,7 +321,7 @@ def ways(game: int, seed: int, expert_samples: int, samples: int) -> dict[str, A
                 styles[moment.player] = "heuristic"
                 seats = seats_of(styles)
                 if name == "after":
-                    policies = _policies_of(seats, None)
+                    policies = policies_of(seats, None)
                     blocks.append(review_penalties(seen, moment.kind, labels, first, CHUNK, 7, policies))
                 elif moment.kind == "card":
                     blocks.append(seat_card_penalties(seen, labels, CHUNK, generator, seats))

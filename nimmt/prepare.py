@@ -72,10 +72,9 @@ def _decisions() -> list[Callable[[], object]]:
     rows, ``simulate``'s seats, and the heuristic's and the learned network's one decisions."""
     import numpy as np
 
-    from nimmt.batch import decide, seat_games
-    from nimmt.batch._review import penalties as review_penalties
+    from nimmt.batch import decide, review_penalties, seat_games
     from nimmt.bots import make_bot
-    from nimmt.bots.styles import _policies_of, seat_card_penalties, seat_row_penalties, seats_of
+    from nimmt.bots.styles import policies_of, seat_card_penalties, seat_row_penalties, seats_of
     from nimmt.coach import advise_cards, advise_rows
 
     cards, rows = view(_states()[0], 0), view(_states()[1], 0)
@@ -90,8 +89,8 @@ def _decisions() -> list[Callable[[], object]]:
         lambda: seat_card_penalties(cards, cards.hand[:2], 2, rng, styles, np.zeros((2, 2), np.int64)),
         lambda: seat_row_penalties(rows, 2, rng, styles, np.zeros((4, 2), np.int64)),
         # The review's rollouts (nimmt.review): the same deal and draws for every option of a sample.
-        lambda: review_penalties(cards, "card", cards.hand[:2], 0, 2, 0, _policies_of(styles, None)),
-        lambda: review_penalties(rows, "row", [0, 1], 0, 2, 0, _policies_of(styles, None)),
+        lambda: review_penalties(cards, "card", cards.hand[:2], 0, 2, 0, policies_of(styles, None)),
+        lambda: review_penalties(rows, "row", [0, 1], 0, 2, 0, policies_of(styles, None)),
         lambda: advise_cards(cards, samples=8, rng=random.Random(0)),
         lambda: advise_rows(rows, samples=8, rng=random.Random(0)),
         lambda: seat_games(("heuristic", "beginner", "random"), 2, 1),

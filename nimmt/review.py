@@ -298,14 +298,14 @@ def _chunk(
     """(len(labels), size): one draw of the other players' styles, samples ``first`` to ``first + size - 1``
     of the decision's ``seed``, each the same deal and the same draws of the noisy styles for every
     option of ``labels`` (cards, or rows for a row choice: :func:`nimmt.batch.review_penalties`)."""
-    from nimmt.batch._review import penalties as review_penalties
-    from nimmt.bots.styles import _policies_of, seats_of
+    from nimmt.batch import review_penalties
+    from nimmt.bots.styles import policies_of, seats_of
 
     me = seen.player
     assert me is not None
     styles = model.draw(seen, rng)
     styles[me] = "heuristic"
-    return review_penalties(seen, kind, labels, first, size, seed, _policies_of(seats_of(styles), None))
+    return review_penalties(seen, kind, labels, first, size, seed, policies_of(seats_of(styles), None))
 
 
 def penalties(

@@ -76,6 +76,7 @@ if TYPE_CHECKING:
     from . import decide
     from ._base import HEURISTIC_FEW, HEURISTIC_LATER, HEURISTIC_LOOK, HEURISTIC_TIE
     from ._kernels import HAVE_NUMBA, MC_CARD, MC_COST, CardPolicy, Policies, RowPolicy
+    from ._review import review_penalties
     from .engine import (
         CARD_POLICIES,
         DEFAULT_CHUNK,
@@ -117,6 +118,7 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys((
         "rollout_card_penalties", "rollout_card_values", "rollout_row_penalties", "rollout_row_values",
         "warm_up"), ".rollout"),
+    "review_penalties": "._review",
 }
 
 
@@ -165,6 +167,7 @@ __all__ = [
     "play",
     "play_games",
     "play_hands",
+    "review_penalties",
     "rollout_card_penalties",
     "rollout_card_values",
     "rollout_row_penalties",

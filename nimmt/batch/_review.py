@@ -104,7 +104,7 @@ def review_rollouts(start, seats, first_sample, samples, seed, out):  # type: ig
             out[k, s] = penalties[me]
 
 
-def penalties(view: View, kind: str, labels: Sequence[int], first_sample: int, samples: int, seed: int,
+def review_penalties(view: View, kind: str, labels: Sequence[int], first_sample: int, samples: int, seed: int,
               seats: Policies) -> Ints:
     """(len(labels), samples): the bullheads ``view.player`` takes to the end of the round with each of
     ``labels`` (cards of the hand; rows for ``kind`` "row": each row's own bullheads included), in

@@ -255,9 +255,9 @@ def _scored_chunk(
     (:mod:`nimmt.batch.seated`: the same rollouts, each player's share kept apart)."""
     from nimmt.batch.seated import card_seat_penalties, row_seat_penalties
 
-    from .styles import _policies_of
+    from .styles import policies_of
 
-    policy = name if isinstance(name, str) else _policies_of(name, None)
+    policy = name if isinstance(name, str) else policies_of(name, None)
     if kind == "card":
         block = score(card_seat_penalties(view, live, size, generator, policy))
         return {option: block[i].tolist() for i, option in enumerate(live)}

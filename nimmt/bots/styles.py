@@ -120,7 +120,7 @@ def seats_of(styles: Sequence[str]) -> Seats:
     return tuple(policies[s][0] for s in styles), tuple(policies[s][1] for s in styles)
 
 
-def _policies_of(seats: Seats, net: Net | None) -> Policies:
+def policies_of(seats: Seats, net: Net | None) -> Policies:
     """The compiled rollouts' policies for ``seats``; seats in the ``learned`` style play the network
     ``net`` (default: the one shipped)."""
     from nimmt.batch import CardPolicy, seat_policies
@@ -143,7 +143,7 @@ def seat_card_penalties(
     from nimmt.batch import rollout_card_penalties
 
     assert view.player is not None and view.must_play_card
-    return rollout_card_penalties(view, cards, samples, rng, _policies_of(seats, net), rest=rest)
+    return rollout_card_penalties(view, cards, samples, rng, policies_of(seats, net), rest=rest)
 
 
 def seat_row_penalties(
@@ -154,4 +154,4 @@ def seat_row_penalties(
     from nimmt.batch import rollout_row_penalties
 
     assert view.must_choose_row
-    return rollout_row_penalties(view, samples, rng, _policies_of(seats, None), rest=rest)
+    return rollout_row_penalties(view, samples, rng, policies_of(seats, None), rest=rest)

@@ -15,7 +15,7 @@ from nimmt.batch.seated import card_seat_penalties, row_seat_penalties
 from nimmt.bots import make_bot
 from nimmt.bots.ending import end_scorer, near_end
 from nimmt.bots.expert import ExpertBot
-from nimmt.bots.styles import _policies_of, seats_of
+from nimmt.bots.styles import policies_of, seats_of
 from nimmt.core import Deal, GameState, PlayCard, Rules, apply, new_game, view
 from nimmt.match import play_game
 
@@ -29,7 +29,7 @@ def opening(players: int, seed: int, rules: Rules | None = None) -> GameState:
 
 def test_each_players_share_comes_from_the_same_rollouts_as_the_search() -> None:
     seen = view(opening(4, 3), 0)
-    policy = _policies_of(seats_of(["mc", "heuristic", "snug", "random"]), None)
+    policy = policies_of(seats_of(["mc", "heuristic", "snug", "random"]), None)
     apart = card_seat_penalties(seen, seen.hand, 40, 7, policy)
     rest = np.zeros((10, 40), np.int64)
     mine = rollout_card_penalties(seen, seen.hand, 40, 7, policy, rest=rest)

@@ -278,8 +278,8 @@ def test_steps_cut_by_the_clock_give_the_same_review() -> None:
 def test_a_sample_is_the_same_deal_for_every_option_whichever_are_played(kind: str) -> None:
     """Common random numbers: sample s of an option is the same number whether the other options are
     played beside it or not, and wherever the run of samples starts."""
-    from nimmt.batch._review import penalties
-    from nimmt.bots.styles import _policies_of, seats_of
+    from nimmt.batch import review_penalties as penalties
+    from nimmt.bots.styles import policies_of, seats_of
 
     record = _game(2, players=4)
     wanted = next((m for m, _ in moments(record) if m.kind == kind), None)
@@ -287,7 +287,7 @@ def test_a_sample_is_the_same_deal_for_every_option_whichever_are_played(kind: s
         pytest.skip("no row choice in this game")
     seen = view(wanted.state, wanted.player)
     labels = list(seen.hand) if kind == "card" else [0, 1, 2, 3]
-    seats = _policies_of(seats_of(("mc", "random", "snug", "heuristic")), None)
+    seats = policies_of(seats_of(("mc", "random", "snug", "heuristic")), None)
     every = penalties(seen, kind, labels, 0, 40, 7, seats)
     for i in (0, len(labels) - 1):
         alone = penalties(seen, kind, [labels[i]], 10, 30, 7, seats)
