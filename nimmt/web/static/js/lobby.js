@@ -109,12 +109,15 @@ function line(table) {
 
 let shown = null; // the last list drawn, as JSON: an unchanged list is not drawn again (nothing moves)
 let timer = null;
+let asked = 0; // the newest question: an older answer that comes after it is not drawn (another filter's)
 
 async function refresh() {
   clearTimeout(timer);
   const language = $("open-language").value;
+  const mine = ++asked;
   try {
     const tables = await api("GET", `/api/lobby${language ? `?language=${encodeURIComponent(language)}` : ""}`);
+    if (mine !== asked) return;
     const count = tables.length;
     $("open-status").textContent = !count ? t("open_tables_none")
       : t(count === 1 ? "open_tables_one" : "open_tables_many", { count });
@@ -126,6 +129,7 @@ async function refresh() {
       shown = drawn;
     }
   } catch {
+    if (mine !== asked) return;
     $("open-status").textContent = t("open_tables_offline");
   }
   if (!document.hidden) timer = setTimeout(refresh, EVERY_MS);
@@ -133,8 +137,7 @@ async function refresh() {
 
 $("open-language").addEventListener("change", () => {
   remember(FILTER_KEY, $("open-language").value);
-  shown = null;
-  refresh();
+  refresh(); // the same tables under another filter are not drawn again: nothing moves under a finger
 });
 document.addEventListener("visibilitychange", () => {
   if (!document.hidden) refresh();
