@@ -188,6 +188,11 @@ def test_the_controls_on_a_phone(browser: Browser, pushed: tuple[LiveServer, End
         page.goto(f"{server.url}/t/{table_id}")
         control = page.locator("#lobby [data-notices=table]")
         control.get_by_role("checkbox").check()
+        # The page says how turning on ended: on, or the refusal that unchecked the box (which a bare
+        # "expected to be checked" would hide; it failed so once in CI, under load).
+        said = control.locator(".notices-message")
+        expect(said).to_be_visible()
+        assert not said.evaluate("node => node.classList.contains('error')"), said.text_content()
         expect(control.get_by_role("checkbox")).to_be_checked()
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= PHONES[size]["width"], "the table page scrolls sideways"
