@@ -112,7 +112,10 @@ class UploadReviews:
             raise CheckRefused(503, "busy", "records are being reviewed: try again in a minute", retry_after=30)
 
     async def _review(self, key: str, record: dict[str, Any], wanted: list[tuple[int, list[Where]]]) -> dict[str, Any]:
-        parts = [await self.pool.run(key, review_part, record, player, where, self.samples, DEFAULT_SEED)
+        # A part is held to the upload's own time, not to a bot move's: past the pool's limit the pool takes
+        # its worker for stuck and restarts every worker, which cost the tables' reviews their step too.
+        parts = [await self.pool.run(key, review_part, record, player, where, self.samples, DEFAULT_SEED,
+                                     limit=self.seconds)
                  for player, where in wanted]
-        review: dict[str, Any] = await self.pool.run(key, whole_review, record, parts)
+        review: dict[str, Any] = await self.pool.run(key, whole_review, record, parts, limit=self.seconds)
         return review

@@ -25,7 +25,7 @@ class HeldPool:
     def prepared(self) -> bool:
         return True
 
-    async def run(self, key: str, function: Any, *args: Any) -> dict[str, Any]:
+    async def run(self, key: str, function: Any, *args: Any, limit: float | None = None) -> dict[str, Any]:
         self.started.append(key)
         await self.go.wait()
         return {"by": key}

@@ -70,9 +70,9 @@ def test_the_replay_page_gets_the_turns_at_once_then_the_review_from_one_reading
         checks.append(function.__name__)
         return await checker_run(function, *args, **kwargs)
 
-    async def job(key: str, function: Any, *args: Any) -> Any:
+    async def job(key: str, function: Any, *args: Any, **kwargs: Any) -> Any:
         jobs.append(function.__name__)
-        return await pool_run(key, function, *args)
+        return await pool_run(key, function, *args, **kwargs)
 
     checker.checked, pool.run = counted, job
     try:
