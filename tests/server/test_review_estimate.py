@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from nimmt.server.tables.reviews import Followed, Reviews
+from tests.server.helpers import run as run_apart
 
 
 def test_the_estimate_counts_this_game_and_the_games_over_that_take_turns_with_it() -> None:
@@ -33,7 +34,6 @@ def test_the_estimate_counts_this_game_and_the_games_over_that_take_turns_with_i
 def test_a_step_whose_worker_was_stopped_for_another_job_is_made_again() -> None:
     """A bot's or an upload's job past its limit stops every worker: the review step under way is made
     once more, and the review so far stays (it was kept in this process)."""
-    import asyncio
     from concurrent.futures.process import BrokenProcessPool
 
     calls: list[tuple[Any, ...]] = []
@@ -47,6 +47,6 @@ def test_a_step_whose_worker_was_stopped_for_another_job_is_made_again() -> None
     pool = SimpleNamespace(workers=1, waiting=(0, 0), run=run)
     reviews = Reviews(SimpleNamespace(), SimpleNamespace(), pool)  # type: ignore[arg-type]
     followed = Followed(done=2, decisions=["earlier"])  # type: ignore[list-item]
-    left = asyncio.run(reviews._step({"record": 1}, ("t", 1), followed, low=True))
+    left = run_apart(reviews._step({"record": 1}, ("t", 1), followed, low=True))
     assert left and len(calls) == 2 and calls[0] == calls[1]
     assert (followed.done, followed.ended, followed.decisions) == (3, 8, ["earlier", "decision"])
