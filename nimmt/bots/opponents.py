@@ -32,13 +32,18 @@ it rolls out the old, fast way, everybody at random.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from nimmt.core import View
+from nimmt.core.fast import target
 
 from .styles import DEFAULT_STYLES, style_chance
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 class OpponentModel:
@@ -104,6 +109,9 @@ class OpponentModel:
         seen_then = set(last.unseen_cards())
         pool_base = seen_then | set(last.hand)  # what the others may have held, from their side
         sampled = [s for s in self.styles if s != "random"]
+        # The cards a sampled hand's player has not seen, theirs included: the pool less the hand and the
+        # hand, the same for every hand (the styles' kernels count the two together: docs of chances).
+        hidden = sorted(pool_base)
         for p, card in enumerate(cards):
             if p == me:
                 continue
@@ -118,9 +126,8 @@ class OpponentModel:
             hits = dict.fromkeys(sampled, 0.0)
             for _ in range(self.HANDS):
                 hand = (card, *self.rng.sample(others, size - 1))
-                unseen = sorted(pool_base - set(hand))
-                for style in sampled:
-                    hits[style] += style_chance(style, last.rows, hand, unseen, last.players, card)
+                for style, hit in zip(sampled, chances(sampled, last.rows, hand, hidden, last.players), strict=True):
+                    hits[style] += hit
             for style in sampled:
                 chance[style] = (hits[style] + 0.5) / (self.HANDS + 1.0)
             weights = self._weights(p)
@@ -132,3 +139,60 @@ class OpponentModel:
             top = max(weights)
             self.log_weights[p] = [max(w - top, -self.CAP) for w in weights]
 
+
+
+@functools.cache
+def _rules() -> tuple[float, float, int, float]:
+    """The styles' weights: MC_COST, MC_CARD, HEURISTIC_FEW, HEURISTIC_TIE (loaded once: the kernels')."""
+    from nimmt.batch import MC_CARD, MC_COST
+    from nimmt.batch.decide import HEURISTIC_FEW, HEURISTIC_TIE
+
+    return MC_COST, MC_CARD, HEURISTIC_FEW, HEURISTIC_TIE
+
+
+def chances(
+    styles: Sequence[str], rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int
+) -> list[float]:
+    """:func:`~nimmt.bots.styles.style_chance` of ``hand[0]`` for each of ``styles``, the same numbers
+    to the last bit, from one call of the kernels where that made three: ``snug``, ``mc`` and (at tables
+    above ``HEURISTIC_FEW``, where it does not look ahead) ``heuristic`` all choose from the same costs
+    (:func:`nimmt.batch.decide.card_costs`), so they are computed once and each style's rule is applied
+    to them here as the kernels apply it (``heuristic_pick`` and ``mc_card`` in ``nimmt/batch``).
+    ``unseen``: the cards this player has not seen; the kernels count them together with ``hand``, so
+    any ``unseen`` whose union with ``hand`` is the same gives the same numbers (theirs included)."""
+    from nimmt.batch.decide import card_costs
+
+    from .heuristic import choose, compiled
+
+    mc_cost, mc_card, few, tie = _rules()
+    card = hand[0]
+    costs = card_costs(rows, hand, unseen, players, compiled())
+    best = min(costs.values()) + tie
+    ends = [r[-1] for r in rows]
+    found = []
+    for style in styles:
+        if style == "random":
+            found.append(1.0 / len(hand))
+        elif style == "mc":  # as nimmt.bots.styles.mc_chances, in the hand's order
+            scores = [mc_cost * costs[c] + mc_card * c / 104.0 for c in hand]
+            top = max(scores)
+            weights = [math.exp(u - top) for u in scores]
+            found.append(weights[0] / sum(weights))
+        elif style == "heuristic" and players <= few:  # it looks ahead: the kernel's own
+            found.append(1.0 if choose(rows, hand, unseen, players) == card else 0.0)
+        elif style == "heuristic":  # no look ahead, near ties to the highest card
+            chosen = next(c for c in sorted(hand, reverse=True) if costs[c] <= best)
+            found.append(1.0 if chosen == card else 0.0)
+        elif style == "snug":  # near ties to the shortest row, then the smallest gap (below every row last)
+            chosen, shortest, narrowest = 0, 7, 0
+            for c in sorted(hand):
+                if costs[c] <= best:
+                    row = target(ends, c)
+                    length = 6 if row < 0 else len(rows[row])
+                    gap = 0 if row < 0 else c - ends[row]
+                    if length < shortest or (length == shortest and gap < narrowest):
+                        chosen, shortest, narrowest = c, length, gap
+            found.append(1.0 if chosen == card else 0.0)
+        else:
+            found.append(style_chance(style, rows, hand, unseen, players, card))
+    return found
