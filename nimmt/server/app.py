@@ -132,13 +132,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     clocked = ClockedTables(public) if public is not None else None
     known = state.people = SqlPeopleStore(database, quotas=state.quotas) if database is not None else None
     listing = state.listing = Listing(public, clocked)  # the lobby's and the clocks' rows
-    # What hears each change of a table, in this order: the rows, then the people part keeping a game over.
-    listeners = [listing.note, *([keeps(known)] if known is not None else [])]
+    # What hears each change of a table: the people part keeping a game over before its news goes out
+    # (a page that shows the last screen finds the game under My games), the rows after it.
+    listeners = [listing.note]
+    keepers = [keeps(known)] if known is not None else []
     service = state.service = TableService(
         store, hub, bot_delay=options.bot_delay, rng=rng, away_grace=options.away_grace,
         bot_workers=options.bot_workers, bot_budget=options.bot_budget, idle_after=options.idle_after,
         observe_bot=metrics.bot_decision, observe_conflict=metrics.conflicts.inc, listeners=listeners,
-        game_abandoned=keeper(known, abandoned=True) if known is not None else None)
+        keepers=keepers, game_abandoned=keeper(known, abandoned=True) if known is not None else None)
     starter = QuickStart(service, public)
     service.subscribe(starter.arm)  # quick match's tables start by themselves, a minute after they open
     notices = state.notices = Notices(known, PushConfig.from_env(state.public_url)) if known is not None else None
@@ -148,7 +150,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     state.seated = SeatedTables(public) if public is not None and known is not None else None
     seated = SeatedRows(state.seated) if state.seated is not None else None
     if seated is not None:
-        service.subscribe(seated.note)  # where each person sits: their games in progress (nimmt/server/seated.py)
+        # Where each person sits, kept before the news (nimmt/server/seated.py): the home page lists the game.
+        service.subscribe(seated.note, keeper=True)
     metrics.count_tables(lambda: len(service.tables))
     state.uploads = UploadReviews(service.pool, state.checker)  # uploaded records' reviews (nimmt/server/uploads.py)
     service.pool.prepared()  # on a first run, the bots' kernels start compiling now, in the background

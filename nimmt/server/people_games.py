@@ -1,8 +1,9 @@
 """The tables tell the people part about their games: when a table's game is over, it is kept with
 the player of each seat (docs/people.md) and the table's group, for My games, leagues and ratings.
 
-Heard after each change of a table that leaves a game over (:func:`keeps`, a listener of the
-tables, awaited under the table's lock), and when a table whose game is in progress leaves memory
+Heard after each change of a table that leaves a game over (:func:`keeps`, a keeper of the
+tables: awaited under the table's lock before the change's news goes out, so a page that shows the
+last screen finds the game under My games and in the league), and when a table whose game is in progress leaves memory
 with nobody at it (its ``game_abandoned`` hook: the game is kept as abandoned). Which seats' people left before the
 end, and so how the game is rated, is :func:`nimmt.people.games.fair_ending`'s (docs/people.md,
 Fair records). Keeping a game is idempotent (a table's game is kept once, whichever process sees it
@@ -42,8 +43,8 @@ def keeper(people: PeopleStore, *, abandoned: bool = False) -> Callable[[Table],
 
 
 def keeps(people: PeopleStore) -> Callable[[TableChanged], Awaitable[None]]:
-    """A listener of the tables that keeps each game once it is over (awaited before the write that
-    ended it returns)."""
+    """A keeper of the tables that keeps each game once it is over (awaited before the news of the
+    write that ended it goes out, and before that write returns)."""
     keep = keeper(people)
 
     async def heard(change: TableChanged) -> None:

@@ -4,11 +4,12 @@ page and My games list a person's games in progress (``GET /api/me/tables``,
 
 A row holds the seat, the table's status (lobby, playing, over) and whether its clock is a
 turn-based one; whose move it is and the time left are read from the table itself when the list is
-asked for. The table service's listeners hear every change of a table; :class:`SeatedRows` writes a
-table's rows when what they hold changes (a seat taken, a game started, over or played again),
-in the background and in the order of the changes, as the lobby's rows are
-(:class:`nimmt.server.public.Listing`). A person deleted meanwhile gets no row (the rows go with
-them: ``ON DELETE CASCADE``). A table from before these rows gets its rows at its next change.
+asked for. :class:`SeatedRows` is a keeper of the tables (it hears every change before the change's
+news goes out, which waits for its write, bounded): it writes a table's rows when what they hold
+changes (a seat taken, a game started, over or played again), each table's in the order of its
+changes, so a page that shows a game started or over finds it so on the home page. A person
+deleted meanwhile gets no row (the rows go with them: ``ON DELETE CASCADE``). A table from before
+these rows gets its rows at its next change.
 """
 
 from __future__ import annotations
@@ -144,23 +145,24 @@ def _utc(value: datetime) -> datetime:
 
 class SeatedRows:
     """What this process writes of its tables' seats: a table's rows when who sits there, its status
-    or its clock changed since this process last wrote them (a listener of the table service)."""
+    or its clock changed since this process last wrote them (a keeper of the table service: the
+    write it returns is awaited, bounded, before the change's news goes out)."""
 
     def __init__(self, rows: SeatedTables) -> None:
         self.rows = rows
         self.written: dict[str, tuple[object, ...]] = {}  # each table's rows as last written by this process
         self.writes: dict[str, asyncio.Task[None]] = {}  # each table's latest write
 
-    def note(self, change: TableChanged) -> None:
+    def note(self, change: TableChanged) -> asyncio.Task[None] | None:
         table = change.table
         seats = seated_people(table)
         if not seats:
-            return
+            return None
         status: Status = table.status
         turn_based = (table.options.clock or 0) >= TURN_BASED
         shown = (tuple(sorted(seats.items())), status, turn_based)
         if self.written.get(table.id) == shown:
-            return
+            return self.writes.get(table.id)  # an earlier write still under way: the news waits for it too
         if len(self.written) > REMEMBERED:
             self.written.clear()  # writing a row again is harmless
         self.written[table.id] = shown
@@ -169,6 +171,7 @@ class SeatedRows:
             self._write(table.id, seats, status, turn_based, before))
         task.add_done_callback(lambda done: self.writes.pop(table.id, None) if self.writes.get(table.id) is done
                                else None)
+        return task
 
     async def _write(self, table_id: str, seats: dict[str, int], status: Status, turn_based: bool,
                      before: asyncio.Task[None] | None) -> None:

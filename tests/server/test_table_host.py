@@ -5,6 +5,7 @@ tables' parts hold a narrow port, never the service, and never a table's lock.""
 from __future__ import annotations
 
 import ast
+import asyncio
 import logging
 import random
 from pathlib import Path
@@ -17,7 +18,7 @@ from nimmt.server.hub import LocalHub, Update
 from nimmt.server.journal import Created, Dealt, Joined, Played, Started
 from nimmt.server.models import CreateTable, TableOptions
 from nimmt.server.store import SqlStore
-from nimmt.server.tables import ActionError, TableChanged, TableService
+from nimmt.server.tables import ActionError, TableChanged, TableService, host
 from nimmt.server.tables.commands import Act, Announce
 from tests.server.helpers import run
 
@@ -122,3 +123,81 @@ def test_only_the_host_stores_a_table_s_entries() -> None:
                if "store.append(" in path.read_text(encoding="utf-8")}
     # the host; the service stores a table's first entry (before the table, and so its host, exists)
     assert writers == {"tables/host.py", "tables/service.py"}
+
+
+class Published(LocalHub):
+    """A hub that notes the version of each piece of news it publishes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.versions: list[int] = []
+
+    async def publish(self, update: Update) -> None:
+        self.versions.append(update.version)
+        await super().publish(update)
+
+
+def test_the_keepers_keep_a_change_before_its_news_goes_out(tmp_path: Path) -> None:
+    hub = Published()
+    kept: list[tuple[int, bool, list[int]]] = []  # each change's version, whether it stored, the news out then
+
+    async def keeper(change: TableChanged) -> None:
+        await asyncio.sleep(0.01)  # a write to the database
+        kept.append((change.version, bool(change.stored), list(hub.versions)))
+
+    async def scenario() -> None:
+        store = SqlStore.sqlite(tmp_path / "nimmt.sqlite3")
+        await store.start()
+        service = TableService(store, hub, bot_delay=0, rng=random.Random(3), keepers=[keeper])
+        try:
+            table, _token = await service.create(CreateTable(name="Ana", seats=2, options=TableOptions(rounds=1)))
+            await service.join(table, "Bruno")
+            await service.arrive(table, 0)
+            await service.act(table, 0, models.Start(type="start"))
+        finally:
+            await service.close()
+            await store.close()
+
+    run(scenario())
+    assert [(version, stored) for version, stored, _out in kept] == [(1, True), (2, True), (2, False), (4, True)]
+    for version, stored, out in kept:  # no news of what a change stored was out before it was kept
+        assert not stored or all(published < version for published in out), (version, out)
+    assert hub.versions == [2, 2, 3, 4]  # joined; arrived; started and dealt
+
+
+def test_a_slow_keeper_holds_the_news_a_bounded_time_and_a_failing_one_is_logged(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(host, "KEEP_SECONDS", 0.05)
+    hub = Published()
+    release = asyncio.Event()
+    finished: list[int] = []
+
+    async def slow(change: TableChanged) -> None:
+        await release.wait()
+        finished.append(change.version)
+
+    async def failing(change: TableChanged) -> None:
+        raise RuntimeError("this keeper is broken")
+
+    async def scenario() -> None:
+        store = SqlStore.sqlite(tmp_path / "nimmt.sqlite3")
+        await store.start()
+        service = TableService(store, hub, bot_delay=0, rng=random.Random(3))
+        service.subscribe(slow, keeper=True)
+        service.subscribe(failing, keeper=True)
+        try:
+            table, _token = await service.create(CreateTable(name="Ana", seats=2))
+            await service.join(table, "Bruno")  # returns although the slow keeper is still writing
+            assert hub.versions == [2] and finished == []  # its news went out meanwhile
+            assert service.ground.keeping  # and the slow writes go on in the background
+            release.set()
+        finally:
+            await service.close()  # waits for the writes under way
+            await store.close()
+        assert finished == [1, 2] and not service.ground.keeping
+
+    with caplog.at_level(logging.WARNING, logger="nimmt.server"):
+        run(scenario())
+    messages = [record.getMessage() for record in caplog.records]
+    assert sum("a keeper of table" in message for message in messages) == 2  # the failing one, each change
+    assert sum("still writing" in message for message in messages) == 2

@@ -5,12 +5,17 @@ lock: the entry the command asks for is **checked** against the table, **stored*
 (:mod:`nimmt.server.store`), **applied** to this process's copy and **published** through the hub
 (every connection, on every process, hears it), in that order, so nothing is ever half-applied.
 Then what the write calls for is done the same way (a deal when a round needs cards, a present
-person's seat given back, an absent person's seat handed to a bot under the absent rule) and the
-listeners hear one :class:`~.changes.TableChanged` with every entry stored. When another process
+person's seat given back, an absent person's seat handed to a bot under the absent rule). The
+news of a command goes out at its end, in order, once the keepers (what keeps a table's rows
+outside its journal: the finished games, where each person sits) have heard one
+:class:`~.changes.TableChanged` with every entry stored and kept it, for at most
+:data:`KEEP_SECONDS` (a slow keeper finishes in the background, a failing one is logged): a page
+that shows a game's last screen finds it under My games. The listeners hear the same change
+after the news. When another process
 stored under the same number first, the host catches up from the store and asks the command again,
 against the table as it now is: a person is never told to reload.
 
-A listener runs under the lock: it must not wait for a command of the same table (a task may).
+A keeper or a listener runs under the lock: it must not wait for a command of the same table (a task may).
 """
 
 from __future__ import annotations
@@ -78,17 +83,21 @@ from .table import Table
 logger = logging.getLogger("nimmt.server")
 
 CONFLICT_TRIES = 5  # times an entry is asked again after another process wrote the table first
+KEEP_SECONDS = 5.0  # the news of a change waits this long at most for its keepers
 
 
 @dataclass
 class Ground:
-    """What the hosts of one process share: the store, the hub, the deals' randomness, the listeners
-    (in the order they hear), and whether the process is stopping."""
+    """What the hosts of one process share: the store, the hub, the deals' randomness, the keepers
+    (heard before a change's news), the listeners (after it, in the order they hear), the keepers'
+    writes still under way, and whether the process is stopping."""
 
     store: Store
     hub: Hub
     rng: random.Random
     listeners: list[TableListener] = field(default_factory=list)
+    keepers: list[TableListener] = field(default_factory=list)
+    keeping: set[asyncio.Future[None]] = field(default_factory=set)
     observe_conflict: Callable[[], None] | None = None
     closed: bool = False
 
@@ -101,6 +110,7 @@ class TableHost:
         self._ground = ground
         self._lock = asyncio.Lock()
         self._unannounced: list[Entry] = list(stored)  # stored here since the listeners last heard
+        self._news: list[Update] = []  # the news of this command, published at its end
 
     def busy(self) -> bool:
         """Whether a command is being run (the table stays in memory meanwhile)."""
@@ -163,8 +173,17 @@ class TableHost:
                     assert_never(command)  # the union is closed: mypy holds every command to a case here
         finally:
             stored = tuple(self._unannounced[before:])
+            change = None
             if self._unannounced or announce:  # (entries a failed command stored before are told now too)
-                await self._announce()
+                change = TableChanged(table, table.version, tuple(self._unannounced))
+                self._unannounced = []
+            try:
+                if change is not None:
+                    await self._keep(change)
+            finally:  # the news goes out even when the keepers' wait is cancelled
+                await self._publish()
+            if change is not None:
+                await self._announce(change)
         return Outcome(table.version, stored, seat, asks, moved)
 
     async def _act(self, seat: int | None, message: models.TableAction) -> None:
@@ -261,7 +280,7 @@ class TableHost:
         table = self.table
         if self._ground.closed:
             return False
-        await self._ground.hub.publish(table.news(presence))
+        self._news.append(table.news(presence))
         return True
 
     async def _catch_up(self, update: Update | None) -> bool:
@@ -335,16 +354,43 @@ class TableHost:
             raise store_failed(table.id, error) from None
         table.apply(entry, prepared)
         self._unannounced.append(entry)
-        await self._ground.hub.publish(table.news(entry=entry))
+        self._news.append(table.news(entry=entry))  # published at the command's end, after the keepers
 
     async def _publish_news(self, presence: Presence | None = None) -> None:
-        await self._ground.hub.publish(self.table.news(presence))
+        self._news.append(self.table.news(presence))
 
-    async def _announce(self) -> None:
+    async def _publish(self) -> None:
+        """Publish the command's news, in order."""
+        news, self._news = self._news, []
+        for update in news:
+            await self._ground.hub.publish(update)
+
+    async def _keep(self, change: TableChanged) -> None:
+        """Let the keepers keep the change, together, for at most :data:`KEEP_SECONDS`: past it the
+        news goes out and they finish in the background. A keeper that fails is logged."""
+        table = self.table
+        ground = self._ground
+        writes: list[asyncio.Future[None]] = []
+        for keeper in ground.keepers:
+            try:
+                heard = keeper(change)
+                if inspect.isawaitable(heard):
+                    writes.append(asyncio.ensure_future(heard))
+            except Exception:
+                logger.exception("a keeper of table %s failed", table.id)
+        for write in writes:
+            ground.keeping.add(write)
+            write.add_done_callback(functools.partial(_kept, ground.keeping, table.id))
+        if not writes:
+            return
+        _done, late = await asyncio.wait(writes, timeout=KEEP_SECONDS)
+        if late:
+            logger.warning("table %s: %d keeper(s) still writing after %g s: the news goes out meanwhile",
+                           table.id, len(late), KEEP_SECONDS)
+
+    async def _announce(self, change: TableChanged) -> None:
         """Tell the listeners, in order, that the table changed, with the entries stored since they last heard."""
         table = self.table
-        change = TableChanged(table, table.version, tuple(self._unannounced))
-        self._unannounced = []
         for listener in self._ground.listeners:
             try:
                 heard = listener(change)
@@ -352,6 +398,13 @@ class TableHost:
                     await heard
             except Exception:
                 logger.exception("a listener of table %s failed", table.id)
+
+
+def _kept(keeping: set[asyncio.Future[None]], table_id: str, write: asyncio.Future[None]) -> None:
+    """A keeper's write ended: forget it, and log it if it failed."""
+    keeping.discard(write)
+    if not write.cancelled() and (error := write.exception()) is not None:
+        logger.error("a keeper of table %s failed", table_id, exc_info=error)
 
 
 # -- the entry each command asks for -----------------------------------------------------------------

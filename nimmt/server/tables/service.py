@@ -3,11 +3,13 @@ loads, keeps, evicts them), and composes the parts that act on them.
 
 A table is rebuilt from its journal (see :mod:`nimmt.server.store`) by replaying every entry
 through the rules core. Every change of a table is a command (:mod:`.commands`) submitted to its
-host (:meth:`TableService.submit`), the one writer of the table: check, store, apply, publish, then
-what the write calls for, then one :class:`~.changes.TableChanged` to the listeners. The listeners,
-in order: the bots (:mod:`.bots`: woken when the table waits for them), the clocks' timers
-(:mod:`.clock`), the reviews (:mod:`.reviews`: each finished game's review), then what the app
-gives (the lobby's and clocks' rows, the people part's keeper, quick start, notices). None of the
+host (:meth:`TableService.submit`), the one writer of the table: check, store, apply, then what
+the write calls for, then one :class:`~.changes.TableChanged` to the keepers (the people part's
+keeper of finished games and where each person sits: kept before the command's news goes out),
+the news, then the same change to the listeners. The listeners, in order: the bots (:mod:`.bots`:
+woken when the table waits for them), the clocks' timers (:mod:`.clock`), the reviews
+(:mod:`.reviews`: each finished game's review), then what the app gives (the lobby's and clocks'
+rows, quick start, notices). None of the
 parts holds the service: each holds the narrow :class:`~.commands.Port` (submit a command, get a
 table, see whether the process stops), which the service is. The others: :mod:`.presence` (who is
 here, and the grace before a seat goes to a bot), :mod:`.memory` (idle tables leave memory),
@@ -95,6 +97,7 @@ class TableService:
         observe_bot: Callable[[str, float], None] | None = None,
         observe_conflict: Callable[[], None] | None = None,
         listeners: Sequence[TableListener] = (),
+        keepers: Sequence[TableListener] = (),
         game_abandoned: Callable[[Table], Awaitable[None]] | None = None,
     ) -> None:
         """``bot_workers``: processes for the bots and the coach (default: the cores but one);
@@ -103,7 +106,8 @@ class TableService:
         never); ``observe_bot(bot, seconds)`` hears how long each bot decision took; ``observe_conflict()``
         hears each write that found its number taken by another process; ``listeners``: what hears each
         :class:`~.changes.TableChanged` after the service's own parts (more with :meth:`subscribe`):
-        the lobby's and clocks' rows, the people part keeping finished games; ``game_abandoned(table)``:
+        the lobby's and clocks' rows; ``keepers``: what hears each change before its news goes out (see
+        :meth:`subscribe`): the people part keeping finished games; ``game_abandoned(table)``:
         heard when a table leaves memory with its game in progress and nobody at it (kept as abandoned)."""
         self.store = store
         self.hub = hub
@@ -128,6 +132,7 @@ class TableService:
                              abandoned=game_abandoned)
         # Each hears that a table changed (made, joined, written, somebody came or went), in this order.
         self.ground.listeners += [self.bots.heard, self.clocks.heard, self.reviews.heard, *listeners]
+        self.ground.keepers += keepers
 
     # -- the parts' port --------------------------------------------------------------------------
     @property
@@ -149,12 +154,14 @@ class TableService:
             raise ActionError("server_error", "this table was put away meanwhile: nothing was changed, try again")
         return await host.submit(command)
 
-    def subscribe(self, listener: TableListener) -> None:
+    def subscribe(self, listener: TableListener, *, keeper: bool = False) -> None:
         """``listener(change)`` hears every :class:`~.changes.TableChanged` of this process's tables from
         now on, after the listeners before it; an awaitable it returns is awaited before the change's
         command returns. It must not raise (what it raises is logged and dropped), nor wait for a
-        command of the same table (a task of its own may)."""
-        self.ground.listeners.append(listener)
+        command of the same table (a task of its own may). A ``keeper`` (what keeps the change outside
+        the journal, for pages to read) hears it before its news goes out, and the news waits for the
+        awaitable it returns, at most :data:`~.host.KEEP_SECONDS`."""
+        (self.ground.keepers if keeper else self.ground.listeners).append(listener)
 
     async def close(self) -> None:
         """Stop the bots and wait until they have: the store closes next, and nothing may use it then.
@@ -172,6 +179,8 @@ class TableService:
             tasks.append(self.memory.sweeper)
         if tasks:
             await asyncio.wait(tasks)
+        if self.ground.keeping:  # the keepers' writes past their wait: the store closes after them
+            await asyncio.wait(list(self.ground.keeping))
         await self.reviews.stop()  # the reviews being made are dropped (made again when asked for)
         await self.pool.close()  # the workers stop; what they were thinking is dropped, never stored
 
