@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .clocked import ClockedTables
-from .public import ARRIVING, REMEMBERED, TURN_BASED, PublicTables
+from .public import ARRIVING, REMEMBERED, PublicTables, turn_based
 from .tables.changes import TableChanged
 from .tables.table import Table
 
@@ -47,7 +47,7 @@ class Listing:
             return
         taken = sum(seat.taken for seat in table.seats)
         lobby = table.status == "lobby"
-        somebody = bool(table.present) or (table.options.clock or 0) >= TURN_BASED
+        somebody = bool(table.present) or turn_based(table.options.clock)
         room = lobby and taken < len(table.seats)
         arriving = table.arriving_until(ARRIVING) if room else None
         values: dict[str, Any] = {"language": table.language, "clock": table.options.clock,

@@ -198,6 +198,8 @@ class TableInfo(BaseModel):
     start_waits: Literal["player"] | None = Field(default=None, description="what a waiting table with "
                                                   "options.start_after waits for besides its time: 'player' "
                                                   "while no seated person is here; null otherwise")
+    turn_based: bool = Field(default=False, description="whether the table is turn-based (a clock of an hour "
+                             "or more a decision): its people come and go, and may get notices (docs/push.md)")
 
 
 class ApiErrorBody(BaseModel):

@@ -43,6 +43,14 @@ LISTED_FOR = timedelta(days=7)  # a row unchanged for this long is no longer lis
 LISTED = 50  # at most this many tables in one answer
 REMEMBERED = 100_000  # started tables one process remembers not to write again
 ARRIVING = 30.0  # seconds a person who took a seat has to open the table's page, for quick match
+
+
+def turn_based(clock: int | None) -> bool:
+    """Whether a table with this clock (seconds a decision; None: no clock) is turn-based: people
+    come and go, the table is listed without them, its people get notices (docs/push.md)."""
+    return (clock or 0) >= TURN_BASED
+
+
 logger = logging.getLogger("nimmt.server")
 
 PUBLIC_SCHEMA = MetaData()

@@ -3,7 +3,7 @@ for a decision, and, if they chose so, when their group gets a new table or a ga
 
 :class:`Notices` hears every change of a table (:meth:`Notices.hear`, subscribed in ``app.py``) and
 works out, from the table alone, what is due: for each person whose decision a table with a long
-clock (:data:`TURN_BASED`, an hour or more) awaits, who is not at the table now, one notice when
+clock (:func:`~nimmt.server.public.turn_based`, an hour or more) awaits, who is not at the table now, one notice when
 the decision begins (only if they were away then: somebody who saw it at the table needs no
 notice) and one reminder once a quarter of the clock is left. Each notice is claimed in the store
 first (:meth:`~nimmt.people.subscriptions.SubscriptionStore.claim`): however many processes see its
@@ -43,7 +43,7 @@ from nimmt.core import Phase
 from nimmt.i18n import UnknownLanguage, check_language, translator
 from nimmt.people.subscriptions import Subscription, SubscriptionStore
 
-from .public import TURN_BASED
+from .public import turn_based
 from .tables.clock import deadlines
 
 if TYPE_CHECKING:
@@ -279,7 +279,7 @@ class Notices:
     def due(self, table: Table, now: float | None = None) -> list[Notice]:
         """The turn notices due now at this table (each to be claimed before it goes)."""
         clock = table.options.clock
-        if not clock or clock < TURN_BASED or table.recorder is None:
+        if clock is None or not turn_based(clock) or table.recorder is None:
             return []
         now = self.clock() if now is None else now
         monotonic_to_wall = now - time.monotonic()
@@ -384,7 +384,7 @@ class Notices:
         clock = table.options.clock
         now = self.clock()
         due = None
-        if clock and clock >= TURN_BASED:
+        if clock is not None and turn_based(clock):
             moments = [deadline - clock * REMIND_AT for seat, deadline in deadlines(table).items()
                        if table.seats[seat].player is not None and deadline - clock * REMIND_AT > now]
             due = min(moments, default=None)

@@ -18,6 +18,7 @@ from nimmt.core import BULLHEADS, DECK, Ending, ending, view
 from nimmt.protocol.encoding import seat_view_json, shared_view_json
 
 from .models import TableOptions
+from .public import turn_based
 from .quickstart import start_left, start_waits
 from .tables import Table
 
@@ -79,6 +80,7 @@ def public_info(table: Table) -> dict[str, Any]:
         "rematch_asked": list(table.rematch_asked),
         "start_left": start_left(table),  # from the journal's date: the same on every process
         "start_waits": start_waits(table),  # "player": nobody seated is here, so it will not start yet
+        "turn_based": turn_based(options.clock),  # people come and go; notices (docs/push.md)
     }
 
 

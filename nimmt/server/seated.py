@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from nimmt.people.aliases import resolved
 
-from .public import PUBLIC_SCHEMA, REMEMBERED, TURN_BASED, PublicTables
+from .public import PUBLIC_SCHEMA, REMEMBERED, PublicTables, turn_based
 
 if TYPE_CHECKING:
     from .tables import Table as GameTable
@@ -159,8 +159,8 @@ class SeatedRows:
         if not seats:
             return None
         status: Status = table.status
-        turn_based = (table.options.clock or 0) >= TURN_BASED
-        shown = (tuple(sorted(seats.items())), status, turn_based)
+        clocked = turn_based(table.options.clock)
+        shown = (tuple(sorted(seats.items())), status, clocked)
         if self.written.get(table.id) == shown:
             return self.writes.get(table.id)  # an earlier write still under way: the news waits for it too
         if len(self.written) > REMEMBERED:
@@ -168,7 +168,7 @@ class SeatedRows:
         self.written[table.id] = shown
         before = self.writes.get(table.id)
         task = self.writes[table.id] = asyncio.create_task(
-            self._write(table.id, seats, status, turn_based, before))
+            self._write(table.id, seats, status, clocked, before))
         task.add_done_callback(lambda done: self.writes.pop(table.id, None) if self.writes.get(table.id) is done
                                else None)
         return task

@@ -387,3 +387,15 @@ def test_signing_a_device_out_ends_its_notices(app_client: TestClient, endpoint:
     [lost] = [device for device in devices if device["how"] == "code"]
     assert client.delete(f"/api/me/devices/{lost['id']}", headers=desk).status_code == 204
     assert [sub["id"] for sub in client.get("/api/me/push", headers=desk).json()] == [on_desk["id"]]
+
+
+def test_the_table_says_whether_it_is_turn_based_and_the_page_reads_it(app_client: TestClient) -> None:
+    """The page's notices control is shown at a turn-based table: the server says which (the table's
+    ``turn_based``), the page never repeats the hour the server counts from."""
+    said = {}
+    for clock in (None, 60, 3599, 3600, 86400):
+        made = app_client.post("/api/tables", json={"name": "Ana", "seats": 2, "options": {"clock": clock}}).json()
+        said[clock] = app_client.get(f"/api/tables/{made['table_id']}").json()["turn_based"]
+    assert said == {None: False, 60: False, 3599: False, 3600: True, 86400: True}
+    script = (Path(__file__).parents[2] / "nimmt" / "web" / "static" / "js" / "notices.js").read_text(encoding="utf-8")
+    assert "table.turn_based" in script and "3600" not in script

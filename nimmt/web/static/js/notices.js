@@ -10,7 +10,6 @@
 import { api, el, errorText, lang, page, playerKey, t } from "./common.js";
 
 const KEPT = "nimmt:push"; // this device's subscription: { id, endpoint }
-const TURN_BASED = 3600; // a clock of an hour or more a decision (nimmt.server.public.TURN_BASED)
 
 const supported = () => "serviceWorker" in navigator && "Notification" in window
   && ("PushManager" in window || typeof window.nimmtPushSubscribe === "function");
@@ -96,7 +95,7 @@ function message(box, text, error = false) {
 async function mountTable(box) {
   if (page.spectator || !page.table) return;
   const table = await api("GET", `/api/tables/${encodeURIComponent(page.table)}`).catch(() => null);
-  if (!table || !(table.options.clock >= TURN_BASED)) return;
+  if (!table || !table.turn_based) return; // the server says which tables are turn-based
   const id = `notices-${Math.random().toString(36).slice(2, 8)}`;
   const input = el("input", { type: "checkbox", id });
   box.replaceChildren(el("p", { class: "check" }, input, el("label", { for: id }, t("push_table"))),
