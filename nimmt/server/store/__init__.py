@@ -11,9 +11,10 @@ same :class:`Database`. The schema is made and changed by the Alembic migrations
 """
 
 from .base import SCHEMA, GameRow, SqlStore, Store, StoreClosed, StoreConflict
+from .claims import Claim, ReviewClaims
 from .database import Database, async_url, sqlite_pragmas
 from .postgres import PostgresStore
 from .sqlite import SqliteStore
 
-__all__ = ["SCHEMA", "Database", "GameRow", "PostgresStore", "SqlStore", "SqliteStore", "Store", "StoreClosed",
-           "StoreConflict", "async_url", "sqlite_pragmas"]
+__all__ = ["SCHEMA", "Claim", "Database", "GameRow", "PostgresStore", "ReviewClaims", "SqlStore", "SqliteStore",
+           "Store", "StoreClosed", "StoreConflict", "async_url", "sqlite_pragmas"]

@@ -12,6 +12,14 @@ follow from its start (it ended before a restart, or on another process that sto
 reviewed when it ends here or when its review is asked for, a few decisions of one player per job.
 On a first run the review waits for the bots' compiled kernels (as an uploaded record's does: the
 route answers ``503 preparing`` meanwhile), never compiling inside a job.
+
+In a cluster (several processes on one database) each game is reviewed by one process: the one that
+holds the game's lease in the store (:mod:`nimmt.server.store.claims`). The first process to write an
+entry of the game's first turns takes it and follows the game; the others leave it alone. At the end,
+a process that wrote the last entry but does not hold the lease says so in the lease's row, and its
+holder finishes the review (from the stored record when its copy of the table has not seen the end);
+the lease is renewed while its holder works, and a lease that lapses (its process died) is taken by
+the process that waits for the review, which then makes it after the game as before.
 """
 
 from __future__ import annotations
@@ -19,6 +27,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import secrets
+import time
+from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,10 +38,11 @@ from nimmt.records import from_mapping
 from nimmt.review import DEFAULT_SAMPLES, DEFAULT_SEED, Decision, finish, merge, to_store
 
 from ..botpool import BotPool, BotTimeout, PoolClosed
+from ..hub import Update
 from ..review_jobs import PART_COST, parts_of, review_part, review_step
-from ..store import Store
+from ..store import ReviewClaims, SqlStore, Store
 from .changes import TableChanged
-from .commands import Port, ReviewDone
+from .commands import CatchUp, Port, ReviewDone
 from .table import Table
 
 logger = logging.getLogger("nimmt.server")
@@ -49,6 +61,10 @@ STEP_SECONDS = 0.5  # a step during the game ends after this much wall clock (a 
 # A review job's time limit: a worker at its low priority on a busy machine is slow, not stuck (the bots'
 # 14 s stopped every worker, the steps made so far were lost and the review started again, over and over).
 JOB_LIMIT = 300.0
+CLAIM_RENEW = 5.0  # seconds between two renewals of this process's leases (and looks for games ended elsewhere)
+CLAIM_WAIT = 1.0  # seconds before a process waiting for another's review looks again (doubled each time)
+CLAIM_SECONDS_MOST = 15.0  # ... up to this
+FORGET_EVERY = 600.0  # seconds between two deletions of the leases of reviews stored a day ago
 
 
 @dataclass
@@ -64,6 +80,7 @@ class Followed:
     turns: tuple[int, int] = (0, 0)  # the record's rounds and its last round's turns, when last looked
     urgent: bool = False  # the game is over: the steps left go at normal priority
     players: int = 4
+    claimed: bool = False  # this process holds the game's lease in the store (or there is none to hold)
 
     @property
     def left(self) -> int:
@@ -85,6 +102,13 @@ class Reviews:
         self.as_played = os.environ.get(AS_PLAYED_VARIABLE, "1") != "0"
         self.seconds_a_decision = SECONDS_A_DECISION  # a worker's wall seconds a decision, lately
         self._slots = asyncio.Semaphore(REVIEWS_AT_ONCE)
+        # One review a game over the processes on one database: the leases in the store (none without one)
+        self.claims = ReviewClaims(store.database) if isinstance(store, SqlStore) else None
+        self.holder = secrets.token_hex(16)  # this process's mark on its leases
+        self.held: set[tuple[str, int]] = set()  # the leases this process holds
+        self.elsewhere: OrderedDict[tuple[str, int], None] = OrderedDict()  # games another process follows
+        self._keeper: asyncio.Task[None] | None = None  # renews the leases held
+        self._chores: set[asyncio.Task[None]] = set()  # leases let go of in the background
 
     # -- as the game is played -----------------------------------------------------------------
     def heard(self, change: TableChanged) -> None:
@@ -105,6 +129,8 @@ class Reviews:
         if followed is None:
             if table.recorder.state.round > 1 or table.recorder.state.turn > 1:
                 return  # a game under way when this process came to it: reviewed at its end, as before
+            if key in self.elsewhere:
+                return  # another process follows it
             for other in [k for k in self.followed if k[0] == table.id]:  # the table's earlier game
                 self._drop(other)
             while len(self.followed) >= FOLLOWED_MOST:
@@ -122,13 +148,126 @@ class Reviews:
             return
         followed.task = asyncio.create_task(self._follow(table, key, followed), name=f"review as played {key}")
 
+    def moved(self, table: Table) -> None:
+        """Another process wrote the table (this one took it in): a game followed here goes on, or, over,
+        its review is finished here (the process that wrote the end leaves it to this one)."""
+        if (table.id, table.game) not in self.followed:
+            return
+        if table.status == "over":
+            self.want(table)
+        else:
+            self.advance(table)
+
     def _drop(self, key: tuple[str, int]) -> None:
         followed = self.followed.pop(key, None)
         if followed is not None and followed.task is not None:
             followed.task.cancel()
+        if followed is not None and followed.claimed and key in self.held:
+            self._let_go([key])  # another process reviews it after its end
+
+    # -- one review a game over the processes: the leases in the store ------------------------------
+    async def _claim(self, key: tuple[str, int], *, ended: bool = False) -> str:
+        """Take the game's lease (or keep it): ``"ours"``, ``"elsewhere"`` (another process holds it) or
+        ``"done"`` (its review is stored). Without a store's leases, or when the store fails, ``"ours"``:
+        a review made twice rather than none."""
+        if self.claims is None:
+            return "ours"
+        try:
+            claim = await self.claims.take(key, self.holder, ended=ended)
+        except Exception as error:
+            logger.warning("the review lease of game %d of table %s could not be taken (%s): reviewed here",
+                           key[1], key[0], type(error).__name__)
+            return "ours"
+        if claim.done:
+            return "done"
+        if not claim.ours(self.holder):
+            return "elsewhere"
+        self.held.add(key)
+        if self._keeper is None or self._keeper.done():
+            self._keeper = asyncio.create_task(self._keep_leases(), name="review leases")
+        return "ours"
+
+    def _elsewhere(self, key: tuple[str, int]) -> None:
+        self.elsewhere[key] = None
+        self.elsewhere.move_to_end(key)
+        while len(self.elsewhere) > FOLLOWED_MOST:
+            self.elsewhere.popitem(last=False)
+
+    async def _finished(self, key: tuple[str, int]) -> None:
+        """The game's review is stored: its lease is never taken again."""
+        self.held.discard(key)
+        if self.claims is not None:
+            try:
+                await self.claims.done(key)
+            except Exception as error:  # it lapses instead: the review is in the journal, a process finds it
+                logger.warning("the review lease of game %d of table %s was not marked done (%s)", key[1], key[0],
+                               type(error).__name__)
+
+    def _let_go(self, keys: list[tuple[str, int]] | None) -> None:
+        if keys is None:
+            self.held.clear()
+        else:
+            self.held.difference_update(keys)
+        if self.claims is None:
+            return
+        task = asyncio.create_task(self._release(keys), name="review leases let go")
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
+    async def _release(self, keys: list[tuple[str, int]] | None) -> None:
+        assert self.claims is not None
+        try:
+            await self.claims.release(self.holder, keys)
+        except Exception as error:  # they lapse instead
+            logger.warning("review leases were not let go (%s)", type(error).__name__)
+
+    async def _keep_leases(self) -> None:
+        """While this process holds leases: renew them, and finish the reviews of the games followed here
+        that another process saw end (this one may not have: it reads the record from the store)."""
+        assert self.claims is not None
+        forgot = time.monotonic()
+        while self.held and not self.tables.closed:
+            await asyncio.sleep(CLAIM_RENEW)
+            try:
+                ended = await self.claims.renew(self.holder)
+                if time.monotonic() - forgot > FORGET_EVERY:
+                    forgot = time.monotonic()
+                    await self.claims.forget()
+            except Exception as error:
+                logger.warning("the review leases were not renewed (%s)", type(error).__name__)
+                continue
+            for key in ended:
+                if key in self.followed and key not in self.working and not self.tables.closed:
+                    try:
+                        row = await self.store.game(*key)
+                    except Exception as error:  # looked for again at the next renewal
+                        logger.warning("game %d of table %s was not read (%s)", key[1], key[0], type(error).__name__)
+                        continue
+                    if row is not None and row.finished and key not in self.working:
+                        self.working[key] = asyncio.create_task(self._make(key[0], key[1], row.record, 0.0),
+                                                                name=f"review {key}")
+
+    async def _wait_elsewhere(self, key: tuple[str, int]) -> bool:
+        """The game is over: whether this process makes its review. Another process that holds its lease
+        is told so in the lease's row and makes it; if that lease lapses (its process died), this one
+        takes it. False: the review is stored (by another process)."""
+        wait = CLAIM_WAIT
+        while True:
+            got = await self._claim(key, ended=True)
+            if got != "elsewhere":
+                return got == "ours"
+            await asyncio.sleep(wait)
+            wait = min(2 * wait, CLAIM_SECONDS_MOST)
 
     async def _follow(self, table: Table, key: tuple[str, int], followed: Followed) -> None:
         try:
+            if not followed.claimed:
+                if await self._claim(key) != "ours":  # another process follows it (or has reviewed it)
+                    if self.followed.get(key) is followed:
+                        del self.followed[key]
+                    self._elsewhere(key)
+                    return
+                followed.claimed = True
             while not self.tables.closed and self.pool.prepared() and table.recorder is not None \
                     and table.game == key[1] and self.followed.get(key) is followed:
                 followed.again = False
@@ -202,10 +341,14 @@ class Reviews:
                                 game, table_id, before, followed.done - before)
                     data = to_store(finish(from_mapping(record), followed.decisions, samples=self.samples,
                                            seed=DEFAULT_SEED))
-                    await self._keep(table_id, game, data)
+                    kept = await self._keep(table_id, game, data)
                     self.followed.pop(key, None)
+                    if kept:
+                        await self._finished(key)
                     return
                 self.followed.pop(key, None)
+            if not await self._wait_elsewhere(key):
+                return  # another process made it
             await asyncio.sleep(pause)
             await self.pool.until_prepared()  # a first run: the kernels compile first, as for an upload
             async with self._slots:
@@ -218,28 +361,38 @@ class Reviews:
                                              self.samples, DEFAULT_SEED, limit=JOB_LIMIT)
                          for player, wanted in parts_of(record)]
                 data = to_store(merge(from_mapping(record), parts))
-            await self._keep(table_id, game, data)
+            if await self._keep(table_id, game, data):
+                await self._finished(key)
         except (BotTimeout, PoolClosed) as error:
             logger.warning("the review of game %d of table %s was not made: %s", game, table_id, type(error).__name__)
+            self._drop(key)
         except Exception:
             logger.exception("the review of game %d of table %s failed", game, table_id)
+            self._drop(key)
         finally:
             self.working.pop(key, None)
+            if key in self.held and key not in self.followed:  # not made here after all: another process may
+                self._let_go([key])
 
-    async def _keep(self, table_id: str, game: int, data: dict[str, Any]) -> None:
+    async def _keep(self, table_id: str, game: int, data: dict[str, Any]) -> bool:
+        """Store the review in the table's journal; whether it is stored (by this process or another)."""
         if self.tables.closed:
-            return
+            return False
         table = await self.tables.get(table_id)
         if table is None:
-            return
+            return False
+        if game not in table.finished_games:  # another process wrote the end, and this copy has not seen it
+            await self.tables.submit(table, CatchUp(Update(table_id, table.version, recheck=True)))
         self.storing.add((table_id, game))
         try:
             await self.tables.submit(table, ReviewDone(game, data))
         finally:
             self.storing.discard((table_id, game))
+        return game in table.reviews
 
     async def stop(self) -> None:
-        """Drop the reviews being made (none is half stored: one that is being stored ends first)."""
+        """Drop the reviews being made (none is half stored: one that is being stored ends first), and let
+        go of their leases: another process makes them."""
         following = [f.task for f in self.followed.values() if f.task is not None]
         for key in list(self.followed):
             self._drop(key)
@@ -251,3 +404,10 @@ class Reviews:
                 task.cancel()
         if tasks:
             await asyncio.wait(tasks)
+        if self._keeper is not None:
+            self._keeper.cancel()
+            await asyncio.wait([self._keeper])
+        if self.held:
+            self._let_go(None)
+        if self._chores:
+            await asyncio.wait(list(self._chores), timeout=5.0)

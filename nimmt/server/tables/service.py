@@ -189,9 +189,10 @@ class TableService:
 
     def moved(self, table: Table) -> None:
         """The table moved on without a command of this process (loaded, or another process wrote it):
-        the bots and the clocks look again."""
+        the bots and the clocks look again, and the review of a game followed here goes on."""
         self.bots.wake(table)
         self.clocks.arm(table)
+        self.reviews.moved(table)
 
     # -- the doors the app and the connections use --------------------------------------------------
     async def act(self, table: Table, seat: int | None, message: models.TableAction) -> int:
