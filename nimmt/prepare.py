@@ -68,11 +68,13 @@ def _states() -> tuple[GameState, GameState]:
 
 def _decisions() -> list[Callable[[], object]]:
     """One of each call that runs a compiled kernel: the expert's card and row (its rollouts with one style
-    per seat, as once it has seen how the others play, and the table-wide ones), the review's, the coach's cards and
+    per seat, as once it has seen how the others play, and the table-wide ones), its rollouts that keep
+    each player's share (near the game's end), the review's, the coach's cards and
     rows, ``simulate``'s seats, and the heuristic's and the learned network's one decisions."""
     import numpy as np
 
     from nimmt.batch import decide, review_penalties, seat_games
+    from nimmt.batch.seated import card_seat_penalties, row_seat_penalties
     from nimmt.bots import make_bot
     from nimmt.bots.styles import policies_of, seat_card_penalties, seat_row_penalties, seats_of
     from nimmt.coach import advise_cards, advise_rows
@@ -88,6 +90,9 @@ def _decisions() -> list[Callable[[], object]]:
         lambda: expert.act(rows),
         lambda: seat_card_penalties(cards, cards.hand[:2], 2, rng, styles, np.zeros((2, 2), np.int64)),
         lambda: seat_row_penalties(rows, 2, rng, styles, np.zeros((4, 2), np.int64)),
+        # The expert's rollouts near the game's end (nimmt.bots.ending): each player's share kept apart.
+        lambda: card_seat_penalties(cards, cards.hand[:2], 2, rng, policies_of(styles, None)),
+        lambda: row_seat_penalties(rows, 2, rng, policies_of(styles, None)),
         # The review's rollouts (nimmt.review): the same deal and draws for every option of a sample.
         lambda: review_penalties(cards, "card", cards.hand[:2], 0, 2, 0, policies_of(styles, None)),
         lambda: review_penalties(rows, "row", [0, 1], 0, 2, 0, policies_of(styles, None)),

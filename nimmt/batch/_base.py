@@ -52,6 +52,40 @@ trailing_zeros: Callable[..., Any] = (
 
 HAVE_NUMBA = numba is not None
 
+
+def _bare(array):  # type: ignore[no-untyped-def]
+    """The same array (the same memory, shape and strides) without its owner, so that compiled code
+    counts no references to it: a count is an atomic add, and a rollout's hot loop made some 70 of them
+    a turn (every array handed to an inlined helper, every slice), nearly half its time. Only for arrays
+    whose owner outlives every use of the bare one: a kernel's arguments (the caller holds them), never
+    a temporary. As plain Python, the array itself (compiled: ``_bare_intrinsic``)."""
+    return array
+
+
+if numba is not None:
+    from numba.core import cgutils  # type: ignore[import-untyped,import-not-found,unused-ignore]
+    from numba.extending import intrinsic, overload  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+    @intrinsic  # type: ignore[misc,untyped-decorator,unused-ignore]
+    def _bare_intrinsic(typingctx: Any, array: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            source = context.make_array(array)(context, builder, value=args[0])
+            made = context.make_array(array)(context, builder)
+            for name in ("nitems", "itemsize", "data", "shape", "strides"):
+                setattr(made, name, getattr(source, name))
+            made.meminfo = cgutils.get_null_value(made.meminfo.type)  # type: ignore[no-untyped-call,unused-ignore]
+            made.parent = cgutils.get_null_value(made.parent.type)  # type: ignore[no-untyped-call,unused-ignore]
+            return made._getvalue()
+
+        return array(array), codegen
+
+    @overload(_bare, inline="always")  # type: ignore[misc,untyped-decorator,unused-ignore]
+    def _bare_compiled(array):  # type: ignore[no-untyped-def]
+        return lambda array: _bare_intrinsic(array)  # type: ignore[call-arg,unused-ignore]
+
+
+bare: Callable[..., Any] = _bare
+
 # The kernels' own files and the core's placement they compile: a kernel inlines code from all of them.
 KERNEL_SOURCES = tuple(
     str(Path(path).resolve())
@@ -246,9 +280,9 @@ def unseen_prefix(public, cnt, hb):  # type: ignore[no-untyped-def]
     count = 0  # running sums kept in registers: no store-to-load chain through the arrays
     heads = 0
     for c in range(1, 105):
-        if not public[c]:
-            count += 1
-            heads += BULL[c]
+        unseen = 0 if public[c] else 1  # no branch
+        count += unseen
+        heads += unseen * BULL[c]
         cnt[c + 1] = count
         hb[c + 1] = heads
 
@@ -265,9 +299,10 @@ def power(x, k):  # type: ignore[no-untyped-def]
 
 # The room the heuristic works in (``work``, int64): for a hand of ``size`` places, the running
 # bullheads of the sorted cards (size + 1 numbers), the per-row counts of own cards below each row's
-# end and their bullheads (4 + 4), then the sorted cards (size): 2 * size + HEURISTIC_ROOM numbers.
+# end and their bullheads (4 + 4), then the sorted cards (size), then the rows as a card would leave
+# them (ends, counts, heads: 4 + 4 + 4): 2 * size + HEURISTIC_ROOM numbers.
 # Offsets into one array rather than slices of it: every array view costs an atomic reference count.
-HEURISTIC_ROOM = 9
+HEURISTIC_ROOM = 21  # 9, then 12 for a copy of the rows (ends, counts, heads) at 2 * size + 9
 PREFIX = 106  # unseen_prefix's counts: one per card 0-104, and one past the last
 NO_NET = np.zeros(2, np.float32)  # no learned network: its sizes, 0 and 0
 
@@ -298,6 +333,7 @@ class Room(NamedTuple):
     x: npt.NDArray[np.float32]  # the same, standardised
     h1: npt.NDArray[np.float32]  # its hidden layers, (turns, hidden units)
     h2: npt.NDArray[np.float32]
+    still: npt.NDArray[np.int64]  # the cards of a turn still to be placed after a low card (players)
 
 
 @_jit
@@ -313,7 +349,19 @@ def room(players, turns, net):  # type: ignore[no-untyped-def]
         np.empty(players, np.int64), np.empty(PREFIX, np.int64), np.empty(PREFIX, np.int64),
         np.empty(2 * turns + HEURISTIC_ROOM, np.int64), np.empty(turns), np.empty(turns, np.int64),
         np.empty((turns, features), np.float32), np.empty((turns, features), np.float32),
-        np.empty((turns, hidden), np.float32), np.empty((turns, hidden), np.float32),
+        np.empty((turns, hidden), np.float32), np.empty((turns, hidden), np.float32), np.empty(players, np.int64),
+    )
+
+
+@_jit_inline
+def bare_room(scratch):  # type: ignore[no-untyped-def]
+    """``scratch`` (a :class:`Room`) with every array :func:`bare`."""
+    return Room(
+        bare(scratch.deck), bare(scratch.orders), bare(scratch.ends), bare(scratch.counts), bare(scratch.heads),
+        bare(scratch.public), bare(scratch.fixed), bare(scratch.penalties), bare(scratch.choices), bare(scratch.owner),
+        bare(scratch.keys), bare(scratch.picks), bare(scratch.cnt), bare(scratch.hb), bare(scratch.work),
+        bare(scratch.costs), bare(scratch.targets), bare(scratch.feats), bare(scratch.x), bare(scratch.h1),
+        bare(scratch.h2), bare(scratch.still),
     )
 
 

@@ -88,9 +88,8 @@ def card_cost(ends, counts, heads, card, rank, held, work, below, cnt, hb, oppon
     p = min(1.0, gap / total)
     q = 1.0 - p
     expected = 0.0
-    for k in range(opponents + 1):
-        if (length - 1 + k) % ROW_LIMIT + 1 != ROW_LIMIT:
-            continue
+    # Only the k that make the card a sixth, (length - 1 + k) % ROW_LIMIT == ROW_LIMIT - 1, lowest first.
+    for k in range((ROW_LIMIT - length) % ROW_LIMIT, opponents + 1, ROW_LIMIT):
         chance = COMB[opponents, k] * power(p, k) * power(q, opponents - k)
         if chance == 0.0:
             continue
@@ -118,6 +117,14 @@ def own_cards(hand, work, mine):  # type: ignore[no-untyped-def]
     for i in range(held):
         work[i + 1] = work[i] + BULL[work[mine + i]]
     return held
+
+
+@_jit_inline
+def rows_room(work, size):  # type: ignore[no-untyped-def]
+    """Room for a copy of the rows (ends, counts, heads) in ``work``, after what a hand of ``size``
+    places uses (see HEURISTIC_ROOM): no array made in a hot loop."""
+    at = 2 * size + 9
+    return work[at : at + 4], work[at + 4 : at + 8], work[at + 8 : at + 12]
 
 
 @_jit_inline
@@ -168,7 +175,7 @@ def heuristic_pick(ends, counts, heads, hand, cnt, hb, opponents, tie, work, cos
     if look and held > 1:
         # Heads-up, a later card of the hand meets about half the opponent's remaining cards.
         ahead = opponents * max(1, held // 2) if opponents == 1 else opponents
-        e2, c2, h2 = ends.copy(), counts.copy(), heads.copy()
+        e2, c2, h2 = rows_room(work, size)
         for i in range(held):
             place_own(e2, c2, h2, ends, counts, heads, work[mine + i])
             own_rows(e2, work, mine, held, below)
@@ -281,7 +288,7 @@ def net_features(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs
     for i in range(n):
         targets[i] = target(ends, work[mine + i])
     net_table(ends, counts, heads, n, cnt[105] - n, opponents, costs, targets, feats)
-    e2, c2, h2 = ends.copy(), counts.copy(), heads.copy()
+    e2, c2, h2 = rows_room(work, size)
     for i in range(n):
         c = work[mine + i]
         later_mean = 0.0
@@ -485,8 +492,8 @@ def heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, la
     times the mean cost of its remaining ``hand`` on the rows left after the cards ``still`` to
     resolve this turn (an opponent's low card takes the cheapest row). ``cnt``/``hb`` count the
     cards not public once this turn's cards are revealed. ``work``: room as for heuristic_card."""
-    e2, c2, h2 = ends.copy(), counts.copy(), heads.copy()
     size = len(hand)
+    e2, c2, h2 = rows_room(work, size)
     below = size + 1
     mine = size + 9
     held = own_cards(hand, work, mine)

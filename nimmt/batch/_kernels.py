@@ -34,6 +34,8 @@ from ._base import (
     Tally,
     _jit,
     _jit_inline,
+    bare,
+    bare_room,
     below,
     deal_hand,
     fewest,
@@ -63,7 +65,7 @@ __all__ = [
     "NET_TAKE_ROW", "PREFIX", "CardPolicy", "Policies", "Room", "RowPolicy", "Start", "Tally", "below",
     "deal_hand", "deal_many", "fewest", "games", "hands", "heuristic_card", "heuristic_row", "lay", "mc_card",
     "net_choice", "place_fewest", "plain_games", "plain_hands", "plain_rows", "play_hand", "play_plain", "policies",
-    "rollouts", "room", "tally", "target", "unseen_prefix",
+    "rollouts", "room", "sample_state", "tally", "target", "unseen_prefix",
 ]
 
 
@@ -150,19 +152,19 @@ def _reveal(orders, t, keys, public, marking):  # type: ignore[no-untyped-def]
 
 
 @_jit
-def _heuristic_low(ends, counts, heads, keys, i, n, hand, cnt, hb, opponents, later, work):  # type: ignore[no-untyped-def]
+def _heuristic_low(ends, counts, heads, keys, i, n, hand, cnt, hb, opponents, later, work, room):  # type: ignore[no-untyped-def]
     """The row the heuristic takes for the low card ``keys[i]``, the turn's cards after it still to be
     placed and ``hand`` its player's later cards (a call of its own: the heuristic's helpers are
-    inlined once, here, not once more into every routine that places a turn)."""
-    still = np.empty(n - i - 1, np.int64)
+    inlined once, here, not once more into every routine that places a turn). ``room``: the
+    :class:`Room`'s ``still``."""
     for j in range(i + 1, n):
-        still[j - i - 1] = keys[j] >> 4
-    return heuristic_row(ends, counts, heads, keys[i] >> 4, still, hand, cnt, hb, opponents, later, work)
+        room[j - i - 1] = keys[j] >> 4
+    return heuristic_row(ends, counts, heads, keys[i] >> 4, room[: n - i - 1], hand, cnt, hb, opponents, later, work)
 
 
 @_jit_inline
 def _place_turn(ends, counts, heads, public, orders, t, keys, n, choices, event, rows, later, penalties, cnt, hb,  # type: ignore[no-untyped-def]
-                work, state):
+                work, still, state):
     """Place turn ``t``'s ``n`` revealed cards (``keys``), lowest first, adding the bullheads each
     player takes to ``penalties``; a card below every row takes the row its player's row policy
     (``rows[p]``) picks: ``choices[event]`` for the event-th such card of the hand when given, or the
@@ -186,7 +188,7 @@ def _place_turn(ends, counts, heads, public, orders, t, keys, n, choices, event,
                     unseen_prefix(public, cnt, hb)
                     counted = True
                 r = _heuristic_low(ends, counts, heads, keys, i, n, orders[p, t + 1 :], cnt, hb, orders.shape[0] - 1,
-                                   later, work)
+                                   later, work, still)
             event += 1
         penalties[p] += lay(ends, counts, heads, r, card, low, BULL)
     return state, event
@@ -208,10 +210,14 @@ def play_hand(ends, counts, heads, public, orders, fixed, choices, seats, penalt
     that one (a compile twice as long).
     """
     players = orders.shape[0]
-    # Every field read once, here: a read in a loop costs two atomic reference counts each time.
-    keys, picks, cnt, hb, work, costs = room.keys, room.picks, room.cnt, room.hb, room.work, room.costs
-    targets, feats, x, h1, h2 = room.targets, room.feats, room.x, room.h1, room.h2
-    cards, rows, tie, later, net = seats.cards, seats.rows, seats.tie, seats.later, seats.net
+    # Every array bare (no reference counts: the caller holds them while this runs), every field read once.
+    ends, counts, heads, public, orders = bare(ends), bare(counts), bare(heads), bare(public), bare(orders)
+    fixed, choices, penalties = bare(fixed), bare(choices), bare(penalties)
+    keys, picks, cnt, hb, work, costs = bare(room.keys), bare(room.picks), bare(room.cnt), bare(room.hb), \
+        bare(room.work), bare(room.costs)
+    targets, feats, x, h1, h2 = bare(room.targets), bare(room.feats), bare(room.x), bare(room.h1), bare(room.h2)
+    still = bare(room.still)
+    cards, rows, tie, later, net = bare(seats.cards), bare(seats.rows), seats.tie, seats.later, bare(seats.net)
     looking, choosing, marking = _uses(cards, rows)
     opponents = players - 1
     event = 0
@@ -240,7 +246,7 @@ def play_hand(ends, counts, heads, public, orders, fixed, choices, seats, penalt
             _move_picks(orders, t, picks)
         n = _reveal(orders, t, keys, public, marking)
         state, event = _place_turn(ends, counts, heads, public, orders, t, keys, n, choices, event, rows, later,
-                                   penalties, cnt, hb, work, state)
+                                   penalties, cnt, hb, work, still, state)
     return state
 
 
@@ -320,76 +326,138 @@ class Start(NamedTuple):
     me: int
 
 
-@_jit
-def rollouts(start, seats, samples, seed, out, rest):  # type: ignore[no-untyped-def]
-    """Complete the round ``samples`` times from each starting point of ``start`` (:class:`Start`),
-    player ``p`` playing by its policies in ``seats`` (:class:`Policies`). Each sample shuffles the
-    viewer's cards and deals the unseen ``pool``; the same deal serves every candidate (common random
-    numbers). ``out[k, s]``: the bullheads ``me`` takes from this point to the end of the round in
-    sample ``s`` of candidate ``k``; ``rest[k, s]``: what all the other players take together (the
-    same shape as ``out``; any other shape, e.g. (0, 0): not wanted).
-    """
-    ends0, counts0, heads0, public0 = start.ends, start.counts, start.heads, start.public
-    first, fixed, mine, pool, sizes, me = start.first, start.fixed, start.mine, start.pool, start.sizes, start.me
-    candidates = first.shape[0]
-    players = first.shape[1]
-    now_mine = first[0, me] > 0
-    turns = mine.shape[0] if now_mine else mine.shape[0] + 1
-    for p in range(players):
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S27 = np.uint64(27)
+_S30 = np.uint64(30)
+_S31 = np.uint64(31)
+
+
+@_jit_inline
+def sample_state(seed, s):  # type: ignore[no-untyped-def]
+    """The random state of sample ``s`` of ``seed``: SplitMix64's mix of the two."""
+    z = seed + np.uint64(s + 1) * _GOLDEN
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@_jit_inline
+def _span(start):  # type: ignore[no-untyped-def]
+    """(turns, need): the turns a rollout from ``start`` plays, and how many unseen cards it deals."""
+    first, fixed, mine, sizes, me = start.first, start.fixed, start.mine, start.sizes, start.me
+    turns = mine.shape[0] if first[0, me] > 0 else mine.shape[0] + 1
+    need = 0
+    for p in range(first.shape[1]):
         if p != me:
             span = sizes[p] + 1 if fixed[p] else sizes[p]
             if span > turns:
                 turns = span
-    orders = np.zeros((players, turns), np.int64)
-    scratch = room(players, turns, seats.net)
+            need += sizes[p]
+    return turns, need
+
+
+@_jit_inline
+def _deal_sample(cards, own, need, sizes, fixed, me, now_mine, orders, state):  # type: ignore[no-untyped-def]
+    """Deal one sample into ``orders`` (players, turns): ``need`` of the unseen ``cards`` to the other
+    players (``sizes[p]`` each, from the next turn on where ``fixed[p]``), the viewer's ``own`` cards
+    shuffled (from the next turn on unless ``now_mine``). Returns the random state."""
+    state = deal_hand(cards, need, state)
+    state = deal_hand(own, own.shape[0], state)
+    orders[:, :] = 0
+    at = 0
+    for p in range(orders.shape[0]):
+        if p == me:
+            offset = 0 if now_mine else 1
+            for t in range(own.shape[0]):
+                orders[p, offset + t] = own[t]
+        else:
+            offset = 1 if fixed[p] else 0
+            for t in range(sizes[p]):
+                orders[p, offset + t] = cards[at]
+                at += 1
+    return state
+
+
+@_jit_inline
+def _set_candidate(start, k, now_mine, orders, work, ends, counts, heads, penalties):  # type: ignore[no-untyped-def]
+    """Candidate ``k`` of ``start`` on the sample dealt in ``orders``: its cards of this turn in
+    ``work`` (the viewer's candidate card moved to the first turn), its rows, no penalties yet."""
+    first, fixed, me = start.first, start.fixed, start.me
+    work[:, :] = orders
+    for p in range(orders.shape[0]):
+        if fixed[p] and p != me:
+            work[p, 0] = first[k, p]
+    if now_mine:
+        for t in range(orders.shape[1]):
+            if work[me, t] == first[k, me]:
+                work[me, t] = work[me, 0]
+                work[me, 0] = first[k, me]
+                break
+    for r in range(4):
+        ends[r] = start.ends[k, r]
+        counts[r] = start.counts[k, r]
+        heads[r] = start.heads[k, r]
+    penalties[:] = 0
+
+
+@_jit
+def _rollouts(start, seats, first_sample, samples, seed, common, each, orders, scratch, cards, own):  # type: ignore[no-untyped-def]
+    """:func:`rollouts`, its room made: ``orders`` (players, turns), ``scratch`` (:func:`room`), and
+    ``cards``/``own`` copies of the pool and of the viewer's cards. Every array bare: the caller holds
+    them while this runs."""
+    start = Start(bare(start.ends), bare(start.counts), bare(start.heads), bare(start.public), bare(start.first),
+                  bare(start.fixed), bare(start.mine), bare(start.pool), bare(start.sizes), start.me)
+    seats = Policies(bare(seats.cards), bare(seats.rows), seats.tie, seats.later, bare(seats.net))
+    scratch = bare_room(scratch)
+    each, orders, cards, own = bare(each), bare(orders), bare(cards), bare(own)
+    pool, mine, sizes, fixed, me, public0 = start.pool, start.mine, start.sizes, start.fixed, start.me, start.public
     work, choices, penalties, owner = scratch.orders, scratch.choices, scratch.penalties, scratch.owner
     ends, counts, heads, public = scratch.ends, scratch.counts, scratch.heads, scratch.public
+    candidates = start.first.shape[0]
+    players = orders.shape[0]
+    now_mine = start.first[0, me] > 0
+    need = _span(start)[1]
     plain = plain_rows(seats)
-    cards = pool.copy()
-    own = mine.copy()
-    need = 0
-    for p in range(players):
-        if p != me:
-            need += sizes[p]
     state = np.uint64(seed)
-    keep_rest = rest.shape[0] == out.shape[0] and rest.shape[1] == out.shape[1]
     for s in range(samples):
-        state = deal_hand(cards, need, state)
-        state = deal_hand(own, own.shape[0], state)
-        orders[:, :] = 0
-        at = 0
-        for p in range(players):
-            if p == me:
-                offset = 0 if now_mine else 1
-                for t in range(own.shape[0]):
-                    orders[p, offset + t] = own[t]
-            else:
-                offset = 1 if fixed[p] else 0
-                for t in range(sizes[p]):
-                    orders[p, offset + t] = cards[at]
-                    at += 1
+        if common:  # the same deal for sample s whatever came before it
+            cards[:] = pool
+            own[:] = mine
+            state = sample_state(seed, first_sample + s)
+        state = _deal_sample(cards, own, need, sizes, fixed, me, now_mine, orders, state)
+        dealt = state
         for k in range(candidates):
-            work[:, :] = orders
-            for p in range(players):
-                if fixed[p] and p != me:
-                    work[p, 0] = first[k, p]
-            if now_mine:
-                for t in range(turns):
-                    if work[me, t] == first[k, me]:
-                        work[me, t] = work[me, 0]
-                        work[me, 0] = first[k, me]
-                        break
-            for r in range(4):
-                ends[r] = ends0[k, r]
-                counts[r] = counts0[k, r]
-                heads[r] = heads0[k, r]
-            penalties[:] = 0
+            _set_candidate(start, k, now_mine, orders, work, ends, counts, heads, penalties)
+            if common:
+                state = dealt
             if plain >= 0:
                 state = play_plain(ends, counts, heads, work, choices, plain, penalties, owner, state)
             else:
                 public[:] = public0
                 state = play_hand(ends, counts, heads, public, work, fixed, choices, seats, penalties, scratch, state)
-            out[k, s] = penalties[me]
-            if keep_rest:
-                rest[k, s] = penalties.sum() - penalties[me]
+            for p in range(players):
+                each[k, s, p] = penalties[p]
     return state
+
+
+@_jit
+def rollouts(start, seats, first_sample, samples, seed, common, each):  # type: ignore[no-untyped-def]
+    """Complete the round ``samples`` times from each starting point of ``start`` (:class:`Start`),
+    player ``p`` playing by its policies in ``seats`` (:class:`Policies`): ``each[k, s, p]`` gets the
+    bullheads player ``p`` takes from this point to the end of the round in sample ``s`` of candidate
+    ``k``. Each sample deals the unseen ``pool`` and shuffles the viewer's cards; the same deal serves
+    every candidate (common random numbers). The one rollout kernel: the search bots', the seated
+    ones (:mod:`nimmt.batch.seated`) and the review's (:mod:`nimmt.batch._review`).
+
+    Without ``common``, one random state runs from sample to sample and from candidate to candidate,
+    from ``seed`` (returned at the end). With ``common`` (the review), sample s (numbered from
+    ``first_sample``) draws from a state of its own (:func:`sample_state` of ``seed`` and s), and every
+    candidate plays from the same state after the deal: the same deal and the same draws of every noisy
+    policy for every candidate, whichever other candidates or samples are played beside it.
+    """
+    players = start.first.shape[1]
+    turns = _span(start)[0]
+    return _rollouts(start, seats, first_sample, samples, seed, common, each, np.zeros((players, turns), np.int64),
+                     room(players, turns, seats.net), start.pool.copy(), start.mine.copy())

@@ -104,8 +104,11 @@ def _run(
         raise BatchError(f"rest must have the shape of the result, {out.shape}, not {rest.shape}")
     if engine == "numba" or isinstance(policy, Policies) or rest is not None or (seats.cards != CardPolicy.ORDER).any():
         start = K.Start(ends0, counts0, heads0, _public(view), first, fixed, mine, pool, sizes, me)
-        run_kernel(K.rollouts, start, seats, n_samples, _seed(rng), out,
-                   np.zeros((0, 0), np.int64) if rest is None else rest)
+        each = np.zeros((candidates, n_samples, view.players), np.int64)
+        run_kernel(K.rollouts, start, seats, 0, n_samples, _seed(rng), False, each)
+        out[:] = each[:, :, me]
+        if rest is not None:
+            rest[:] = each.sum(axis=2) - out
         return out
     return _numpy_rollouts(ends0, counts0, heads0, first, fixed, mine, pool, sizes, me, n_samples,
                            int(seats.rows[0]), rng)

@@ -4,7 +4,7 @@
 others take together; near the end of a game what counts is who has the lowest total, so each
 player's bullheads are needed apart. :func:`card_seat_penalties` and :func:`row_seat_penalties` give
 them, ``(candidates, samples, players)``, from exactly the same rollouts (the same deals, the same
-policies, :func:`nimmt.batch._kernels.play_hand`), so ``out[:, :, me]`` is what
+policies, :func:`nimmt.batch._kernels.rollouts`, which keeps each player's share), so ``out[:, :, me]`` is what
 ``rollout_card_penalties`` would give with the same seed.
 """
 
@@ -18,81 +18,11 @@ import numpy.typing as npt
 from nimmt.core import BULLHEADS, View
 
 from . import _kernels as K
-from ._base import _jit, deal_hand, room
-from ._kernels import Policies, plain_rows, play_hand
-from ._plain import play_plain
+from ._kernels import Policies
 from .engine import BatchError, _seed, run_kernel
 from .rollout import Source, _public, _row_state, _rows_for, _seats, generator
 
 Ints = npt.NDArray[np.int64]
-
-
-@_jit
-def seat_rollouts(start, seats, samples, seed, out):  # type: ignore[no-untyped-def]
-    """:func:`nimmt.batch._kernels.rollouts`, keeping each player's bullheads: ``out[k, s, p]`` is what
-    player ``p`` takes from this point to the end of the round in sample ``s`` of candidate ``k``."""
-    ends0, counts0, heads0, public0 = start.ends, start.counts, start.heads, start.public
-    first, fixed, mine, pool, sizes, me = start.first, start.fixed, start.mine, start.pool, start.sizes, start.me
-    candidates = first.shape[0]
-    players = first.shape[1]
-    now_mine = first[0, me] > 0
-    turns = mine.shape[0] if now_mine else mine.shape[0] + 1
-    for p in range(players):
-        if p != me:
-            span = sizes[p] + 1 if fixed[p] else sizes[p]
-            if span > turns:
-                turns = span
-    orders = np.zeros((players, turns), np.int64)
-    scratch = room(players, turns, seats.net)
-    work, choices, penalties, owner = scratch.orders, scratch.choices, scratch.penalties, scratch.owner
-    ends, counts, heads, public = scratch.ends, scratch.counts, scratch.heads, scratch.public
-    plain = plain_rows(seats)
-    cards = pool.copy()
-    own = mine.copy()
-    need = 0
-    for p in range(players):
-        if p != me:
-            need += sizes[p]
-    state = np.uint64(seed)
-    for s in range(samples):
-        state = deal_hand(cards, need, state)
-        state = deal_hand(own, own.shape[0], state)
-        orders[:, :] = 0
-        at = 0
-        for p in range(players):
-            if p == me:
-                offset = 0 if now_mine else 1
-                for t in range(own.shape[0]):
-                    orders[p, offset + t] = own[t]
-            else:
-                offset = 1 if fixed[p] else 0
-                for t in range(sizes[p]):
-                    orders[p, offset + t] = cards[at]
-                    at += 1
-        for k in range(candidates):
-            work[:, :] = orders
-            for p in range(players):
-                if fixed[p] and p != me:
-                    work[p, 0] = first[k, p]
-            if now_mine:
-                for t in range(turns):
-                    if work[me, t] == first[k, me]:
-                        work[me, t] = work[me, 0]
-                        work[me, 0] = first[k, me]
-                        break
-            for r in range(4):
-                ends[r] = ends0[k, r]
-                counts[r] = counts0[k, r]
-                heads[r] = heads0[k, r]
-            penalties[:] = 0
-            if plain >= 0:
-                state = play_plain(ends, counts, heads, work, choices, plain, penalties, owner, state)
-            else:
-                public[:] = public0
-                state = play_hand(ends, counts, heads, public, work, fixed, choices, seats, penalties, scratch, state)
-            for p in range(players):
-                out[k, s, p] = penalties[p]
-    return state
 
 
 def _run(view: View, ends0: Ints, counts0: Ints, heads0: Ints, first: Ints, fixed: npt.NDArray[np.bool_],
@@ -109,7 +39,7 @@ def _run(view: View, ends0: Ints, counts0: Ints, heads0: Ints, first: Ints, fixe
     start = K.Start(ends0, counts0, heads0, _public(view), first, fixed, np.array(view.hand, np.int64), pool, sizes,
                     me)
     out = np.zeros((first.shape[0], samples, view.players), np.int64)
-    run_kernel(seat_rollouts, start, seats, samples, _seed(rng), out)
+    run_kernel(K.rollouts, start, seats, 0, samples, _seed(rng), False, out)
     return out
 
 
@@ -157,4 +87,4 @@ def row_seat_penalties(view: View, samples: int, rng: Source, policy: str | Poli
     return out
 
 
-__all__ = ["card_seat_penalties", "row_seat_penalties", "seat_rollouts"]
+__all__ = ["card_seat_penalties", "row_seat_penalties"]
