@@ -40,10 +40,11 @@ from typing import TYPE_CHECKING, ClassVar
 from nimmt.core import View
 from nimmt.core.fast import target
 
+from .heuristic import choose, compiled
 from .styles import DEFAULT_STYLES, style_chance
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 
 class OpponentModel:
@@ -142,12 +143,13 @@ class OpponentModel:
 
 
 @functools.cache
-def _rules() -> tuple[float, float, int, float]:
-    """The styles' weights: MC_COST, MC_CARD, HEURISTIC_FEW, HEURISTIC_TIE (loaded once: the kernels')."""
+def _rules() -> tuple[float, float, int, float, Callable[..., dict[int, float]]]:
+    """The styles' weights, MC_COST, MC_CARD, HEURISTIC_FEW and HEURISTIC_TIE, and the kernels' costs of a
+    hand (loaded once, when first asked for: NumPy comes with them)."""
     from nimmt.batch import MC_CARD, MC_COST
-    from nimmt.batch.decide import HEURISTIC_FEW, HEURISTIC_TIE
+    from nimmt.batch.decide import HEURISTIC_FEW, HEURISTIC_TIE, card_costs
 
-    return MC_COST, MC_CARD, HEURISTIC_FEW, HEURISTIC_TIE
+    return MC_COST, MC_CARD, HEURISTIC_FEW, HEURISTIC_TIE, card_costs
 
 
 def chances(
@@ -160,11 +162,7 @@ def chances(
     to them here as the kernels apply it (``heuristic_pick`` and ``mc_card`` in ``nimmt/batch``).
     ``unseen``: the cards this player has not seen; the kernels count them together with ``hand``, so
     any ``unseen`` whose union with ``hand`` is the same gives the same numbers (theirs included)."""
-    from nimmt.batch.decide import card_costs
-
-    from .heuristic import choose, compiled
-
-    mc_cost, mc_card, few, tie = _rules()
+    mc_cost, mc_card, few, tie, card_costs = _rules()
     card = hand[0]
     costs = card_costs(rows, hand, unseen, players, compiled())
     best = min(costs.values()) + tie

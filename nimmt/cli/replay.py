@@ -33,7 +33,6 @@ from nimmt.core.ending import Ending, ending
 from nimmt.records import GameRecord, RecordError, Words, load, replay
 
 from ._common import DOMAIN, choose_language, number, os_reason
-from ._ending import EndTeller, fit, unbreakable
 
 if TYPE_CHECKING:  # the review (NumPy, the bots' rollouts) is imported only for --review
     from nimmt.review import Review
@@ -43,6 +42,7 @@ Translate = Callable[..., str]
 
 def explain(error: RecordError, _: Translate, said: Translate) -> str:
     """Where and why a record is wrong, in the page's language (``str(error)`` stays English)."""
+    from ._ending import unbreakable  # the terminal's account only (rich's tables): not for --json
 
     def value(item: object) -> object:
         if isinstance(item, Words):
@@ -68,6 +68,7 @@ def explain(error: RecordError, _: Translate, said: Translate) -> str:
 
 def narrate(record: GameRecord, _: Translate, language: str = i18n.DEFAULT_LANGUAGE) -> list[str]:
     """A readable account of a valid record, one line per event worth reading."""
+    from ._ending import EndTeller, unbreakable
     names = tuple(unbreakable(name) for name in record.players)
     teller = EndTeller(record.players, record.rules, language)
     state = new_game(len(names), record.rules)
@@ -119,6 +120,7 @@ def _describe(event: Event, names: tuple[str, ...], turn: int, _: Translate) -> 
 
 def review_lines(record: GameRecord, result: Review, _: Translate, language: str) -> list[str]:
     """The review of a game for people: each player's accuracy, then every marked decision."""
+    from ._ending import unbreakable
     names = tuple(unbreakable(name) for name in record.players)
     lines = ["", _("header", samples=result.samples, seed=result.seed)]
     for player in result.players:
@@ -231,6 +233,8 @@ def register(app: typer.Typer) -> None:
         width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
 
         def echo(line: str) -> None:
+            from ._ending import fit
+
             typer.echo(fit(line, width) if width else line)
 
         valid = not empty
@@ -255,6 +259,8 @@ def register(app: typer.Typer) -> None:
                 assert error is not None
                 echo(_("invalid", file=path, error=explain(error, _, said)))
                 continue
+            from ._ending import unbreakable  # the terminal's account only: --json does without rich's tables
+
             echo(_("header", file=path, players=", ".join(unbreakable(n) for n in record.players)))
             for line in narrate(record, _, language):
                 echo(line)

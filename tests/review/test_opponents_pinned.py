@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from nimmt.bots import heuristic, styles
+from nimmt.bots import heuristic, opponents, styles
 from nimmt.bots.opponents import OpponentModel, chances
 from nimmt.bots.styles import STYLES, style_chance
 from nimmt.core import view
@@ -63,7 +63,7 @@ def test_chances_are_each_styles_chance(players: int, compiled: bool, monkeypatc
         batch = pytest.importorskip("nimmt.batch")
         if not batch.HAVE_NUMBA:
             pytest.skip("no Numba: the kernels run as plain Python only")
-    for module in (heuristic, styles):  # both ways the kernels run, whatever this process has loaded
+    for module in (heuristic, styles, opponents):  # both ways the kernels run, whatever this process has loaded
         monkeypatch.setattr(module, "compiled", lambda: compiled)
     rng = random.Random(players)
     for _ in range(60):
