@@ -19,6 +19,15 @@ machine slows all alike. The C program plays 4-player random games exactly as ``
 random seats (a uniformly random card each turn, a uniformly random row for a card below every row,
 a game ends after a round with a total above 66) and prints the same totals, so both sides do the
 same work; their mean penalties are printed for a look.
+
+``--review`` measures the review command's own start instead (issue 29: every tenth of a second
+outside the rollouts counts): ``nimmt replay --review --json --samples 2`` of the 4-player game of
+``bench_review.py --cost`` (93 decisions: at 2 samples an option the rollouts cost little, the rest is
+the command's fixed cost), beside ``replay --json`` of it and the bare interpreter, this tree and
+``--old TREE`` in turn; then where the time goes, phase by phase, in one process of each tree (imports,
+the first compiled kernel loaded, the players' models and views, the review kernel and its rollouts).
+
+    taskset -c 0 .venv/bin/python benchmarks/bench_start.py --review --old /tmp/base --repeats 11
 """
 
 from __future__ import annotations
@@ -52,12 +61,95 @@ def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
     return wall, cpu, done.stdout
 
 
+# The phases of a review's start, in one process (run with the tree's folder first on the path).
+PHASES = """
+import json, sys, time
+clock = time.process_time
+marks = [("start", clock())]
+import numpy
+marks.append(("NumPy imported", clock()))
+import numba
+marks.append(("Numba imported", clock()))
+import nimmt.batch, nimmt.bots.opponents, nimmt.review as review
+from nimmt.records import load
+import nimmt.cli.main, nimmt.cli.replay
+marks.append(("nimmt's modules imported (the CLI's and the review's)", clock()))
+record = load(sys.argv[1])
+from nimmt.batch.decide import card_costs
+card_costs(((10,), (20,), (30,), (40,)), (45, 11), tuple(range(50, 60)), 4, True)
+marks.append(("the first compiled kernel loaded from Numba's cache (Numba's own set-up)", clock()))
+review.review(record, samples=2, only=set())
+marks.append(("the views and the players' models of every decision", clock()))
+review.review(record, samples=2, only=set())
+marks.append(("... again (once loaded: the models' own cost)", clock()))
+review.review(record, samples=2)
+marks.append(("the review at 2 samples: its kernel loaded, the models again, the rollouts", clock()))
+review.review(record, samples=2)
+marks.append(("... again (once loaded)", clock()))
+print(json.dumps([(name, after - before) for (_, before), (name, after) in zip(marks, marks[1:])]))
+"""
+
+
+def phases(tree: str, record: str, env: dict[str, str], repeats: int) -> list[tuple[str, float]]:
+    """Median CPU seconds of each phase of :data:`PHASES` over ``repeats`` processes of ``tree``."""
+    runs = []
+    for _ in range(repeats):
+        done = subprocess.run([sys.executable, "-c", PHASES, record], capture_output=True, text=True, check=True,
+                              env={**env, "PYTHONPATH": tree}, cwd=tree)
+        runs.append(json.loads(done.stdout))
+    return [(name, statistics.median(run[i][1] for run in runs)) for i, (name, _) in enumerate(runs[0])]
+
+
+def review_start(args: argparse.Namespace, env: dict[str, str], trees: dict[str, dict[str, str]]) -> None:
+    """``--review``: see the module."""
+    sys.path.insert(0, str(HERE))
+    from bench_review import COST_BOTS, play
+
+    nimmt = [sys.executable, "-m", "nimmt"]
+    with tempfile.TemporaryDirectory() as folder:
+        record = str(Path(folder) / "game.json")
+        game, _ = play(0, 1, 128, COST_BOTS)  # bench_review.py --cost's game: 4 players, 93 decisions
+        Path(record).write_text(json.dumps(game.to_json()), encoding="utf-8")
+        starts = {
+            "nimmt replay GAME.json --json": [*nimmt, "replay", record, "--json"],
+            "nimmt replay --review --json --samples 2 GAME.json": [*nimmt, "replay", "--review", "--json",
+                                                                    "--samples", "2", record],
+        }
+        rows = {"python3 -c pass (bare)": ([sys.executable, "-c", "pass"], env),
+                **{tree + name: (command, tree_env) for name, command in starts.items()
+                   for tree, tree_env in trees.items()}}
+        times: dict[str, list[tuple[float, float]]] = {name: [] for name in rows}
+        for command, command_env in rows.values():  # once, not timed: bytecode written, caches warm
+            timed(command, command_env)
+        for _ in range(args.repeats):
+            for name, (command, command_env) in rows.items():
+                wall, cpu, _output = timed(command, command_env)
+                times[name].append((wall, cpu))
+        split = {tree: phases(tree_env["PYTHONPATH"], record, tree_env, args.repeats)
+                 for tree, tree_env in trees.items()}
+    median = {name: statistics.median(c for _, c in runs) for name, runs in times.items()}
+    bare = median["python3 -c pass (bare)"]
+    print(f"load average {os.getloadavg()[0]:.1f}; median CPU seconds of {args.repeats} runs, the rows in turn; "
+          f"bare python3 {bare:.3f} s")
+    old = " old |" if args.old is not None else ""
+    print(f"| process |{old} this |\n|---|" + "---:|" * (2 if args.old is not None else 1))
+    for name in starts:
+        before = f" {median['old ' + name]:.3f} |" if args.old is not None else ""
+        print(f"| `{name}` |{before} {median[name]:.3f} |")
+    print(f"\nphases, one process each, median CPU seconds of {args.repeats}:")
+    print(f"| phase |{old} this |\n|---|" + "---:|" * (2 if args.old is not None else 1))
+    for i, (name, seconds) in enumerate(split[""]):
+        before = f" {split['old '][i][1]:.3f} |" if args.old is not None else ""
+        print(f"| {name} |{before} {seconds:.3f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--games", type=int, default=50_000)
     parser.add_argument("--old", type=Path, help="another tree (a checkout of main, say): its start-ups too, "
                                                  "taken in turn with this one's")
+    parser.add_argument("--review", action="store_true", help="the review command's own start (see the module)")
     args = parser.parse_args()
     cc = shutil.which("cc")
     if cc is None:
@@ -70,6 +162,9 @@ def main() -> None:
     trees = {"": env}
     if args.old is not None:
         trees["old "] = {**env, "PYTHONPATH": str(args.old.resolve())}
+    if args.review:
+        review_start(args, env, trees)
+        return
     with tempfile.TemporaryDirectory() as folder:
         program = str(Path(folder) / "random_games")
         subprocess.run([cc, "-O2", "-o", program, str(HERE / "random_games.c")], check=True)
