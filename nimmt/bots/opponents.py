@@ -33,6 +33,7 @@ it rolls out the old, fast way, everybody at random.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import random
 from typing import TYPE_CHECKING, ClassVar
@@ -58,6 +59,7 @@ class OpponentModel:
         self.styles = styles  # the family weighed, from nimmt.bots.styles.STYLES
         self.log_weights: dict[int, list[float]] = {}  # seat -> log-weight of each style, in STYLES order
         self._last: View | None = None
+        self._sums: dict[int, tuple[tuple[float, ...], list[float]]] = {}  # seat -> (its log-weights, draw's sums)
 
     def _weights(self, seat: int) -> list[float]:
         if seat not in self.log_weights:
@@ -88,14 +90,21 @@ class OpponentModel:
         return all(self.likeliest(p) == "random" for p in range(view.players) if p != view.player)
 
     def draw(self, view: View, rng: random.Random) -> list[str]:
-        """A style for each seat: drawn from each other player's posterior; ``heuristic`` for the viewer."""
+        """A style for each seat: drawn from each other player's posterior; ``heuristic`` for the viewer.
+        (``random.choices`` with the posterior's running sums, kept while the evidence is the same: the
+        draw the weights themselves give, without the posterior made again for every chunk.)"""
         styles = []
+        kept = self._sums
         for p in range(view.players):
             if p == view.player:
                 styles.append("heuristic")
                 continue
-            post = self.posterior(p)
-            styles.append(rng.choices(self.styles, weights=[post[s] for s in self.styles])[0])
+            evidence = tuple(self._weights(p))
+            known = kept.get(p)
+            if known is None or known[0] != evidence:
+                post = self.posterior(p)
+                known = kept[p] = (evidence, list(itertools.accumulate(post[s] for s in self.styles)))
+            styles.append(rng.choices(self.styles, cum_weights=known[1])[0])
         return styles
 
     def observe(self, view: View) -> None:

@@ -80,3 +80,17 @@ def test_chances_are_each_styles_chance(players: int, compiled: bool, monkeypatc
         pool = sorted(set(unseen) | set(hand))  # what the model passes: the hand counted in, as the kernels count
         expected = [style_chance(s, rows, hand, unseen, players, hand[0]) for s in STYLES]
         assert chances(STYLES, rows, hand, pool, players) == expected
+
+
+def test_draws_are_the_posteriors_draws() -> None:
+    """``draw`` keeps the posterior's running sums while the evidence stays: the same styles, draw for
+    draw, as ``random.choices`` with the posterior's weights."""
+    _, _, models = _watch(_records()[2])
+    record = _records()[2]
+    seen = next(view(m.state, m.player) for m, _ in moments(record) if m.player == 1 and m.state.turn == 3)
+    model = models[1]
+    ours, theirs = random.Random(11), random.Random(11)
+    for _ in range(200):
+        expected = ["heuristic" if p == 1 else theirs.choices(model.styles, weights=[
+            model.posterior(p)[s] for s in model.styles])[0] for p in range(4)]
+        assert model.draw(seen, ours) == expected
