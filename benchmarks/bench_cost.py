@@ -4,6 +4,7 @@ game reviewed, per person's action, and what 1,000, 10,000 and 100,000 people at
     .venv/bin/python benchmarks/bench_cost.py                     # every part: about 3 minutes of 2 cores
     .venv/bin/python benchmarks/bench_cost.py --no-load --json cost.json
     .venv/bin/python benchmarks/bench_cost.py --load-json load.json   # a person's action from a load.py run
+    taskset -c 0 .venv/bin/python benchmarks/bench_cost.py --review-only --repeats 5   # 2. and the sizing alone
 
 1. **Bot decisions.** Seeded 4-player games in this process, each decision of the measured seats
    timed with ``time.process_time()`` (the bot's own CPU, as the event loop spends it for the quick
@@ -223,10 +224,13 @@ def main() -> None:
     parser.add_argument("--load-seconds", type=float, default=45.0)
     parser.add_argument("--turn-seconds", type=float, default=8.0, help="a turn of people, for the sizing")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--review-only", action="store_true",
+                        help="only the review (2.) and the sizing, a person's action at the cluster's figure")
     args = parser.parse_args()
     started = time.process_time()
     figures: dict[str, Any] = {"load_average_start": os.getloadavg()[0]}
-    figures["bots"] = [bot_decisions(level, args.games, args.slow_decisions, args.seed) for level in QUICK] + [
+    figures["bots"] = [] if args.review_only else [
+        bot_decisions(level, args.games, args.slow_decisions, args.seed) for level in QUICK] + [
         bot_decisions(level, args.slow_games, args.slow_decisions, args.seed) for level in SLOW]
     print(f"load average {os.getloadavg()[0]:.1f}\n\n| bot | decisions | CPU ms a decision (mean) | median | max "
           "| wall ms (mean) |\n|---|---:|---:|---:|---:|---:|")
@@ -242,7 +246,7 @@ def main() -> None:
           f"{review['per_decision_ms']:.1f} ms a decision")
     if args.load_json is not None:
         figures["load"] = json.loads(args.load_json.read_text().strip().splitlines()[-1])
-    elif not args.no_load:
+    elif not args.no_load and not args.review_only:
         figures["load"] = load_figures(args.load_players, args.load_seconds)
     action_ms = CLUSTER_PROCESS_MS
     if "load" in figures:
