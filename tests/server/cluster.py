@@ -545,6 +545,18 @@ def cards_asked(turn: int) -> Callable[[dict[str, Any]], bool]:
     return met
 
 
+def bots_done(person: Person, deadline: float, cluster: Cluster) -> dict[str, Any]:
+    """The state once the table waits for no bot (nobody acts meanwhile): then nothing changes it
+    until a person acts (a bot's card a moment after a look would)."""
+    while True:
+        state = person.sync()
+        seats = state["table"]["seats"]
+        if all(seats[seat]["bot"] is None for seat in state["view"]["waiting_for"]):
+            return state
+        assert time.monotonic() < deadline, f"the bots never chose\n{cluster.logs()}"
+        time.sleep(0.05)
+
+
 def past_turn(turn: int) -> Callable[[dict[str, Any]], bool]:
     """Once ``turn`` is complete."""
     def met(state: dict[str, Any]) -> bool:

@@ -24,8 +24,10 @@ from .services import Services, _admin
 def _read_only(admin_url: str, database: str, on: bool) -> None:
     setting = "SET default_transaction_read_only = on" if on else "RESET default_transaction_read_only"
     run(_admin(admin_url, f'ALTER DATABASE "{database}" {setting}'))
-    run(_admin(admin_url, f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{database}' "
-                          "AND pid <> pg_backend_pid()"))
+    # Each session ended before this returns (a timeout, in ms: without one PostgreSQL ends them a
+    # moment later, and a loaded test went on while the store's connections still lived).
+    run(_admin(admin_url, f"SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = "
+                          f"'{database}' AND pid <> pg_backend_pid()"))
 
 
 def _refused_writes(metrics: str) -> float:

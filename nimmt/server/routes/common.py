@@ -109,7 +109,7 @@ def store_failures() -> tuple[type[Exception], ...]:
     except ImportError:  # pragma: no cover - a SQLite-only install
         pass
     else:
-        kinds += [asyncpg.PostgresError, asyncpg.InterfaceError]
+        kinds += [asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError]
     return tuple(kinds)
 
 

@@ -18,7 +18,8 @@ One set of connection settings, on every connection:
 - **PostgreSQL**: one pool of :data:`PG_POOL` connections kept and :data:`PG_OVERFLOW` more at peaks,
   each pinged before use (a connection a restart closed is noticed first), beside a small
   autocommit engine for single reads and asyncpg's own pool for the journal's two hot statements
-  (:meth:`Database.asyncpg`): at most 39 connections a process.
+  (:meth:`Database.asyncpg`; a connection the server ended is noticed there too, without a ping:
+  :func:`hot_fetch`): at most 39 connections a process.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import select
 import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -97,11 +99,44 @@ def _sqlite_args(url: URL) -> dict[str, Any]:
 class HotPool(Protocol):
     """What the journal uses of an ``asyncpg.Pool`` (asyncpg ships no type information)."""
 
-    async def fetch(self, query: str, *args: Any) -> list[Any]: ...
+    async def acquire(self) -> Any: ...
+
+    async def release(self, connection: Any) -> None: ...
 
     async def close(self) -> None: ...
 
     def terminate(self) -> None: ...
+
+
+async def hot_fetch(pool: HotPool, query: str, *args: Any) -> list[Any]:
+    """``pool.fetch(query, *args)`` on a connection the server has not ended. asyncpg's pool hands
+    out any connection it has not seen close, and on a busy event loop a connection the server has
+    ended (a restart, a session cut: its FATAL, then its close) may not have been read yet: the
+    statement then failed ("connection was closed in the middle of operation", or, the FATAL read
+    but not the close, "cannot switch to state 12"). SQLAlchemy's engines ping first; this looks,
+    without a round trip, whether the idle connection has anything to read (an idle connection is
+    told nothing but its end) and takes another one if so."""
+    for _ in range(PG_HOT_CONNECTIONS + 1):
+        connection = await pool.acquire()
+        try:
+            if not _ended(connection):
+                return list(await connection.fetch(query, *args))
+            connection.terminate()  # the pool opens a new one in its place
+        finally:
+            await pool.release(connection)
+    raise asyncpg_module().InterfaceError("every connection of the pool was ended by the server")
+
+
+def _ended(connection: Any) -> bool:
+    """Whether an idle asyncpg connection has been ended by the server, read or not yet."""
+    transport = getattr(connection, "_transport", None)
+    if connection.is_closed() or transport is None or transport.is_closing():
+        return True
+    sock = transport.get_extra_info("socket")
+    if sock is None:
+        return False
+    readable, _writable, _failed = select.select([sock.fileno()], [], [], 0)
+    return bool(readable)
 
 
 def asyncpg_module() -> Any:

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from .base import LARGEST, Pending, SqlStore
-from .database import Database, asyncpg_module
+from .database import Database, asyncpg_module, hot_fetch
 
 # The hot path's statements on PostgreSQL, in asyncpg's form. A group of entries is one statement
 # whatever its size (arrays, not a VALUES list per size), so it is prepared once per connection.
@@ -54,8 +54,8 @@ class PostgresStore(SqlStore, dialect="postgresql"):
         """PostgreSQL: a group of entries (no 0th, no record) in one prepared statement through asyncpg."""
         pool = await self.database.asyncpg()
         try:
-            rows = await pool.fetch(_PG_ENTRIES, [p.table_id for p in candidates], [p.seq for p in candidates],
-                                    [p.entry for p in candidates])
+            rows = await hot_fetch(pool, _PG_ENTRIES, [p.table_id for p in candidates],
+                                   [p.seq for p in candidates], [p.entry for p in candidates])
         except asyncpg_module().IntegrityConstraintViolationError as error:
             # A table nobody made (its foreign key): nothing of the statement was stored; the caller
             # looks for the tables and writes the rest, as SQLAlchemy's IntegrityError makes it do.
@@ -65,9 +65,9 @@ class PostgresStore(SqlStore, dialect="postgresql"):
     async def _entries(self, table_id: str, since: int) -> list[dict[str, Any]] | None:
         pool = await self.database.asyncpg()
         if since > 0:
-            found = await pool.fetch(_PG_JOURNAL_SINCE, table_id, min(since, LARGEST))
+            found = await hot_fetch(pool, _PG_JOURNAL_SINCE, table_id, min(since, LARGEST))
         else:
-            found = await pool.fetch(_PG_JOURNAL, table_id)
+            found = await hot_fetch(pool, _PG_JOURNAL, table_id)
         if not found:
             return None
         return [json.loads(row[1]) for row in found if row[0] >= since]
