@@ -1,8 +1,11 @@
 """Several games at once (issue 30, item 2) in a real browser: the home page lists a person's games in
 progress, the one awaiting their move first with the time left on its clock; a second device of the
 same person (linked by a code, no seat token of its own) finds them there and opens its seat. The
-list is looked at on phones (360x640 and 390x844, in pt-BR and fr): nothing cut, nothing scrolling
-sideways; the screenshots are kept (docs/screenshots with NIMMT_UPDATE_SCREENSHOTS=1)."""
+list is looked at on phones (360x640 and 390x844, in pt-BR and fr): "Play now" whole on the first
+screen and the games just under it (three of them pushed it below the first screen at 360x640), the
+game awaiting the person whole on it too; nothing cut, nothing scrolling sideways, nothing moving
+when the server's answer comes (the last one is drawn at once); the screenshots are kept
+(docs/screenshots with NIMMT_UPDATE_SCREENSHOTS=1)."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Route, expect
 from websockets.sync.client import connect
 
 from nimmt.i18n import catalog
@@ -137,12 +140,34 @@ def test_the_home_page_lists_three_games_in_progress_on_a_phone(browser: Browser
         expect(items.nth(1).locator(".playing-badge")).to_have_count(0)
         expect(items.nth(2)).to_contain_text(texts["playing_lobby"].replace("{taken}", "2").replace("{seats}", "4"))
         assert first.locator("a").get_attribute("href") == f"/t/{ids['friday']}"
-        # The three lie on the first screen, whole; nothing is wider than the phone.
+        # Play now is whole on the first screen, the games just under it: the one awaiting Ana whole
+        # there too (all three on the taller phone); nothing is wider than the phone.
         size_now = page.viewport_size
         assert size_now is not None
-        for index in range(3):
-            box = items.nth(index).bounding_box()
-            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size_now["height"], (index, box)
+
+        def whole(box: Any) -> bool:
+            return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size_now["height"]
+
+        button = page.locator("#play-now-button")
+        assert whole(button.bounding_box()), button.bounding_box()
+        assert page.evaluate("() => document.getElementById('play-now').compareDocumentPosition("
+                             "document.getElementById('playing')) & Node.DOCUMENT_POSITION_FOLLOWING")
+        for index in range(3 if size == "390x844" else 1):
+            assert whole(items.nth(index).bounding_box()), (index, items.nth(index).bounding_box())
+        # Opened again, the page draws the last answer at once: when the server's comes, nothing moves.
+        held: list[Route] = []
+        page.route("**/api/me/tables", lambda route: held.append(route))
+        page.reload()
+        expect(items).to_have_count(3)  # before the server answered
+        assert len(held) == 1
+        where = "() => ['play-now-button', 'playing', 'create'].map((id) => document.getElementById(id)" \
+                ".getBoundingClientRect().top)"
+        before = page.evaluate(where)
+        with page.expect_response("**/api/me/tables"):
+            held[0].continue_()
+        expect(items.first.locator(".playing-title")).to_have_text("Sexta à noite")
+        assert page.evaluate(where) == before
+        page.unroute_all()
         measured = page.evaluate(_FITS, page.locator("#playing-list").element_handle())
         assert measured["sideways"] <= 0 and measured["outside"] == [] and measured["cut"] == [], measured
         page.screenshot(path=str(screenshots / f"home-games-{lang}-{size}.png"))

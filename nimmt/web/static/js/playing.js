@@ -1,10 +1,31 @@
 // A person's games in progress (GET /api/me/tables), for the home page and My games: each a link to
 // the table (where this device takes the person's seat), the tables awaiting their move first, with
-// the time left on each clock counted down here from what the server last said.
+// the time left on each clock counted down here from what the server last said. The last answer is
+// kept on this device and drawn at once, so that what follows the list (play now) is where it will
+// stay when the server answers: nothing moves under a finger (on a first visit, the list comes in).
 import { api, el, headsLabel, lang, listFormat, playerKey, t } from "./common.js";
 
 const REFRESH_MS = 60_000; // the list is asked for again this often while the page is shown
 const TICK_MS = 15_000; // and the times left drawn again this often
+const KEPT = "nimmt:playing"; // the last answer, with the end of the key it was asked with
+
+const owner = () => (playerKey.get() || "").slice(-8);
+
+function kept() {
+  try {
+    const last = JSON.parse(localStorage.getItem(KEPT) || "null");
+    return last && owner() && last.owner === owner() && Array.isArray(last.games) ? last.games : null;
+  } catch {
+    return null;
+  }
+}
+
+function keep(games) {
+  try {
+    if (games === null) localStorage.removeItem(KEPT);
+    else localStorage.setItem(KEPT, JSON.stringify({ owner: owner(), games }));
+  } catch { /* storage off or full: the list comes in with the answer */ }
+}
 
 /** Seconds as the largest whole unit in the page's language ("23 h", "45 min", "30 s"). */
 export function duration(seconds) {
@@ -53,7 +74,7 @@ function item(game) {
  * any; asked again every minute and when the page comes back into view (nothing without a player).
  * Returns the function that asks again now (after the page's player changed, say). */
 export function showPlaying(section, list, { now = true } = {}) {
-  let games = [];
+  let games = kept() || [];
   const draw = () => {
     list.replaceChildren(...games.map(item));
     section.hidden = games.length === 0;
@@ -61,6 +82,7 @@ export function showPlaying(section, list, { now = true } = {}) {
   const load = async () => {
     if (!playerKey.get()) {
       games = [];
+      keep(null); // signed out, or the person deleted: nothing of theirs stays here
       draw();
       return;
     }
@@ -70,11 +92,18 @@ export function showPlaying(section, list, { now = true } = {}) {
       games = answer.tables.map((game) => ({
         ...game, deadline: game.clock_left === null ? null : at + game.clock_left * 1000,
       }));
+      keep(games);
       draw();
-    } catch {
-      // a key nimmt no longer knows, or a server without players: the section stays hidden
+    } catch (error) {
+      // a key nimmt no longer knows, or a server without players: the section hides
+      if (error.code === "unknown_key" || error.code === "no_key") {
+        games = [];
+        keep(null);
+        draw();
+      }
     }
   };
+  draw(); // the last answer at once (the clocks from the deadlines it said), then the server's
   if (now) load();
   setInterval(() => { if (!document.hidden) load(); }, REFRESH_MS);
   setInterval(() => { if (!document.hidden && games.some((game) => game.deadline !== null)) draw(); }, TICK_MS);
