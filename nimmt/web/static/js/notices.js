@@ -78,10 +78,13 @@ async function turnOff(id) {
 
 /** The person's devices with notices, and this device's among them (null: off here). */
 async function state() {
+  const asked = kept();
   const all = await api("GET", "/api/me/push");
   const mine = kept();
   const here = mine ? all.find((sub) => sub.id === mine.id) || null : null;
-  if (mine && !here) keep(null); // turned off elsewhere, or its push service said it is gone
+  // Turned off elsewhere, or its push service said it is gone: forgotten here. Not one turned on
+  // while the list was on its way (another control of the page): the list is older than it.
+  if (mine && !here && asked && asked.id === mine.id) keep(null);
   return { all, here };
 }
 
@@ -101,7 +104,7 @@ async function mountTable(box) {
   box.replaceChildren(el("p", { class: "check" }, input, el("label", { for: id }, t("push_table"))),
     el("p", { class: "notices-message help", role: "status", hidden: true }));
   const { here } = await state();
-  input.checked = Boolean(here);
+  input.checked = Boolean(here || kept()); // (turned on by another control meanwhile: on)
   box.hidden = false;
   input.addEventListener("change", async () => {
     input.disabled = true;
