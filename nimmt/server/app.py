@@ -102,13 +102,16 @@ def body_limit(path: str) -> int:
     return {"/api/replay": MAX_RECORD_UPLOAD, "/api/replay/review": MAX_REVIEW_UPLOAD}.get(path, MAX_BODY_BYTES)
 
 
-async def sweep_loop(people: PeopleStore, every: float = SWEEP_EVERY) -> None:
-    """Expired one-time codes, challenges and counts removed soon after they expire, for as long as
-    the app runs (each process sweeps; a sweep is one DELETE each, nothing to share)."""
+async def sweep_loop(people: PeopleStore, seated: SeatedTables | None = None, every: float = SWEEP_EVERY) -> None:
+    """Expired one-time codes, challenges and counts removed soon after they expire, and the seats'
+    rows no list shows any more (a bounded batch each time), for as long as the app runs (each
+    process sweeps; a sweep is a DELETE or two each, nothing to share)."""
     while True:
         await asyncio.sleep(every)
         try:
             await people.sweep()
+            if seated is not None:
+                await seated.sweep()
         except Exception as error:  # a full disk or a database away: the next sweep tries again
             logger.warning("the sweep of expired codes failed: %s: %s", type(error).__name__, str(error)[:200])
 
@@ -162,7 +165,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if scan is not None:
         scan.start()  # timed tables whose clock runs are loaded now, not when somebody opens them
     watching = asyncio.create_task(metrics.watch_loop())
-    sweeping = asyncio.create_task(sweep_loop(known)) if known is not None else None
+    sweeping = asyncio.create_task(sweep_loop(known, state.seated)) if known is not None else None
     try:
         yield
     finally:

@@ -2,14 +2,17 @@
 page and My games list a person's games in progress (``GET /api/me/tables``,
 :mod:`nimmt.server.routes.playing`) without reading every table's journal.
 
-A row holds the seat, the table's status (lobby, playing, over) and whether its clock is a
-turn-based one; whose move it is and the time left are read from the table itself when the list is
-asked for. :class:`SeatedRows` is a keeper of the tables (it hears every change before the change's
-news goes out, which waits for its write, bounded): it writes a table's rows when what they hold
-changes (a seat taken, a game started, over or played again), each table's in the order of its
-changes, so a page that shows a game started or over finds it so on the home page. A person
-deleted meanwhile gets no row (the rows go with them: ``ON DELETE CASCADE``). A table from before
-these rows gets its rows at its next change.
+A row holds the seat, the table's status (lobby, playing) and whether its clock is a turn-based one;
+when the game ends the table's rows go (My games and the finished games read the kept games,
+:mod:`nimmt.people`, never these rows; a rematch writes them again), and :meth:`SeatedTables.sweep`
+removes, a bounded batch at a time, the rows no list shows any more (a game over written before, a
+table not turn-based quiet for :data:`QUIET_FOR`); whose move it is and the time left are read from
+the table itself when the list is asked for. :class:`SeatedRows` is a keeper of the tables (it hears
+every change before the change's news goes out, which waits for its write, bounded): it writes a
+table's rows when what they hold changes (a seat taken, a game started, over or played again), each
+table's in the order of its changes, so a page that shows a game started or over finds it so on the
+home page. A person deleted meanwhile gets no row (the rows go with them: ``ON DELETE CASCADE``). A
+table from before these rows gets its rows at its next change.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Literal
 
-from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Integer, String, Table, delete, select
+from sqlalchemy import Boolean, Column, DateTime, ForeignKey, Integer, String, Table, delete, or_, select, tuple_
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -37,6 +40,7 @@ logger = logging.getLogger("nimmt.server")
 Status = Literal["lobby", "playing", "over"]
 QUIET_FOR = timedelta(days=7)  # a table not turn-based, unchanged this long, is no longer listed
 LISTED = 20  # at most this many tables for one person
+SWEPT = 1000  # rows one sweep removes at most
 
 SEATED_TABLES = Table(
     "seated_tables", PUBLIC_SCHEMA,
@@ -129,6 +133,26 @@ class SeatedTables:
         return [{"table_id": row.table_id, "seat": row.seat, "status": row.status,
                  "changed_at": _utc(row.changed_at).isoformat()} for row in rows]
 
+    async def drop(self, table_id: str) -> None:
+        """The table's game is over: its rows go (every person's)."""
+        async with self._engine.begin() as connection:
+            await connection.execute(delete(SEATED_TABLES).where(SEATED_TABLES.c.table_id == table_id))
+
+    async def sweep(self, most: int = SWEPT) -> int:
+        """Remove at most ``most`` rows that no list shows any more: a game over (rows written before
+        the rows of a game over went at its end), a table not turn-based unchanged for
+        :data:`QUIET_FOR`. How many went (the next sweep takes the rest)."""
+        columns = SEATED_TABLES.c
+        old = or_(columns.status == "over",
+                  (columns.turn_based.is_(False)) & (columns.changed_at < self.clock() - QUIET_FOR))
+        async with self._engine.begin() as connection:
+            keys = (await connection.execute(select(columns.player_id, columns.table_id).where(old)
+                                             .limit(max(0, most)))).all()
+            if keys:
+                await connection.execute(delete(SEATED_TABLES).where(
+                    tuple_(columns.player_id, columns.table_id).in_([tuple(key) for key in keys])))
+        return len(keys)
+
     async def forget(self, player_id: str, table_ids: Sequence[str]) -> None:
         """Drop rows that no longer hold (the person's seat is gone from the table)."""
         if not table_ids:
@@ -178,7 +202,10 @@ class SeatedRows:
         if before is not None:
             await asyncio.wait([before])
         try:
-            await self.rows.note(table_id, seats, status, turn_based)
+            if status == "over":  # the game is over: nothing lists it any more (a rematch writes them again)
+                await self.rows.drop(table_id)
+            else:
+                await self.rows.note(table_id, seats, status, turn_based)
         except Exception:
             self.written.pop(table_id, None)  # the next change writes again
             logger.exception("the seats' rows of table %s were not written", table_id)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -113,19 +114,51 @@ def test_a_game_over_leaves_the_list_and_a_deleted_person_leaves_no_row(client: 
                 ana_there.send({"type": "choose_row", "row": 0, "version": state["version"]})
             else:
                 ana_there.send({"type": "play", "card": legal_cards(state)[0], "version": state["version"]})
-    assert tables() == []  # its row said over before the last screen's news went out
-    with sqlite3.connect(tmp_path / "nimmt.sqlite3") as database:  # kept before the last news went out
-        assert database.execute("SELECT status FROM seated_tables").fetchall() == [("over",)]
-    exported = client.get("/api/me/export", headers=ana).json()["seated_tables"]
-    assert [(row["table_id"], row["seat"], row["status"]) for row in exported] == [(quick["table_id"], 0, "over")]
+    assert tables() == []  # its rows went before the last screen's news went out
+    with sqlite3.connect(tmp_path / "nimmt.sqlite3") as database:  # a game over keeps no row
+        assert database.execute("SELECT status FROM seated_tables").fetchall() == []
+    assert client.get("/api/me/export", headers=ana).json()["seated_tables"] == []
+    finished = client.get("/api/me/games", headers=ana).json()["games"]  # My games reads the games kept
+    assert [game["replay_url"].rsplit("/replay/", 1)[1] for game in finished] == [f"{quick['table_id']}/1"]
+    # A rematch: the table is listed again (its rows written anew); a deleted person's rows go with them.
+    with client.websocket_connect(f"/ws/{quick['table_id']}") as socket:
+        ana_there = Person(socket, quick["token"])
+        ana_there.sync()
+        assert ana_there.send({"type": "rematch"})["type"] == "ack"
+    assert [t["table_id"] for t in tables()] == [quick["table_id"]]
     assert client.delete("/api/me", headers=ana).status_code == 204
     with sqlite3.connect(tmp_path / "nimmt.sqlite3") as database:  # the person's rows go with them
         assert database.execute("SELECT count(*) FROM seated_tables").fetchall() == [(0,)]
 
 
-def test_the_order_puts_the_moves_awaited_first_and_the_least_time_left_first() -> None:
-    from datetime import UTC, datetime, timedelta
+def test_the_sweep_removes_rows_no_list_shows_a_batch_at_a_time(client: TestClient, tmp_path: Path) -> None:
+    """Rows of a game over written before they went at its end, and tables not turn-based quiet for a
+    week, go (at most a batch a sweep); a turn-based table's row stays, however old."""
+    _ana, ana = new_player(client, "Ana")
+    made = [client.post("/api/tables", json={"name": "Ana", "seats": 2}, headers=ana).json()["table_id"]
+            for _ in range(4)]
+    seated = client.app.state.seated  # type: ignore[attr-defined]
+    old = (datetime.now(UTC) - timedelta(days=8)).isoformat(" ")
+    with sqlite3.connect(tmp_path / "nimmt.sqlite3") as database:
+        for table_id, status, turn_based, changed in zip(made, ("over", "playing", "playing", "lobby"),
+                                                        (False, False, True, False), (None, old, old, None),
+                                                        strict=True):
+            database.execute("UPDATE seated_tables SET status = ?, turn_based = ?, changed_at = "
+                             "coalesce(?, changed_at) WHERE table_id = ?", (status, turn_based, changed, table_id))
 
+    def rows() -> set[str]:
+        with sqlite3.connect(tmp_path / "nimmt.sqlite3") as database:
+            return {row[0] for row in database.execute("SELECT table_id FROM seated_tables")}
+
+    portal = client.portal
+    assert portal is not None
+    assert portal.call(seated.sweep, 1) == 1  # bounded: one a sweep here
+    assert portal.call(seated.sweep) == 1
+    assert portal.call(seated.sweep) == 0
+    assert rows() == {made[2], made[3]}  # the turn-based one, however quiet; the recent one
+
+
+def test_the_order_puts_the_moves_awaited_first_and_the_least_time_left_first() -> None:
     now = datetime(2026, 12, 6, tzinfo=UTC)
 
     def item(name: str, mine: bool, left: float | None, ago: int) -> tuple[PlayingOut, SeatedRow]:
