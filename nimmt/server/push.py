@@ -5,7 +5,11 @@ for a decision, and, if they chose so, when their group gets a new table or a ga
 works out, from the table alone, what is due: for each person whose decision a table with a long
 clock (:func:`~nimmt.server.public.turn_based`, an hour or more) awaits, who is not at the table now, one notice when
 the decision begins (only if they were away then: somebody who saw it at the table needs no
-notice) and one reminder once a quarter of the clock is left. Each notice is claimed in the store
+notice) and one reminder once a quarter of the clock is left; and when a bot takes the seat of a
+person who is away (their clock ran out, or the absent rule), one notice that a bot plays for them
+and that opening the table (the notice's tap) takes their seat back: it is theirs again at their
+next decision once they are here. Nothing is ever chosen for a person at the table: a seat handed
+while its person is here (``keep``) gets no notice. Each notice is claimed in the store
 first (:meth:`~nimmt.people.subscriptions.SubscriptionStore.claim`): however many processes see its
 moment, one sends it. Sending runs in a small pool of threads (:class:`Sender`) with a bounded
 queue and a timeout per request, never on the event loop: a slow or dead push service never slows
@@ -43,6 +47,7 @@ from nimmt.core import Phase
 from nimmt.i18n import UnknownLanguage, check_language, translator
 from nimmt.people.subscriptions import Subscription, SubscriptionStore
 
+from .journal import SeatToBot
 from .public import turn_based
 from .tables.clock import deadlines
 
@@ -261,7 +266,42 @@ class Notices:
     # -- the listener -------------------------------------------------------------------------------
     def hear(self, change: TableChanged) -> None:
         """The tables' listener (``service.subscribe``): a table changed."""
+        if not self.closed and self.sender is not None:
+            try:
+                handed = self.bot_plays(change)
+                if handed:
+                    self._spawn(self._deliver(change.table, handed))
+            except Exception:  # a listener never raises into the table
+                logger.exception("working out the notices of table %s failed", change.table.id)
         self.note(change.table)
+
+    def bot_plays(self, change: TableChanged) -> list[Notice]:
+        """At a turn-based table, a bot took the seat of a person who is away (their clock ran out, or
+        the absent rule): a notice to them that a bot plays for them and a tap takes the seat back."""
+        table = change.table
+        if not turn_based(table.options.clock) or table.status != "playing":
+            return []
+        first = change.version - len(change.stored) + 1
+        out = []
+        for offset, entry in enumerate(change.stored):
+            if not isinstance(entry, SeatToBot) or entry.keep or not 0 <= entry.seat < len(table.seats):
+                continue
+            seat, held = entry.seat, table.seats[entry.seat]
+            if held.player is None or held.bot is None or table.is_present(seat):
+                continue
+            names = [s.name for i, s in enumerate(table.seats) if i != seat and s.name and s.bot is None]
+            out.append(self._bot_notice(table, seat, held.player, first + offset, names))
+        return [notice for notice in out if notice.key not in self.handled]
+
+    def _bot_notice(self, table: Table, seat: int, player: str, version: int, names: list[str]) -> Notice:
+        group = table.group
+
+        def texts(language: str) -> tuple[str, str]:
+            return self._table_name(table.id, group, names, language), translator(language, "push")("bot_plays")
+
+        # Its tag is the seat's turn notices': it stands in for the question the bot now answers.
+        return Notice(f"bot/{table.id}/{version}/{seat}", player, texts, f"/t/{table.id}", ttl=GROUP_TTL,
+                      urgency="normal", tag=f"turn/{table.id}/{seat}")
 
     def note(self, table: Table) -> None:
         """A table changed: queue what is due now, and set the timer for its next reminder."""

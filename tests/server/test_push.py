@@ -25,9 +25,10 @@ with warnings.catch_warnings():
 from nimmt.server.app import create_app
 from nimmt.server.push import Notices
 from nimmt.server.store import SqlStore
+from nimmt.server.tables.commands import ClockRanOut
 
 from .conftest import TEST_LIMITS
-from .helpers import Person, legal_cards
+from .helpers import Person, legal_cards, legal_rows
 from .pushing import Device, Endpoint, check_vapid, push_endpoint
 from .test_people_api import new_player, refused
 
@@ -399,3 +400,57 @@ def test_the_table_says_whether_it_is_turn_based_and_the_page_reads_it(app_clien
     assert said == {None: False, 60: False, 3599: False, 3600: True, 86400: True}
     script = (Path(__file__).parents[2] / "nimmt" / "web" / "static" / "js" / "notices.js").read_text(encoding="utf-8")
     assert "table.turn_based" in script and "3600" not in script
+
+
+def test_a_seat_the_clock_hands_to_a_bot_tells_its_absent_person_and_a_tap_takes_it_back(
+        app_client: TestClient, endpoint: Endpoint) -> None:
+    """Ana is away at a turn-based table and her clock runs out: the clock hands her seat to a bot, and
+    her phone is told so (in her language), under her turn notices' tag; her tap opens the table, and
+    the seat is hers again at her next decision. Bruno, who is here, is told nothing of it."""
+    client = app_client
+    ana = language_player(client, "Ana", "pt-BR")
+    bruno = language_player(client, "Bruno", "fr")
+    phone, bruno_phone = Device(), Device()
+    subscribe(client, ana, phone, f"{endpoint.url}/ana")
+    subscribe(client, bruno, bruno_phone, f"{endpoint.url}/bruno")
+    table_id, ana_token, bruno_token = slow_table(client, ana, bruno)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    portal = client.portal
+    assert portal is not None
+    with client.websocket_connect(f"/ws/{table_id}") as socket:
+        bruno_at = Person(socket, bruno_token)
+        assert bruno_at.send({"type": "start"})["type"] == "ack"
+        bruno_at.state_where(lambda m: bool(legal_cards(m)))
+        [asked] = endpoint.wait("/ana")  # her card, please
+        table = service.tables[table_id]
+
+        def run_out() -> None:  # a day later, as far as the table's clock knows; she left long ago
+            table.asked_at[0] = time.time() - DAY - 1
+            table.away_since[0] = time.monotonic() - 60
+
+        portal.call(run_out)
+        portal.call(service.submit, table, ClockRanOut())
+        state = bruno_at.state_where(lambda m: m["table"]["seats"][0]["bot"] is not None)
+        assert state["table"]["seats"][0]["replaced"]
+        received = endpoint.wait("/ana", count=2)[1]
+        notice = phone.read(received)
+        assert notice["title"] == "Mesa com Bruno"
+        assert notice["body"] == "Um robô joga por você enquanto você está fora. Toque para retomar seu lugar."
+        assert notice["url"] == f"/t/{table_id}" and notice["tag"] == f"turn/{table_id}/0"  # it replaces her turn's
+        assert phone.read(asked)["tag"] == notice["tag"]
+        # Her tap opens the table at her seat: once the bot has played the decision the clock gave it,
+        # the next one is hers.
+        with client.websocket_connect(f"/ws/{table_id}") as her_socket:
+            ana_at = Person(her_socket, ana_token)
+            deadline = time.monotonic() + 60
+            while not (legal_cards(ana_at.sync()) or legal_rows(ana_at.state)):
+                assert time.monotonic() < deadline, "her seat did not come back"
+                mine = bruno_at.sync()
+                if legal_cards(mine) or legal_rows(mine):
+                    assert bruno_at.act_randomly(random.Random(1), mine) is not None
+                else:
+                    time.sleep(0.05)  # the bot plays her decision at hand
+            assert ana_at.state["table"]["seats"][0]["bot"] is None
+    settle(client)  # (her later turn notices follow the rules of any decision: not counted here)
+    assert [phone.read(r)["tag"] for r in endpoint.at("/ana")][:2] == [notice["tag"]] * 2
+    assert all(bruno_phone.read(r)["tag"] == f"turn/{table_id}/1" for r in endpoint.at("/bruno"))  # his own only
