@@ -162,8 +162,8 @@ class Reviews:
         followed = self.followed.pop(key, None)
         if followed is not None and followed.task is not None:
             followed.task.cancel()
-        if followed is not None and followed.claimed and key in self.held:
-            self._let_go([key])  # another process reviews it after its end
+        if followed is not None and followed.claimed and key in self.held and key not in self.working:
+            self._let_go([key])  # another process reviews it after its end (one being finished here goes on)
 
     # -- one review a game over the processes: the leases in the store ------------------------------
     async def _claim(self, key: tuple[str, int], *, ended: bool = False) -> str:
