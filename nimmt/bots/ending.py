@@ -39,12 +39,12 @@ def last_round(view: View) -> bool:
     return view.rules.rounds is not None and view.round >= view.rules.rounds
 
 
-def near_end(view: View) -> bool:
+def near_end(view: View, near: int = NEAR) -> bool:
     """Whether the game may well end with this round: the fixed last round, or (at the classic end) a
-    total that, with what its player took this round, lies within :data:`NEAR` of the threshold."""
+    total that, with what its player took this round, lies within ``near`` of the threshold."""
     if view.rules.rounds is not None:
         return last_round(view)
-    return max(t + p for t, p in zip(view.totals, view.penalties, strict=True)) > view.rules.end_above - NEAR
+    return max(t + p for t, p in zip(view.totals, view.penalties, strict=True)) > view.rules.end_above - near
 
 
 def end_scorer(view: View) -> Callable[[Ints], Floats]:
@@ -69,5 +69,55 @@ def end_scorer(view: View) -> Callable[[Ints], Floats]:
         weights = np.exp(-(final - lowest[..., None]) / TAU)
         later = weights[..., me] / weights.sum(axis=-1)
         return -np.where(ends, win, later)
+
+    return score
+
+
+VERSUS = ("mean", "lowest")  # whom a rollout's bullheads are measured against (see :func:`margin_scorer`)
+
+
+def margin_scorer(view: View, versus: str = "lowest", win: float = 0.0,
+                  gate: float | None = None) -> Callable[[Ints], Floats]:
+    """A function from each player's bullheads in each rollout, ``(candidates, samples, players)``, to
+    the value of each rollout for ``view.player`` in bullheads (lower is better), for a search that
+    plays for the game's end without giving up its lead:
+
+    - ``versus="mean"``: its bullheads minus the mean of the other players' (the default search's lead);
+      ``"lowest"``: its final total minus the lowest other final total (the table's leader, totals
+      included: who takes the round's bullheads matters most when it is the leader);
+    - ``win`` bullheads off where the rollout ends the game (the fixed last round, or a total above the
+      threshold) times its share of the win (1 alone lowest, 1/k in a tie of k, else 0);
+    - ``gate``: with the first call (the first chunk of rollouts), if fewer than this share of them end
+      the game, every rollout is valued as the default search does (``versus="mean"``, ``win=0``).
+    """
+    import numpy as np
+
+    me = view.player
+    assert me is not None, "a spectator does not play for the end"
+    if versus not in VERSUS:
+        raise ValueError(f"versus is one of {VERSUS}, not {versus!r}")
+    base = np.array([t + p for t, p in zip(view.totals, view.penalties, strict=True)], np.int64)
+    last = last_round(view)
+    threshold = view.rules.end_above
+    rest = [p for p in range(view.players) if p != me]
+    state = {"lead_only": False, "decided": gate is None}
+
+    def score(per_seat: Ints) -> Floats:
+        final = base + per_seat
+        ends = np.ones(final.shape[:-1], bool) if last else final.max(axis=-1) > threshold
+        if not state["decided"]:
+            state["decided"] = True
+            state["lead_only"] = bool(ends.mean() < (gate or 0.0))
+        if state["lead_only"] or versus == "mean":
+            margin = per_seat[..., me] - per_seat[..., rest].mean(axis=-1)
+        else:
+            margin = final[..., me] - final[..., rest].min(axis=-1)
+        value: Floats = np.asarray(margin, np.float64)
+        if win and not state["lead_only"]:
+            lowest = final.min(axis=-1)
+            tied = (final == lowest[..., None]).sum(axis=-1)
+            share = np.where(final[..., me] == lowest, 1.0 / tied, 0.0)
+            value -= win * np.where(ends, share, 0.0)
+        return value
 
     return score

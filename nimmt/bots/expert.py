@@ -36,15 +36,18 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from nimmt.core import ROW_COUNT, View
 
 from .base import DEFAULT_TIME_BUDGET, Bot, BotError
-from .ending import end_scorer, near_end
+from .ending import NEAR, VERSUS, end_scorer, margin_scorer, near_end
 from .opponents import OpponentModel
 from .search import Estimate, batch_available, evaluate, evaluate_batch
 from .styles import DEFAULT_STYLES, STYLES, Seats, seats_of
+
+if TYPE_CHECKING:
+    from .ending import Floats, Ints
 
 
 def _warm_up() -> None:
@@ -88,6 +91,10 @@ class ExpertBot(Bot):
         others: float = 1.0,
         own: str = "heuristic",
         ending: bool = False,
+        objective: str = "lead",
+        end_win: float = 0.0,
+        end_gate: float | None = None,
+        near: int = NEAR,
     ) -> None:
         super().__init__(rng)
         if clock not in self.CLOCKS:
@@ -124,6 +131,18 @@ class ExpertBot(Bot):
         # worth its chance of leaving this player with the lowest total when the game ends
         # (nimmt.bots.ending), not its bullheads; off by default until measured at 1 s (docs/ladder.md).
         self.ending = ending
+        # Near the end (``near``, nimmt.bots.ending.near_end) a rollout is valued by ``objective``: "lead"
+        # (as elsewhere), "end" (= ``ending``), or a margin in bullheads (nimmt.bots.ending.margin_scorer)
+        # against the "mean" of the others or the "lowest" other total, ``end_win`` bullheads off for a
+        # won ending, and only when at least ``end_gate`` of the first chunk's rollouts end the game.
+        if objective not in ("lead", "end", *VERSUS):
+            raise BotError(f"the objective is 'lead', 'end', 'mean' or 'lowest', not {objective!r}")
+        if end_gate is not None and not 0 <= end_gate <= 1:
+            raise BotError(f"end_gate is a share between 0 and 1, not {end_gate!r}")
+        self.objective = "end" if ending else objective
+        self.end_win = end_win
+        self.end_gate = end_gate
+        self.near = near
         _warm_up()
 
     def _prior(self, view: View) -> dict[int, float]:
@@ -153,7 +172,7 @@ class ExpertBot(Bot):
                 # Each chunk of samples: every other player in a style drawn from its posterior.
                 policy = self._seats(view)
             chunk = self.CHUNKS["random" if policy == "random" else self.own]
-            score = end_scorer(view) if self.ending and near_end(view) else None
+            score = self._scorer(view)
             return evaluate_batch(
                 view, kind, rng=self.rng, policy=policy, samples=self.samples,
                 deadline=deadline, prune=True, clock=clock, chunk=chunk, min_samples=chunk, z=self.Z, cards=cards,
@@ -164,6 +183,14 @@ class ExpertBot(Bot):
             view, options, kind, rng=self.rng, engine=self.FALLBACK_POLICY,
             samples=self.samples, deadline=deadline, prune=True, clock=clock,
         )
+
+    def _scorer(self, view: View) -> Callable[[Ints], Floats] | None:
+        """How a rollout is valued here when not as the default lead (None: as the default)."""
+        if self.objective == "lead" or not near_end(view, self.near):
+            return None
+        if self.objective == "end":
+            return end_scorer(view)
+        return margin_scorer(view, self.objective, self.end_win, self.end_gate)
 
     def _seats(self, view: View) -> Callable[[], Seats]:
         """A new draw of the other players' styles for each chunk of samples; its own seat plays ``own``."""

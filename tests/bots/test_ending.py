@@ -9,11 +9,12 @@ import random
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from nimmt.batch import rollout_card_penalties, rollout_row_penalties
 from nimmt.batch.seated import card_seat_penalties, row_seat_penalties
-from nimmt.bots import make_bot
-from nimmt.bots.ending import end_scorer, near_end
+from nimmt.bots import BotError, make_bot
+from nimmt.bots.ending import end_scorer, margin_scorer, near_end
 from nimmt.bots.expert import ExpertBot
 from nimmt.bots.styles import policies_of, seats_of
 from nimmt.core import Deal, GameState, PlayCard, Rules, apply, new_game, view
@@ -78,3 +79,50 @@ def test_the_expert_plays_a_fixed_last_round_for_the_win() -> None:
     record = play_game([bot, *others], random.Random(3), Rules(rounds=1))
     assert len(record.rounds) == 1
     assert not ExpertBot(random.Random(1), samples=4).ending  # off by default
+
+
+def test_a_margin_is_measured_against_the_tables_leader_or_its_mean() -> None:
+    classic = replace(view(opening(3, 2), 0), totals=(10, 12, 20))
+    # The round's bullheads in two rollouts: nobody passes 66, so no win counts.
+    per_seat = np.array([[[5, 4, 0], [0, 9, 3]]])
+    # Against the lowest other total: 15 - 16 = -1, and 10 - 21 = -11 (the leader took 9).
+    assert margin_scorer(classic, "lowest", win=10.0)(per_seat).tolist() == [[-1.0, -11.0]]
+    # Against the mean: the default search's lead, its bullheads minus the mean of the others'.
+    assert margin_scorer(classic, "mean", win=10.0)(per_seat).tolist() == [[3.0, -6.0]]
+    # In the fixed last round every rollout ends the game: a win is worth ``win`` bullheads more, a tie half.
+    last = replace(view(opening(3, 2, Rules(rounds=1)), 0), totals=(10, 12, 20))
+    per_seat = np.array([[[5, 4, 0], [2, 0, 9], [9, 0, 0]]])  # 15 < 16 alone lowest; 12 = 12 a tie; behind
+    assert margin_scorer(last, "lowest", win=10.0)(per_seat).tolist() == [[-1.0 - 10.0, 0.0 - 5.0, 7.0]]
+    assert margin_scorer(last, "lowest")(per_seat).tolist() == [[-1.0, 0.0, 7.0]]
+    with pytest.raises(ValueError, match="versus"):
+        margin_scorer(last, "highest")
+
+
+def test_the_gate_keeps_the_default_lead_unless_the_first_chunk_often_ends_the_game() -> None:
+    classic = replace(view(opening(3, 2), 0), totals=(50, 60, 40))
+    ends = [0, 7, 12]  # 67 passes 66
+    goes_on = [3, 0, 0]
+    score = margin_scorer(classic, "lowest", win=10.0, gate=0.5)
+    # 1 of 3 rollouts ends the game: each valued by the lead (0 - (7 + 12) / 2, 3 - 0).
+    assert score(np.array([[ends, goes_on, goes_on]])).tolist() == [[-9.5, 3.0, 3.0]]
+    assert score(np.array([[ends]])).tolist() == [[-9.5]]  # decided by the first chunk: still the lead
+    score = margin_scorer(classic, "lowest", win=10.0, gate=0.5)
+    # 2 of 3 end: margins to the lowest other total (50 - 52, 53 - 40), the won endings 10 bullheads off.
+    assert score(np.array([[ends, ends, goes_on]])).tolist() == [[-12.0, -12.0, 13.0]]
+
+
+def test_the_experts_objective_applies_near_the_end_only() -> None:
+    classic = view(opening(4, 1), 0)
+    bot = ExpertBot(random.Random(1), samples=4, objective="lowest", end_win=10.0, end_gate=0.3)
+    assert bot._scorer(classic) is None  # every total 0: plays for the lead as by default
+    assert bot._scorer(replace(classic, totals=(40, 0, 0, 0))) is not None
+    assert ExpertBot(random.Random(1), samples=4, objective="lowest", near=100)._scorer(classic) is not None
+    assert ExpertBot(random.Random(1), samples=4)._scorer(replace(classic, totals=(60, 0, 0, 0))) is None
+    assert ExpertBot(random.Random(1), samples=4, ending=True).objective == "end"
+    with pytest.raises(BotError, match="objective"):
+        ExpertBot(objective="win")
+    with pytest.raises(BotError, match="end_gate"):
+        ExpertBot(objective="lowest", end_gate=1.5)
+    others = [make_bot("field:risk", random.Random(2 + s)) for s in range(3)]
+    record = play_game([bot, *others], random.Random(3), Rules(rounds=2))
+    assert len(record.rounds) == 2
