@@ -16,7 +16,11 @@ each other player over a few styles (nimmt's ``heuristic``, ``snug`` play like `
 ``mc`` the noisy play of Monte-Carlo bots, ``random``); the rollouts give each player a style drawn
 from it (:mod:`nimmt.bots.styles`), or play everybody at random when every other player looks
 random. A card is worth its bullheads minus the mean of what each other player takes in the same
-rollouts (``others=1``): the search plays for a lead over the table, not only for a low score.
+rollouts (``others=1``): the search plays for a lead over the table, not only for a low score. Near
+the game's end (a total, this round's bullheads included, within 30 of the threshold, or the table's
+fixed last round) it plays against the table's leader instead (``objective="lowest"``, the default):
+a rollout is worth its final total minus the lowest other final total (:mod:`nimmt.bots.ending`),
+which at ten players wins more games (``docs/ladder.md``).
 
 In the rollouts it plays its own later cards like ``heuristic`` (``own="heuristic"``, the default),
 or like the learned network of :mod:`nimmt.bots.learned` (``own="learned"``: its features and
@@ -91,7 +95,7 @@ class ExpertBot(Bot):
         others: float = 1.0,
         own: str = "heuristic",
         ending: bool = False,
-        objective: str = "lead",
+        objective: str = "lowest",
         end_win: float = 0.0,
         end_gate: float | None = None,
         near: int = NEAR,
@@ -133,8 +137,9 @@ class ExpertBot(Bot):
         self.ending = ending
         # Near the end (``near``, nimmt.bots.ending.near_end) a rollout is valued by ``objective``: "lead"
         # (as elsewhere), "end" (= ``ending``), or a margin in bullheads (nimmt.bots.ending.margin_scorer)
-        # against the "mean" of the others or the "lowest" other total, ``end_win`` bullheads off for a
-        # won ending, and only when at least ``end_gate`` of the first chunk's rollouts end the game.
+        # against the "mean" of the others or the "lowest" other total (the default, measured in
+        # docs/ladder.md), ``end_win`` bullheads off for a won ending, and only when at least
+        # ``end_gate`` of the first chunk's rollouts end the game.
         if objective not in ("lead", "end", *VERSUS):
             raise BotError(f"the objective is 'lead', 'end', 'mean' or 'lowest', not {objective!r}")
         if end_gate is not None and not 0 <= end_gate <= 1:

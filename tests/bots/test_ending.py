@@ -117,7 +117,9 @@ def test_the_experts_objective_applies_near_the_end_only() -> None:
     assert bot._scorer(classic) is None  # every total 0: plays for the lead as by default
     assert bot._scorer(replace(classic, totals=(40, 0, 0, 0))) is not None
     assert ExpertBot(random.Random(1), samples=4, objective="lowest", near=100)._scorer(classic) is not None
-    assert ExpertBot(random.Random(1), samples=4)._scorer(replace(classic, totals=(60, 0, 0, 0))) is None
+    assert ExpertBot(random.Random(1), samples=4).objective == "lowest"  # the default
+    lead = ExpertBot(random.Random(1), samples=4, objective="lead")
+    assert lead._scorer(replace(classic, totals=(60, 0, 0, 0))) is None
     assert ExpertBot(random.Random(1), samples=4, ending=True).objective == "end"
     with pytest.raises(BotError, match="objective"):
         ExpertBot(objective="win")
