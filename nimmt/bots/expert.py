@@ -18,9 +18,9 @@ from it (:mod:`nimmt.bots.styles`), or play everybody at random when every other
 random. A card is worth its bullheads minus the mean of what each other player takes in the same
 rollouts (``others=1``): the search plays for a lead over the table, not only for a low score. Near
 the game's end (a total, this round's bullheads included, within 30 of the threshold, or the table's
-fixed last round) it plays against the table's leader instead (``objective="lowest"``, the default):
-a rollout is worth its final total minus the lowest other final total (:mod:`nimmt.bots.ending`),
-which at ten players wins more games (``docs/ladder.md``).
+fixed last round), at a table of 5 players or more, it plays against the table's leader instead
+(``objective="lowest"``, the default): a rollout is worth its final total minus the lowest other
+final total (:mod:`nimmt.bots.ending`), which at ten players wins more games (``docs/ladder.md``).
 
 In the rollouts it plays its own later cards like ``heuristic`` (``own="heuristic"``, the default),
 or like the learned network of :mod:`nimmt.bots.learned` (``own="learned"``: its features and
@@ -99,6 +99,7 @@ class ExpertBot(Bot):
         end_win: float = 0.0,
         end_gate: float | None = None,
         near: int = NEAR,
+        leader_from: int = 5,
     ) -> None:
         super().__init__(rng)
         if clock not in self.CLOCKS:
@@ -148,6 +149,9 @@ class ExpertBot(Bot):
         self.end_win = end_win
         self.end_gate = end_gate
         self.near = near
+        # The margin objectives ("mean", "lowest") apply at tables of at least this many players; at
+        # smaller ones the lead as elsewhere (at 4 players "lowest" did not help: docs/ladder.md).
+        self.leader_from = leader_from
         _warm_up()
 
     def _prior(self, view: View) -> dict[int, float]:
@@ -195,6 +199,8 @@ class ExpertBot(Bot):
             return None
         if self.objective == "end":
             return end_scorer(view)
+        if view.players < self.leader_from:
+            return None
         return margin_scorer(view, self.objective, self.end_win, self.end_gate)
 
     def _seats(self, view: View) -> Callable[[], Seats]:

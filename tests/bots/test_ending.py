@@ -113,11 +113,17 @@ def test_the_gate_keeps_the_default_lead_unless_the_first_chunk_often_ends_the_g
 
 def test_the_experts_objective_applies_near_the_end_only() -> None:
     classic = view(opening(4, 1), 0)
-    bot = ExpertBot(random.Random(1), samples=4, objective="lowest", end_win=10.0, end_gate=0.3)
+    bot = ExpertBot(random.Random(1), samples=4, objective="lowest", end_win=10.0, end_gate=0.3, leader_from=2)
     assert bot._scorer(classic) is None  # every total 0: plays for the lead as by default
     assert bot._scorer(replace(classic, totals=(40, 0, 0, 0))) is not None
-    assert ExpertBot(random.Random(1), samples=4, objective="lowest", near=100)._scorer(classic) is not None
-    assert ExpertBot(random.Random(1), samples=4).objective == "lowest"  # the default
+    assert ExpertBot(random.Random(1), samples=4, near=100, leader_from=4)._scorer(classic) is not None
+    default = ExpertBot(random.Random(1), samples=4)
+    assert default.objective == "lowest"
+    # By default only from 5 players: at 4 the lead as elsewhere, even near the end.
+    assert default._scorer(replace(classic, totals=(60, 0, 0, 0))) is None
+    five = view(opening(5, 1), 0)
+    assert default._scorer(replace(five, totals=(60, 0, 0, 0, 0))) is not None
+    assert default._scorer(five) is None
     lead = ExpertBot(random.Random(1), samples=4, objective="lead")
     assert lead._scorer(replace(classic, totals=(60, 0, 0, 0))) is None
     assert ExpertBot(random.Random(1), samples=4, ending=True).objective == "end"
