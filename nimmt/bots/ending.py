@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING
 
 from nimmt.core import View
 
+from .base import BotError
+
 if TYPE_CHECKING:  # NumPy is loaded by the rollouts that use it, not by every command that names a bot
     import numpy as np
     import numpy.typing as npt
@@ -95,7 +97,7 @@ def margin_scorer(view: View, versus: str = "lowest", win: float = 0.0,
     me = view.player
     assert me is not None, "a spectator does not play for the end"
     if versus not in VERSUS:
-        raise ValueError(f"versus is one of {VERSUS}, not {versus!r}")
+        raise BotError(f"versus is one of {VERSUS}, not {versus!r}")
     base = np.array([t + p for t, p in zip(view.totals, view.penalties, strict=True)], np.int64)
     last = last_round(view)
     threshold = view.rules.end_above

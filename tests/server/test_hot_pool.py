@@ -47,4 +47,4 @@ def test_a_read_after_the_server_ended_the_pool_s_sessions_is_answered(services:
         finally:
             await store.close()
 
-    asyncio.run(scenario())
+    run(scenario())

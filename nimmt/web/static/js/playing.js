@@ -78,6 +78,8 @@ export function showPlaying(section, list, { now = true } = {}) {
   const draw = () => {
     list.replaceChildren(...games.map(item));
     section.hidden = games.length === 0;
+    // the home page lays its panels out around the list only when it is there (stylesheets never name [hidden])
+    section.parentElement?.classList.toggle("has-playing", games.length > 0);
   };
   const load = async () => {
     if (!playerKey.get()) {
