@@ -114,6 +114,7 @@ def ordering(games: int, seed: int, samples: int, expert_samples: int) -> tuple[
               f"review {seconds[-1]:.1f} s CPU: " + ", ".join(f"{b} {by_bot[b]:.1f}" for b in BOTS), flush=True)
     figures = {
         "games": games,
+        "seatings": seatings(games_seen),
         "bots": {b: {"accuracy": interval(accuracy[b]), "mean_loss": interval(loss[b]),
                      "marks_per_game": statistics.fmean(marks[b])} for b in BOTS},
         "above_next": {f"{a}>{b}": above[a] / games for a, b in pairwise(BOTS)},
@@ -122,6 +123,29 @@ def ordering(games: int, seed: int, samples: int, expert_samples: int) -> tuple[
         "review_seconds": {"median": statistics.median(seconds), "max": max(seconds), "total": sum(seconds)},
     }
     return figures, reviewed
+
+
+def seatings(games_seen: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each seating's figures (the games whose seats were in that order): every bot's mean accuracy with
+    its 95 % interval, and each stronger bot's lead over the next one, game by game (a paired difference:
+    the same games), with its interval. A seating is "in order" when every lead's mean is above 0, and
+    "apart" when every lead's interval is above 0 too; both are printed, one line a seating."""
+    by_seating: dict[tuple[str, ...], list[dict[str, float]]] = {}
+    for seen in games_seen:
+        by_seating.setdefault(tuple(seen["seats"]), []).append(dict(zip(seen["seats"], seen["accuracy"], strict=True)))
+    rows = []
+    for seats, played in by_seating.items():
+        means = {b: interval([game[b] for game in played]) for b in BOTS}
+        leads = {f"{a}>{b}": interval([game[a] - game[b] for game in played]) for a, b in pairwise(BOTS)}
+        in_order = all(mean > 0 for mean, _ in leads.values())
+        apart = all(mean - half > 0 for mean, half in leads.values())
+        rows.append({"seats": list(seats), "games": len(played), "accuracy": means, "leads": leads,
+                     "in_order": in_order, "apart": apart})
+        print(f"seating {', '.join(seats)} ({len(played)} games): "
+              + ", ".join(f"{b} {m:.1f}±{h:.1f}" for b, (m, h) in means.items()) + "; leads "
+              + ", ".join(f"{k} {m:+.1f}±{h:.1f}" for k, (m, h) in leads.items())
+              + f"; in order: {'yes' if in_order else 'no'}, apart: {'yes' if apart else 'no'}", flush=True)
+    return rows
 
 
 def agreement(reviewed: list[Any], positions: int, seed: int, reference: int) -> dict[str, Any]:
