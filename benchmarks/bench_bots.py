@@ -16,6 +16,16 @@ the same run on the same machine.
 
     .venv/bin/python benchmarks/bench_bots.py [--tables 8] [--seconds 20] [--before REV] [--bot-workers N]
 
+**Playouts a second** (``--playouts``): how many rollouts the searching bots (``expert`` and
+``field:dmc``) make in their time, at 2, 4 and 10 players: each decides a card at ``--positions``
+seeded positions (random play of a round up to turns 0 to 8) with ``--budget`` seconds of CPU a
+decision, and the rollouts of its estimates (options times samples) are divided by the CPU seconds
+the decisions took. Each tree in a process of its own (``--old``: older trees or commits, a git
+archive of each), the trees taken in turn ``--repeats`` times; the medians, and their ratio to the
+first tree. Faster rollouts make a bot stronger at the same budget.
+
+    taskset -c 0 .venv/bin/python benchmarks/bench_bots.py --playouts [--old 9ab894d] [--repeats 3]
+
 Loopback only; every loop is bounded in count and in time.
 """
 
@@ -27,6 +37,7 @@ import io
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -243,6 +254,70 @@ def _archive(revision: str, into: Path) -> None:
         tar.extractall(into, filter="data")
 
 
+# The child of --playouts, run with PYTHONPATH set to the tree measured: JSON on its last line.
+PLAYOUTS = """
+import json, random, sys, time
+from nimmt.bots import make_bot
+from nimmt.core import ChooseRow, Phase, PlayCard, apply, deal_cards, new_game, view
+players, budget, positions = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+
+def position(seed, turn):
+    rng = random.Random(seed)
+    state = apply(new_game(players), deal_cards(players, rng)).state
+    while True:
+        if state.phase is Phase.CHOOSE_ROW:
+            state = apply(state, ChooseRow(state.waiting_for[0], 0)).state
+            continue
+        p = state.waiting_for[0]
+        if state.turn >= turn and p == 0 and len(state.waiting_for) == players:
+            return view(state, 0)
+        state = apply(state, PlayCard(p, rng.choice(state.hands[p]))).state
+
+found = {}
+for name in ("expert", "field:dmc"):
+    bot = make_bot(name, random.Random(1))
+    bot.time_budget = budget
+    bot.clock = "cpu"
+    count = bot._search if name == "expert" else bot.values
+    count(position(0, 0), "card")  # the kernels loaded, not timed
+    done, cpu = 0, 0.0
+    for i in range(positions):
+        seen = position(1000 + i, i % 9)
+        start = time.process_time()
+        estimates = count(seen, "card")
+        cpu += time.process_time() - start
+        done += sum(e.samples for e in estimates)
+    found[name] = done / cpu
+print(json.dumps(found))
+"""
+
+
+def playouts(trees: list[tuple[str, Path]], repeats: int, budget: float, positions: int) -> None:
+    """The --playouts figures: see the module's docstring."""
+    sizes = (2, 4, 10)
+    rates: dict[tuple[str, int, str], list[float]] = {}
+    for _ in range(repeats):
+        for players in sizes:
+            for label, tree in trees:  # the trees in turn
+                env = {**os.environ, "PYTHONPATH": str(tree), "NUMBA_NUM_THREADS": "1"}
+                done = subprocess.run([sys.executable, "-c", PLAYOUTS, str(players), str(budget), str(positions)],
+                                      env=env, cwd=tree, capture_output=True, text=True, check=True, timeout=900)
+                for bot, rate in json.loads(done.stdout.splitlines()[-1]).items():
+                    rates.setdefault((label, players, bot), []).append(rate)
+                    print(f"  {label}: {players} players, {bot}: {rate:,.0f} playouts per CPU-second", flush=True)
+    first = trees[0][0]
+    print(f"playouts per CPU-second, median of {repeats} ({budget} s a decision, {positions} positions), "
+          f"load average {os.getloadavg()[0]:.1f}:")
+    print("| bot | players | " + " | ".join(label for label, _ in trees) + " | " +
+          " | ".join(f"{label} / {first}" for label, _ in trees[1:]) + " |")
+    print("|---|---:|" + "---:|" * (2 * len(trees) - 1))
+    for bot in ("expert", "field:dmc"):
+        for players in sizes:
+            medians = [statistics.median(rates[(label, players, bot)]) for label, _ in trees]
+            print(f"| `{bot}` | {players} | " + " | ".join(f"{m:,.0f}" for m in medians) + " | " +
+                  " | ".join(f"{m / medians[0]:.2f}x" for m in medians[1:]) + " |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=8, help="tables of nine expert bots (default 8; 0: a baseline)")
@@ -252,7 +327,31 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds the bots play before measuring")
     parser.add_argument("--before", metavar="REV", help="also measure an earlier commit, first")
     parser.add_argument("--bot-workers", type=int, help="nimmt serve --bot-workers (this tree only)")
+    parser.add_argument("--playouts", action="store_true", help="only the searching bots' playouts a second")
+    parser.add_argument("--old", default="", help="with --playouts: older trees or commits, comma-separated")
+    parser.add_argument("--repeats", type=int, default=3, help="with --playouts: runs of each tree")
+    parser.add_argument("--budget", type=float, default=0.25, help="with --playouts: CPU seconds a decision")
+    parser.add_argument("--positions", type=int, default=12, help="with --playouts: decisions per bot and size")
     args = parser.parse_args()
+    if args.playouts:
+        if not 1 <= args.repeats <= 20 or not 0 < args.budget <= 5 or not 1 <= args.positions <= 200:
+            raise SystemExit("keep it bounded: 1-20 repeats, up to 5 s a decision, 1-200 positions")
+        with tempfile.TemporaryDirectory() as folder:
+            trees: list[tuple[str, Path]] = []
+            for index, old in enumerate(o for o in args.old.split(",") if o):
+                if Path(old).is_dir():
+                    trees.append((old, Path(old)))
+                    continue
+                tree = Path(folder) / str(index)
+                tree.mkdir()
+                _archive(old, tree)
+                cache = ROOT / "nimmt" / "batch" / "__pycache__"
+                if cache.is_dir():  # the same sources load, the others compile
+                    shutil.copytree(cache, tree / "nimmt" / "batch" / "__pycache__", dirs_exist_ok=True)
+                trees.append((old[:9], tree))
+            trees.append(("this tree", ROOT))
+            playouts(trees, args.repeats, args.budget, args.positions)
+        return
     if not 0 <= args.tables <= 40 or not 0 < args.seconds <= 300 or not 1 <= args.actions <= 10_000:
         raise SystemExit("keep it bounded: 0-40 tables, up to 300 s, up to 10,000 actions")
     print(f"{args.tables} tables of 9 expert bots; a person at a table of two acts every {args.pause} s "

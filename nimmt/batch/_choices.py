@@ -30,10 +30,12 @@ from ._base import (
     MC_COST,
     _jit,
     _jit_inline,
+    alone_chance,
     below,
     lay,
     place_fewest,
     power,
+    row_chance,
     target,
     unseen_prefix,
 )
@@ -58,13 +60,14 @@ def own_rows(ends, work, mine, held, below):  # type: ignore[no-untyped-def]
 
 
 @_jit_inline
-def card_cost(ends, counts, heads, card, rank, held, work, below, cnt, hb, opponents):  # type: ignore[no-untyped-def]
+def card_cost(ends, counts, heads, card, rank, held, work, below, cnt, hb, opponents, chances):  # type: ignore[no-untyped-def]
     """The bullheads ``card`` is expected to take if played now: the heuristic's estimate, told in
     :mod:`nimmt.bots.heuristic` ("The idea, card by card").
 
     The player's unseen cards are the cards not public and not its own: it holds ``held`` cards,
     ``rank`` of them below ``card``, the first i of them (sorted) worth ``work[i]`` bullheads;
     ``work[below:below + 8]`` come from :func:`own_rows`. ``cnt``/``hb`` from :func:`unseen_prefix`.
+    ``chances``: the chances already computed (:data:`nimmt.batch._base.CHANCES`, or np.empty(0)).
     """
     total = cnt[105] - held
     row = target(ends, card)
@@ -76,8 +79,7 @@ def card_cost(ends, counts, heads, card, rank, held, work, below, cnt, hb, oppon
         if total == 0:
             return float(cheapest)
         lower = cnt[card] - rank
-        alone = power(1.0 - lower / total, opponents)
-        return alone * cheapest
+        return alone_chance(chances, opponents, total, lower) * cheapest
     end = ends[row]
     length = counts[row]
     row_heads = heads[row]
@@ -90,7 +92,7 @@ def card_cost(ends, counts, heads, card, rank, held, work, below, cnt, hb, oppon
     expected = 0.0
     # Only the k that make the card a sixth, (length - 1 + k) % ROW_LIMIT == ROW_LIMIT - 1, lowest first.
     for k in range((ROW_LIMIT - length) % ROW_LIMIT, opponents + 1, ROW_LIMIT):
-        chance = COMB[opponents, k] * power(p, k) * power(q, opponents - k)
+        chance = row_chance(chances, opponents, k, total, gap, p, q)
         if chance == 0.0:
             continue
         if length + k <= ROW_LIMIT:
@@ -139,7 +141,7 @@ def place_own(e2, c2, h2, ends, counts, heads, card):  # type: ignore[no-untyped
 
 
 @_jit_inline
-def costs_now(ends, counts, heads, hand, cnt, hb, opponents, work, costs):  # type: ignore[no-untyped-def]
+def costs_now(ends, counts, heads, hand, cnt, hb, opponents, work, costs, chances):  # type: ignore[no-untyped-def]
     """``costs[i]``: :func:`card_cost` of the i-th lowest card of ``hand`` (no look ahead), with the
     hand sorted into ``work`` as :func:`own_cards` and :func:`own_rows` lay it out; returns how many
     cards there are. Room as :func:`heuristic_pick`."""
@@ -149,29 +151,29 @@ def costs_now(ends, counts, heads, hand, cnt, hb, opponents, work, costs):  # ty
     held = own_cards(hand, work, mine)
     own_rows(ends, work, mine, held, below)
     for i in range(held):
-        costs[i] = card_cost(ends, counts, heads, work[mine + i], i, held, work, below, cnt, hb, opponents)
+        costs[i] = card_cost(ends, counts, heads, work[mine + i], i, held, work, below, cnt, hb, opponents, chances)
     return held
 
 
 @_jit_inline
-def heuristic_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs):  # type: ignore[no-untyped-def]
+def heuristic_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, chances):  # type: ignore[no-untyped-def]
     """Index in ``hand`` (0 = no card) of the card the heuristic bot plays (the idea is told in
     :mod:`nimmt.bots.heuristic`): the lowest expected cost, at tables of at most
     ``HEURISTIC_FEW`` players plus ``HEURISTIC_LOOK`` times the mean cost of the rest of the hand on
     the rows the card leaves; on a near tie (within ``tie``) the highest card, or at those small
     tables the snuggest fit. ``work``: 2 * len(hand) + HEURISTIC_ROOM numbers of room, ``costs``: len(hand)."""
     few = opponents + 1 <= HEURISTIC_FEW
-    return heuristic_pick(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, few, few)
+    return heuristic_pick(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, few, few, chances)
 
 
 @_jit_inline
-def heuristic_pick(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, look, snug):  # type: ignore[no-untyped-def]
+def heuristic_pick(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, look, snug, chances):  # type: ignore[no-untyped-def]
     """:func:`heuristic_card` with its two choices given: ``look`` (weigh the rest of the hand on the
     rows the card leaves) and ``snug`` (near ties to the snuggest fit, not the highest card)."""
     size = len(hand)
     below = size + 1
     mine = size + 9
-    held = costs_now(ends, counts, heads, hand, cnt, hb, opponents, work, costs)
+    held = costs_now(ends, counts, heads, hand, cnt, hb, opponents, work, costs, chances)
     if look and held > 1:
         # Heads-up, a later card of the hand meets about half the opponent's remaining cards.
         ahead = opponents * max(1, held // 2) if opponents == 1 else opponents
@@ -182,7 +184,7 @@ def heuristic_pick(ends, counts, heads, hand, cnt, hb, opponents, tie, work, cos
             total = 0.0
             for j in range(held):
                 if j != i:
-                    total += card_cost(e2, c2, h2, work[mine + j], j, held, work, below, cnt, hb, ahead)
+                    total += card_cost(e2, c2, h2, work[mine + j], j, held, work, below, cnt, hb, ahead, chances)
             costs[i] = costs[i] + HEURISTIC_LOOK * (total / (held - 1))
     best = np.inf
     for i in range(held):
@@ -214,10 +216,10 @@ def heuristic_pick(ends, counts, heads, hand, cnt, hb, opponents, tie, work, cos
 
 
 @_jit_inline
-def mc_card(ends, counts, heads, hand, cnt, hb, opponents, work, costs, state):  # type: ignore[no-untyped-def]
+def mc_pick(ends, counts, heads, hand, cnt, hb, opponents, work, costs, state, chances):  # type: ignore[no-untyped-def]
     """(new state, index in ``hand`` of the card CARD_MC plays): a Gumbel-max draw, so card c comes
     with chance exp(u(c)) / sum of exp(u), u(c) = MC_COST * cost(c) + MC_CARD * c / 104, the costs of
-    :func:`card_cost` (no look ahead). Room as :func:`heuristic_pick`."""
+    :func:`card_cost` (no look ahead). Room as :func:`heuristic_pick`, ``chances`` as :func:`card_cost`."""
     size = len(hand)
     below_at = size + 1
     mine = size + 9
@@ -227,7 +229,7 @@ def mc_card(ends, counts, heads, hand, cnt, hb, opponents, work, costs, state): 
     card = 0
     for i in range(held):
         c = work[mine + i]
-        cost = card_cost(ends, counts, heads, c, i, held, work, below_at, cnt, hb, opponents)
+        cost = card_cost(ends, counts, heads, c, i, held, work, below_at, cnt, hb, opponents, chances)
         state, k = below(state, 1 << 30)
         u = (k + 0.5) / float(1 << 30)
         score = MC_COST * cost + MC_CARD * c / 104.0 - math.log(-math.log(u))
@@ -238,6 +240,12 @@ def mc_card(ends, counts, heads, hand, cnt, hb, opponents, work, costs, state): 
         if hand[i] == card:
             return state, i
     return state, -1
+
+
+@_jit_inline
+def mc_card(ends, counts, heads, hand, cnt, hb, opponents, work, costs, state):  # type: ignore[no-untyped-def]
+    """:func:`mc_pick`, every chance computed anew."""
+    return mc_pick(ends, counts, heads, hand, cnt, hb, opponents, work, costs, state, np.empty(0))
 
 
 # The learned network (nimmt.bots.learned) as a card policy. Its weights come as one flat float32
@@ -275,7 +283,7 @@ def own_below(work, mine, held, card):  # type: ignore[no-untyped-def]
 
 
 @_jit_inline
-def net_features(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, targets, feats):  # type: ignore[no-untyped-def]
+def net_features(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, targets, feats, chances):  # type: ignore[no-untyped-def]
     """Fill ``feats[i]`` (NET_FEATURES numbers) with what the learned network sees of the i-th lowest
     card of ``hand`` (0 = no card) and of the table; returns how many cards there are. Room as
     :func:`heuristic_pick`; ``targets``: len(hand) numbers. What the numbers are:
@@ -283,8 +291,8 @@ def net_features(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs
     size = len(hand)
     below_at = size + 1
     mine = size + 9
-    usual = hand[heuristic_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs)]
-    n = costs_now(ends, counts, heads, hand, cnt, hb, opponents, work, costs)
+    usual = hand[heuristic_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, chances)]
+    n = costs_now(ends, counts, heads, hand, cnt, hb, opponents, work, costs, chances)
     for i in range(n):
         targets[i] = target(ends, work[mine + i])
     net_table(ends, counts, heads, n, cnt[105] - n, opponents, costs, targets, feats)
@@ -298,7 +306,8 @@ def net_features(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs
             own_rows(e2, work, mine, n, below_at)
             for j in range(n):
                 if j != i:
-                    later_sum += card_cost(e2, c2, h2, work[mine + j], j, n, work, below_at, cnt, hb, opponents)
+                    later_sum += card_cost(e2, c2, h2, work[mine + j], j, n, work, below_at, cnt, hb, opponents,
+                                           chances)
             later_mean = later_sum / (n - 1)
         net_card_features(ends, counts, heads, cnt, opponents, work, mine, n, costs, targets, feats, i,
                           later_mean, later_sum, c == usual)
@@ -447,11 +456,12 @@ def net_logits(feats, n, net, out, x, h1, h2):  # type: ignore[no-untyped-def]
 
 
 @_jit_inline
-def net_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, targets, net, feats, x, h1, h2):  # type: ignore[no-untyped-def]
+def net_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, targets, net, feats, x, h1, h2,  # type: ignore[no-untyped-def]
+             chances):
     """Index in ``hand`` (0 = no card) of the card LearnedBot (policy mode) plays: the highest logit,
     the lowest card on a tie. ``feats``, ``x``: (len(hand), F) float32; ``h1``, ``h2``: (len(hand), H)
     float32; ``costs`` has room for the logits."""
-    n = net_features(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, targets, feats)
+    n = net_features(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, targets, feats, chances)
     mine = len(hand) + 9
     pick = 0
     if n > 1:
@@ -483,11 +493,12 @@ def net_choice(ends, counts, heads, hand, public, players, tie, net, feats):  # 
     x = np.empty_like(feats)
     h1 = np.empty((size, int(net[1])), np.float32)
     h2 = np.empty((size, int(net[1])), np.float32)
-    return net_card(ends, counts, heads, hand, cnt, hb, players - 1, tie, work, costs, targets, net, feats, x, h1, h2)
+    return net_card(ends, counts, heads, hand, cnt, hb, players - 1, tie, work, costs, targets, net, feats, x, h1, h2,
+                    np.empty(0))
 
 
 @_jit_inline
-def heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, later_weight, work):  # type: ignore[no-untyped-def]
+def heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, later_weight, work, chances):  # type: ignore[no-untyped-def]
     """The row the heuristic bot takes for ``card``: bullheads now plus ``later_weight``
     times the mean cost of its remaining ``hand`` on the rows left after the cards ``still`` to
     resolve this turn (an opponent's low card takes the cheapest row). ``cnt``/``hb`` count the
@@ -513,7 +524,7 @@ def heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, la
             own_rows(e2, work, mine, held, below)
             total = 0.0
             for i in range(held):
-                total += card_cost(e2, c2, h2, work[mine + i], i, held, work, below, cnt, hb, opponents)
+                total += card_cost(e2, c2, h2, work[mine + i], i, held, work, below, cnt, hb, opponents, chances)
             later = total / held
         score = now + later_weight * later
         if score < best_score or (score == best_score and now < best_now):
@@ -554,22 +565,22 @@ def beginner_card(ends, counts, hand):  # type: ignore[no-untyped-def]
 @_jit
 def decide_card(ends, counts, heads, hand, cnt, hb, opponents, tie, look, snug, work, costs):  # type: ignore[no-untyped-def]
     """:func:`heuristic_pick`."""
-    return heuristic_pick(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, look, snug)
+    return heuristic_pick(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, look, snug, np.empty(0))
 
 
 @_jit
 def decide_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, later_weight, work):  # type: ignore[no-untyped-def]
     """:func:`heuristic_row`."""
-    return heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, later_weight, work)
+    return heuristic_row(ends, counts, heads, card, still, hand, cnt, hb, opponents, later_weight, work, np.empty(0))
 
 
 @_jit
 def hand_costs(ends, counts, heads, hand, cnt, hb, opponents, work, costs):  # type: ignore[no-untyped-def]
     """:func:`costs_now`."""
-    return costs_now(ends, counts, heads, hand, cnt, hb, opponents, work, costs)
+    return costs_now(ends, counts, heads, hand, cnt, hb, opponents, work, costs, np.empty(0))
 
 
 @_jit
 def hand_features(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, targets, feats):  # type: ignore[no-untyped-def]
     """:func:`net_features`."""
-    return net_features(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, targets, feats)
+    return net_features(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, targets, feats, np.empty(0))

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from ._base import (
     BULL,
+    CHANCES,
     HAVE_NUMBA,
     HEURISTIC_FEW,
     HEURISTIC_LOOK,
@@ -55,6 +56,7 @@ from ._choices import (
     heuristic_pick,
     heuristic_row,
     mc_card,
+    mc_pick,
     net_card,
     net_choice,
 )
@@ -77,13 +79,14 @@ class Policies(NamedTuple):
     tie: float  # HEURISTIC_TIE, for the seats that play like it
     later: float  # HEURISTIC_LATER, for the seats that take rows like it
     net: npt.NDArray[np.float32]  # the learned network's weights (Net.flat) for NET seats, else 2 zeros
+    chances: npt.NDArray[np.float64]  # the heuristic's chances once computed: _base.CHANCES, shared
 
 
 def policies(cards: Any, rows: Any, tie: float = 0.0, later: float = 0.0, net: Any = None) -> Policies:
     """:class:`Policies` with the types the kernels are compiled for (other types would compile again)."""
     return Policies(
         np.ascontiguousarray(cards, np.int64), np.ascontiguousarray(rows, np.int64), float(tie), float(later),
-        np.zeros(2, np.float32) if net is None else np.ascontiguousarray(net, np.float32),
+        np.zeros(2, np.float32) if net is None else np.ascontiguousarray(net, np.float32), CHANCES,
     )
 
 
@@ -152,19 +155,20 @@ def _reveal(orders, t, keys, public, marking):  # type: ignore[no-untyped-def]
 
 
 @_jit
-def _heuristic_low(ends, counts, heads, keys, i, n, hand, cnt, hb, opponents, later, work, room):  # type: ignore[no-untyped-def]
+def _heuristic_low(ends, counts, heads, keys, i, n, hand, cnt, hb, opponents, later, work, room, chances):  # type: ignore[no-untyped-def]
     """The row the heuristic takes for the low card ``keys[i]``, the turn's cards after it still to be
     placed and ``hand`` its player's later cards (a call of its own: the heuristic's helpers are
     inlined once, here, not once more into every routine that places a turn). ``room``: the
     :class:`Room`'s ``still``."""
     for j in range(i + 1, n):
         room[j - i - 1] = keys[j] >> 4
-    return heuristic_row(ends, counts, heads, keys[i] >> 4, room[: n - i - 1], hand, cnt, hb, opponents, later, work)
+    return heuristic_row(ends, counts, heads, keys[i] >> 4, room[: n - i - 1], hand, cnt, hb, opponents, later, work,
+                         chances)
 
 
 @_jit_inline
 def _place_turn(ends, counts, heads, public, orders, t, keys, n, choices, event, rows, later, penalties, cnt, hb,  # type: ignore[no-untyped-def]
-                work, still, state):
+                work, still, chances, state):
     """Place turn ``t``'s ``n`` revealed cards (``keys``), lowest first, adding the bullheads each
     player takes to ``penalties``; a card below every row takes the row its player's row policy
     (``rows[p]``) picks: ``choices[event]`` for the event-th such card of the hand when given, or the
@@ -188,7 +192,7 @@ def _place_turn(ends, counts, heads, public, orders, t, keys, n, choices, event,
                     unseen_prefix(public, cnt, hb)
                     counted = True
                 r = _heuristic_low(ends, counts, heads, keys, i, n, orders[p, t + 1 :], cnt, hb, orders.shape[0] - 1,
-                                   later, work, still)
+                                   later, work, still, chances)
             event += 1
         penalties[p] += lay(ends, counts, heads, r, card, low, BULL)
     return state, event
@@ -218,6 +222,7 @@ def play_hand(ends, counts, heads, public, orders, fixed, choices, seats, penalt
     targets, feats, x, h1, h2 = bare(room.targets), bare(room.feats), bare(room.x), bare(room.h1), bare(room.h2)
     still = bare(room.still)
     cards, rows, tie, later, net = bare(seats.cards), bare(seats.rows), seats.tie, seats.later, bare(seats.net)
+    chances = bare(seats.chances)
     looking, choosing, marking = _uses(cards, rows)
     opponents = players - 1
     event = 0
@@ -231,22 +236,22 @@ def play_hand(ends, counts, heads, public, orders, fixed, choices, seats, penalt
                     cp = cards[p]
                     if cp == CardPolicy.HEURISTIC:
                         picks[p] = heuristic_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, tie, work,
-                                                  costs)
+                                                  costs, chances)
                     elif cp == CardPolicy.BEGINNER:
                         picks[p] = beginner_card(ends, counts, orders[p, t:])
                     elif cp == CardPolicy.SNUG:
                         picks[p] = heuristic_pick(ends, counts, heads, orders[p, t:], cnt, hb, opponents, tie, work,
-                                                  costs, False, True)
+                                                  costs, False, True, chances)
                     elif cp == CardPolicy.MC:
-                        state, picks[p] = mc_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, work,
-                                                  costs, state)
+                        state, picks[p] = mc_pick(ends, counts, heads, orders[p, t:], cnt, hb, opponents, work,
+                                                  costs, state, chances)
                     elif cp == CardPolicy.NET:
                         picks[p] = net_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, tie, work, costs,
-                                            targets, net, feats, x, h1, h2)
+                                            targets, net, feats, x, h1, h2, chances)
             _move_picks(orders, t, picks)
         n = _reveal(orders, t, keys, public, marking)
         state, event = _place_turn(ends, counts, heads, public, orders, t, keys, n, choices, event, rows, later,
-                                   penalties, cnt, hb, work, still, state)
+                                   penalties, cnt, hb, work, still, chances, state)
     return state
 
 
@@ -409,7 +414,7 @@ def _rollouts(start, seats, first_sample, samples, seed, common, each, orders, s
     them while this runs."""
     start = Start(bare(start.ends), bare(start.counts), bare(start.heads), bare(start.public), bare(start.first),
                   bare(start.fixed), bare(start.mine), bare(start.pool), bare(start.sizes), start.me)
-    seats = Policies(bare(seats.cards), bare(seats.rows), seats.tie, seats.later, bare(seats.net))
+    seats = Policies(bare(seats.cards), bare(seats.rows), seats.tie, seats.later, bare(seats.net), bare(seats.chances))
     scratch = bare_room(scratch)
     each, orders, cards, own = bare(each), bare(orders), bare(cards), bare(own)
     pool, mine, sizes, fixed, me, public0 = start.pool, start.mine, start.sizes, start.fixed, start.me, start.public

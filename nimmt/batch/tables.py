@@ -130,7 +130,7 @@ def _resolve(i, seat, seats, t, cnt, hb, work):  # type: ignore[no-untyped-def]
             for j in range(index + 1, players):
                 still[j - index - 1] = keys[i, j] >> 4
             r = heuristic_row(row_end[i], row_len[i], row_heads[i], card, still, hands[i, p], cnt, hb, players - 1,
-                              seats.later, work)
+                              seats.later, work, seats.chances)
         _lay(i, p, r, card, True, t)
     resolved[i] = players
     phase[i] = CARDS
@@ -253,7 +253,7 @@ def step_tables(actions, seat, seats, end_above, rounds, t, out):  # type: ignor
                     picks[p] = mine
                 elif cards[p] == CardPolicy.HEURISTIC:
                     picks[p] = heuristic_card(row_end[i], row_len[i], row_heads[i], hands[i, p], cnt, hb,
-                                              players - 1, tie, work, costs)
+                                              players - 1, tie, work, costs, seats.chances)
                 elif cards[p] == CardPolicy.BEGINNER:
                     picks[p] = beginner_card(row_end[i], row_len[i], hands[i, p])
                 else:
