@@ -20,6 +20,12 @@ import numpy as np
 import numpy.typing as npt
 
 from ._base import (
+    _GOLDEN,
+    _MIX1,
+    _MIX2,
+    _S27,
+    _S30,
+    _S31,
     BULL,
     CHANCES,
     HAVE_NUMBA,
@@ -329,14 +335,6 @@ class Start(NamedTuple):
     pool: npt.NDArray[np.int64]
     sizes: npt.NDArray[np.int64]
     me: int
-
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S27 = np.uint64(27)
-_S30 = np.uint64(30)
-_S31 = np.uint64(31)
 
 
 @_jit_inline
