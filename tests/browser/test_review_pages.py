@@ -88,9 +88,11 @@ def _whole(value: float) -> str:
     return str(math.floor(value + 0.5))
 
 
-def _score(lang: str, value: float) -> str:
-    """An accuracy as the page writes it: a score out of 100."""
-    return catalog(lang, "web")["review_accuracy_score"].format(accuracy=_whole(value))
+def _score(lang: str, value: float, margin: float | None) -> str:
+    """An accuracy as the page writes it: a score out of 100, and how sure one game's figure is, in words."""
+    texts = catalog(lang, "web")
+    score: str = texts["review_accuracy_score"].format(accuracy=_whole(value))
+    return score if margin is None else f"{score}, {texts['review_margin'].format(error=_whole(margin))}"
 
 
 def _counted(lang: str, key: str, count: int) -> str:
@@ -147,7 +149,10 @@ def test_the_replay_page_shows_the_review_and_a_tap_opens_a_turn(
         expect(chart).to_be_visible()
         assert page.locator("#review-chart polyline").count() == 3
         accuracies = page.locator("#review-table .accuracy").all_inner_texts()
-        assert accuracies == [_score(lang, p["accuracy"]) for p in review["players"]]
+        assert accuracies == [_score(lang, p["accuracy"], None) for p in review["players"]]
+        margins = page.locator("#review-table .accuracy-box .margin").all_inner_texts()  # how sure, under each
+        assert margins == [catalog(lang, "web")["review_margin"].format(error=_whole(p["accuracy_margin"]))
+                           for p in review["players"]]
         expect(page.locator("#review")).to_contain_text(catalog(lang, "web")["review_accuracy_means"])
         _words_a_newcomer_reads(page, lang, review)
         assert shown_hidden(page) == []
@@ -204,7 +209,7 @@ def test_the_last_screen_shows_each_accuracy_and_the_costliest_decision(
         items = page.locator("#review-summary-list li")
         expect(items).to_have_count(3)
         for item, player in zip(items.all(), review["players"], strict=True):
-            expect(item).to_contain_text(_score(lang, player["accuracy"]))
+            expect(item).to_contain_text(_score(lang, player["accuracy"], player["accuracy_margin"]))
         expect(page.locator("#review-summary-status")).to_have_text(catalog(lang, "web")["review_accuracy_means"])
         assert shown_hidden(page) == []  # the last screen, for a person seated
         _no_sideways_scroll(page, "#review-summary")  # (the felt's rows of the last screen are the table's own)

@@ -31,7 +31,7 @@ async function follow() {
     const worst = player.costliest === null ? null : review.decisions[player.costliest];
     return el("li", {},
       el("strong", {}, t("review_accuracy_line", {
-        name: names[review.players.indexOf(player)], accuracy: accuracyScore(player.accuracy),
+        name: names[review.players.indexOf(player)], accuracy: accuracyScore(player.accuracy, player.accuracy_margin),
       })),
       el("span", { class: "marks" }, marksText(player.marks)),
       worst ? el("span", { class: "costliest" }, el("span", { class: "label" }, t("review_col_costliest")), " ",

@@ -30,8 +30,12 @@ export function headsAmount(value, digits = 1) {
 }
 
 /** An accuracy as a score out of 100 ("87 out of 100"), or a dash when there was no decision to judge. */
-export const accuracyScore = (accuracy) => (accuracy === null || accuracy === undefined ? "–"
-  : t("review_accuracy_score", { accuracy: whole(accuracy) }));
+export const accuracyScore = (accuracy, margin = null) => {
+  if (accuracy === null || accuracy === undefined) return "–";
+  const score = t("review_accuracy_score", { accuracy: whole(accuracy) });
+  // how sure one game's figure is (issue 29): its 95 % margin over the player's decisions, in words
+  return margin === null || margin === undefined ? score : `${score}, ${t("review_margin", { error: whole(margin) })}`;
+};
 
 /** A player's marks, each count with its own words: "2 inaccuracies, 1 mistake, 0 blunders". */
 export const marksText = (marks) => listFormat(["inaccuracy", "mistake", "blunder"]
@@ -88,7 +92,9 @@ export function accuracyTable(review, names, onPick) {
     return el("li", {},
       el("p", { class: "who" }, swatch(player.player), " ", el("strong", {}, isolateName(names[player.player])),
         el("span", { class: "accuracy-box" }, el("span", { class: "label" }, t("review_col_accuracy")), " ",
-          el("span", { class: "accuracy" }, accuracyScore(player.accuracy)))),
+          el("span", { class: "accuracy" }, accuracyScore(player.accuracy)),
+          player.accuracy_margin === null || player.accuracy_margin === undefined ? null
+            : el("small", { class: "margin" }, t("review_margin", { error: whole(player.accuracy_margin) })))),
       el("p", { class: "marks" }, marksText(player.marks)),
       el("p", {}, el("span", { class: "label" }, t("review_col_costliest")), " ", link));
   }));
