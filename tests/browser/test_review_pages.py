@@ -90,9 +90,14 @@ def _whole(value: float) -> str:
 
 def _score(lang: str, value: float, margin: float | None) -> str:
     """An accuracy as the page writes it: a score out of 100, and how sure one game's figure is, in words."""
-    texts = catalog(lang, "web")
-    score: str = texts["review_accuracy_score"].format(accuracy=_whole(value))
-    return score if margin is None else f"{score}, {texts['review_margin'].format(error=_whole(margin))}"
+    score: str = catalog(lang, "web")["review_accuracy_score"].format(accuracy=_whole(value))
+    return score if margin is None else f"{score}, {_margin(lang, margin)}"
+
+
+def _margin(lang: str, margin: float) -> str:
+    """How sure an accuracy is, as the page writes it ("margem de 22")."""
+    text: str = catalog(lang, "web")["review_margin"].format(error=_whole(margin))
+    return text
 
 
 def _counted(lang: str, key: str, count: int) -> str:
@@ -151,8 +156,7 @@ def test_the_replay_page_shows_the_review_and_a_tap_opens_a_turn(
         accuracies = page.locator("#review-table .accuracy").all_inner_texts()
         assert accuracies == [_score(lang, p["accuracy"], None) for p in review["players"]]
         margins = page.locator("#review-table .accuracy-box .margin").all_inner_texts()  # how sure, under each
-        assert margins == [catalog(lang, "web")["review_margin"].format(error=_whole(p["accuracy_margin"]))
-                           for p in review["players"]]
+        assert margins == [_margin(lang, p["accuracy_margin"]) for p in review["players"]]
         expect(page.locator("#review")).to_contain_text(catalog(lang, "web")["review_accuracy_means"])
         _words_a_newcomer_reads(page, lang, review)
         assert shown_hidden(page) == []

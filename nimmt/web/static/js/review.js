@@ -30,11 +30,16 @@ export function headsAmount(value, digits = 1) {
 }
 
 /** An accuracy as a score out of 100 ("87 out of 100"), or a dash when there was no decision to judge. */
+/** How sure one game's accuracy is (issue 29): its 95 % margin over the player's decisions, in words ("give
+ * or take 11"), or null when the review gives none. */
+export const accuracyMargin = (margin) => (margin === null || margin === undefined ? null
+  : t("review_margin", { error: whole(margin) }));
+
 export const accuracyScore = (accuracy, margin = null) => {
   if (accuracy === null || accuracy === undefined) return "–";
   const score = t("review_accuracy_score", { accuracy: whole(accuracy) });
-  // how sure one game's figure is (issue 29): its 95 % margin over the player's decisions, in words
-  return margin === null || margin === undefined ? score : `${score}, ${t("review_margin", { error: whole(margin) })}`;
+  const sure = accuracyMargin(margin);
+  return sure === null ? score : `${score}, ${sure}`;
 };
 
 /** A player's marks, each count with its own words: "2 inaccuracies, 1 mistake, 0 blunders". */
@@ -94,7 +99,7 @@ export function accuracyTable(review, names, onPick) {
         el("span", { class: "accuracy-box" }, el("span", { class: "label" }, t("review_col_accuracy")), " ",
           el("span", { class: "accuracy" }, accuracyScore(player.accuracy)),
           player.accuracy_margin === null || player.accuracy_margin === undefined ? null
-            : el("small", { class: "margin" }, t("review_margin", { error: whole(player.accuracy_margin) })))),
+            : el("small", { class: "margin" }, accuracyMargin(player.accuracy_margin)))),
       el("p", { class: "marks" }, marksText(player.marks)),
       el("p", {}, el("span", { class: "label" }, t("review_col_costliest")), " ", link));
   }));
