@@ -1,6 +1,6 @@
 """The review in the browser: the replay page's accuracy table, its chart of each player's loss, a
 tap on the chart to a turn's decisions and their options; the table's last screen, each player's
-accuracy and costliest decision one tap from the replay. On a phone (360×640) and a desk (1280×800),
+accuracy and costliest decision one tap from the replay. On phones (360×640, 390×844) and a desk (1280×800),
 in English, Brazilian Portuguese and French."""
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ def _no_sideways_scroll(page: Page, within: str | None = None) -> None:
     assert wide == 0
 
 
-@pytest.mark.parametrize(("width", "height", "lang"), [(360, 640, "pt-BR"), (360, 640, "fr"), (1280, 800, "en")])
+@pytest.mark.parametrize(("width", "height", "lang"), [(360, 640, "pt-BR"), (360, 640, "fr"), (390, 844, "pt-PT"), (1280, 800, "en")])
 def test_the_replay_page_shows_the_review_and_a_tap_opens_a_turn(
     browser: Browser, server: LiveServer, game: tuple[str, str, dict[str, Any]], screenshots: Path,
     width: int, height: int, lang: str,
@@ -198,7 +198,7 @@ def test_the_replay_page_shows_the_review_and_a_tap_opens_a_turn(
         context.close()
 
 
-@pytest.mark.parametrize(("width", "height", "lang"), [(360, 640, "fr"), (1280, 800, "pt-BR")])
+@pytest.mark.parametrize(("width", "height", "lang"), [(360, 640, "fr"), (390, 844, "pt-PT"), (1280, 800, "pt-BR")])
 def test_the_last_screen_shows_each_accuracy_and_the_costliest_decision(
     browser: Browser, server: LiveServer, game: tuple[str, str, dict[str, Any]], screenshots: Path,
     width: int, height: int, lang: str,
