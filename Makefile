@@ -31,11 +31,13 @@ system-deps:
 test: setup system-deps
 	$(BIN)/ruff check nimmt tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/mypy benchmarks
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 lint: setup
 	$(BIN)/ruff check nimmt tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/mypy benchmarks
 
 bench: setup
 	$(BIN)/python benchmarks/bench_core.py

@@ -281,7 +281,7 @@ def cost(game: int, seed: int, expert_samples: int, repeats: int, seeds: int, ol
                                capture_output=True)
     decisions = len(reviews["this tree"][0]["decisions"])
     first = next(iter(ways))
-    figures = {
+    figures: dict[str, Any] = {
         "game": {"seats": order, "decisions": decisions, "rounds": len(record.rounds)},
         "load_average": os.getloadavg()[0],
         "cpu_seconds": {name: {"median": statistics.median(v), "runs": v} for name, v in cpu.items()},
@@ -354,11 +354,11 @@ def ways(game: int, seed: int, expert_samples: int, samples: int) -> dict[str, A
             cpu[name] += time.process_time() - start
             values = np.concatenate(blocks, axis=1).astype(float)
             best = int(values.mean(axis=1).argmin())
-            chosen = labels.index(moment.chosen)
-            own = values.std(axis=1, ddof=1)
-            paired = (values - values[best]).std(axis=1, ddof=1)
+            at = labels.index(moment.chosen)
+            spreads = values.std(axis=1, ddof=1)
+            gaps = (values - values[best]).std(axis=1, ddof=1)
             turns = len(seen.hand)
-            rows[name] += [(own[i], paired[i], i == best, i == chosen, turns) for i in range(len(labels))]
+            rows[name] += [(float(spreads[i]), float(gaps[i]), i == best, i == at, turns) for i in range(len(labels))]
     figures: dict[str, Any] = {"game": {"seats": order}, "samples": samples, "cpu_seconds": cpu}
     for name, found in rows.items():
         own = np.array([r[0] for r in found])

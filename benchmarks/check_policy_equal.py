@@ -57,7 +57,8 @@ def main() -> None:
 
     from nimmt import batch
     from nimmt.batch import decide
-    from nimmt.bots import BeginnerBot, styles
+    from nimmt.bots import styles
+    from nimmt.bots.beginner import BeginnerBot
     from nimmt.bots.learned import card_features
     from nimmt.core import BULLHEADS, row_bullheads, target_row
 

@@ -43,6 +43,8 @@ FAULTS = ((0.25, "kill -9 of the first process"), (0.50, "Redis stopped for 5 s"
 class SoakPerson(Person):
     """A person who connects again after a drop, and whose acknowledged actions are remembered."""
 
+    run: SoakRun
+
     async def play(self) -> None:
         while not self.run.stopping:
             self.reloading = False
