@@ -11,11 +11,16 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
+from sqlalchemy import select, update
 from starlette.testclient import TestClient
 
+from nimmt.server.app import create_app
 from nimmt.server.routes.playing import PlayingOut, order
-from nimmt.server.seated import SeatedRow
+from nimmt.server.seated import SEATED_TABLES, SeatedRow
+from nimmt.server.store import SqlStore
 
+from .conftest import TEST_LIMITS
 from .helpers import Person, legal_cards
 from .test_people_api import new_player, refused
 
@@ -131,31 +136,47 @@ def test_a_game_over_leaves_the_list_and_a_deleted_person_leaves_no_row(client: 
         assert database.execute("SELECT count(*) FROM seated_tables").fetchall() == [(0,)]
 
 
-def test_the_sweep_removes_rows_no_list_shows_a_batch_at_a_time(client: TestClient, tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_sweep_removes_rows_no_list_shows_a_batch_at_a_time(tmp_path: Path, kind: str,
+                                                                  request: pytest.FixtureRequest) -> None:
     """Rows of a game over written before they went at its end, and tables not turn-based quiet for a
-    week, go (at most a batch a sweep); a turn-based table's row stays, however old."""
-    _ana, ana = new_player(client, "Ana")
-    made = [client.post("/api/tables", json={"name": "Ana", "seats": 2}, headers=ana).json()["table_id"]
-            for _ in range(4)]
-    seated = client.app.state.seated  # type: ignore[attr-defined]
-    old = (datetime.now(UTC) - timedelta(days=8)).isoformat(" ")
-    with sqlite3.connect(tmp_path / "nimmt.sqlite3") as database:
-        for table_id, status, turn_based, changed in zip(made, ("over", "playing", "playing", "lobby"),
-                                                        (False, False, True, False), (None, old, old, None),
-                                                        strict=True):
-            database.execute("UPDATE seated_tables SET status = ?, turn_based = ?, changed_at = "
-                             "coalesce(?, changed_at) WHERE table_id = ?", (status, turn_based, changed, table_id))
+    week, go (at most a batch a sweep); a turn-based table's row stays, however old. On SQLite and on a
+    real PostgreSQL (its row-value IN and its time zones)."""
+    if kind == "sqlite":
+        app = create_app(tmp_path / "nimmt.sqlite3", bot_delay=0, away_grace=0, limits=TEST_LIMITS)
+    else:
+        app = create_app(store=SqlStore(request.getfixturevalue("postgres_url")), bot_delay=0, away_grace=0,
+                         limits=TEST_LIMITS)
+    with TestClient(app) as client:
+        _ana, ana = new_player(client, "Ana")
+        made = [client.post("/api/tables", json={"name": "Ana", "seats": 2}, headers=ana).json()["table_id"]
+                for _ in range(4)]
+        seated = client.app.state.seated  # type: ignore[attr-defined]
+        columns = SEATED_TABLES.c
+        old = datetime.now(UTC) - timedelta(days=8)
 
-    def rows() -> set[str]:
-        with sqlite3.connect(tmp_path / "nimmt.sqlite3") as database:
-            return {row[0] for row in database.execute("SELECT table_id FROM seated_tables")}
+        async def age() -> None:  # through the app's own engine: the same SQL on both databases
+            async with seated._engine.begin() as connection:
+                for table_id, status, clocked, changed in zip(made, ("over", "playing", "playing", "lobby"),
+                                                              (False, False, True, False), (None, old, old, None),
+                                                              strict=True):
+                    values: dict[str, object] = {"status": status, "turn_based": clocked}
+                    if changed is not None:
+                        values["changed_at"] = changed
+                    await connection.execute(update(SEATED_TABLES).where(columns.table_id == table_id).values(values))
 
-    portal = client.portal
-    assert portal is not None
-    assert portal.call(seated.sweep, 1) == 1  # bounded: one a sweep here
-    assert portal.call(seated.sweep) == 1
-    assert portal.call(seated.sweep) == 0
-    assert rows() == {made[2], made[3]}  # the turn-based one, however quiet; the recent one
+        async def rows() -> set[str]:
+            async with seated._engine.connect() as connection:
+                return {row.table_id for row in await connection.execute(select(columns.table_id))}
+
+        portal = client.portal
+        assert portal is not None
+        portal.call(age)
+        assert portal.call(rows) == set(made)
+        assert portal.call(seated.sweep, 1) == 1  # bounded: one a sweep here
+        assert portal.call(seated.sweep) == 1
+        assert portal.call(seated.sweep) == 0
+        assert portal.call(rows) == {made[2], made[3]}  # the turn-based one, however quiet; the recent one
 
 
 def test_the_order_puts_the_moves_awaited_first_and_the_least_time_left_first() -> None:
