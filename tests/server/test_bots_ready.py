@@ -112,20 +112,24 @@ def test_workers_slow_to_start_give_quick_moves(monkeypatch: pytest.MonkeyPatch,
                     break
                 await asyncio.sleep(0.05)
             assert pool.ready
-            # A worker just started may still be loading its kernels when the first move is asked: that
-            # move may run out of its budget (a fallback, not quick); the next ones are thought there.
-            for _ in range(20):
+            # A worker just started may still be loading when the first move is asked: that move may run
+            # out of its budget (a fallback) and, on a loaded machine, past the job's limit (2 budgets here),
+            # which starts the workers again: quick answers until they are up. Then the moves are thought there.
+            for _ in range(600):
                 thought = await pool.decide("t", SeatBot("montecarlo", 0.25), seen)
-                assert not thought.quick
-                if not thought.fallback:
+                if not thought.quick and not thought.fallback:
                     break
-            assert not thought.fallback and thought.state is not None
+                await asyncio.sleep(0.1)
+            assert not thought.quick and not thought.fallback and thought.state is not None
         finally:
             await pool.close()
 
     with caplog.at_level(logging.INFO, logger="nimmt.server"):
         run(scenario())
-    assert len([r for r in caplog.records if "slow to start" in r.getMessage()]) == 1
+    # Said once for each start of the workers (not at every quick move): once, or again after a restart.
+    slow = len([r for r in caplog.records if "slow to start" in r.getMessage()])
+    restarts = len([r for r in caplog.records if "the workers are restarted" in r.getMessage()])
+    assert 1 <= slow <= 1 + restarts
     assert not [record for record in caplog.records if record.exc_info]
 
 
