@@ -137,7 +137,8 @@ def _no_sideways_scroll(page: Page, within: str | None = None) -> None:
     assert wide == 0
 
 
-@pytest.mark.parametrize(("width", "height", "lang"), [(360, 640, "pt-BR"), (360, 640, "fr"), (390, 844, "pt-PT"), (1280, 800, "en")])
+@pytest.mark.parametrize(("width", "height", "lang"),
+                         [(360, 640, "pt-BR"), (360, 640, "fr"), (390, 844, "pt-PT"), (1280, 800, "en")])
 def test_the_replay_page_shows_the_review_and_a_tap_opens_a_turn(
     browser: Browser, server: LiveServer, game: tuple[str, str, dict[str, Any]], screenshots: Path,
     width: int, height: int, lang: str,
