@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import random
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
@@ -100,3 +101,9 @@ class Person:
         if cards := legal_cards(state):
             return self.send({"type": "play", "card": rng.choice(cards), "version": state["version"]})
         return None
+
+
+def new_children(before: set[multiprocessing.process.BaseProcess]) -> list[multiprocessing.process.BaseProcess]:
+    """This process's children that were not there ``before``: an earlier test of the same xdist worker
+    may still be ending its own (CI saw one), and only this test's pool is asked about."""
+    return [child for child in multiprocessing.active_children() if child not in before]

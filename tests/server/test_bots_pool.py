@@ -27,7 +27,7 @@ from nimmt.server.app import create_app
 from nimmt.server.botpool import BotPool, BotTimeout, SeatBot, default_workers, think
 from nimmt.server.tables import TableService
 
-from .helpers import Person, create_table, join, legal_cards, legal_rows, run
+from .helpers import Person, create_table, join, legal_cards, legal_rows, new_children, run
 
 
 class Held:
@@ -177,8 +177,8 @@ def test_close_leaves_no_worker_and_does_not_wait_for_a_long_thought(tmp_path: P
             assert ana.send({"type": "play", "card": legal_cards(state)[0], "version": state["version"]})[
                 "type"] == "ack"
             version = ana.sync()["version"]
-        assert _new_children(before)
-    assert _new_children(before) == []
+        assert new_children(before)
+    assert new_children(before) == []
     with TestClient(create_app(tmp_path / "nimmt.sqlite3", bot_delay=10)) as client:
         stored = client.get(f"/api/tables/{table['table_id']}").json()
         assert stored["version"] >= version  # what was stored stays; a bot's card is whole or absent
@@ -211,15 +211,9 @@ def test_a_bot_that_does_not_answer_in_time_is_replaced_by_the_heuristic(monkeyp
         thought = await pool.decide("t", SeatBot("montecarlo", 0.5), seen)
         assert thought.action.card in seen.hand  # type: ignore[union-attr]
         await pool.close()
-        assert _new_children(before) == []
+        assert new_children(before) == []
 
     run(scenario())
-
-
-def _new_children(before: set[multiprocessing.process.BaseProcess]) -> list[multiprocessing.process.BaseProcess]:
-    """This process's children that were not there before the test: an earlier test of the same xdist worker
-    may still be ending its own (CI saw one), and only this test's pool is asked about."""
-    return [child for child in multiprocessing.active_children() if child not in before]
 
 
 def _sleep(seconds: float) -> None:

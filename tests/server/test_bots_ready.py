@@ -29,7 +29,7 @@ from nimmt.core import PlayCard, apply, deal_cards, new_game, view
 from nimmt.server import botpool
 from nimmt.server.botpool import BotPool, SeatBot
 
-from .helpers import legal_cards, legal_rows, run
+from .helpers import legal_cards, legal_rows, new_children, run
 from .live import LiveServer
 
 
@@ -84,7 +84,7 @@ def test_unprepared_kernels_give_quick_moves_and_answers_at_once(
             assert not expert.quick
         finally:
             await pool.close()
-        assert [child for child in multiprocessing.active_children() if child not in before] == []
+        assert new_children(before) == []
 
     with caplog.at_level(logging.INFO, logger="nimmt.server"):
         run(scenario())
