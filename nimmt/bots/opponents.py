@@ -42,7 +42,7 @@ from nimmt.core import View
 from nimmt.core.fast import target
 
 from .heuristic import choose, compiled
-from .styles import DEFAULT_STYLES, style_chance
+from .styles import DEFAULT_STYLES, learned_chances, style_chance
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -52,7 +52,7 @@ class OpponentModel:
     SLIP = 0.1  # chance that a player plays any card at all, whatever its style
     HANDS = 12  # sampled hands per player and turn
     CAP = 8.0  # how far below the best style's log-weight any style may fall
-    PRIOR: ClassVar[dict[str, float]] = {"heuristic": 0.5, "snug": 0.25, "mc": 0.25, "random": 0.25}
+    PRIOR: ClassVar[dict[str, float]] = {"heuristic": 0.5, "snug": 0.25, "mc": 0.25, "learned": 0.25, "random": 0.25}
 
     def __init__(self, rng: random.Random, styles: tuple[str, ...] = DEFAULT_STYLES) -> None:
         self.rng = rng
@@ -185,6 +185,8 @@ def chances(
             top = max(scores)
             weights = [math.exp(u - top) for u in scores]
             found.append(weights[0] / sum(weights))
+        elif style == "learned":
+            found.append(learned_chances(rows, hand, unseen, players)[0])
         elif style == "heuristic" and players <= few:  # it looks ahead: the kernel's own
             found.append(1.0 if choose(rows, hand, unseen, players) == card else 0.0)
         elif style == "heuristic":  # no look ahead, near ties to the highest card

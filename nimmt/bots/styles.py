@@ -11,6 +11,11 @@ family the ``expert``'s opponent model (:mod:`nimmt.bots.opponents`) weighs for 
                 same cost as ``snug``'s) and rises a little with the card, fitted to how
                 ``field:mc50`` plays (Monte Carlo with few completions is mostly noise between
                 the safer cards); the cheapest row
+``learned``     the learned network's card (:mod:`nimmt.bots.learned`, policy mode) and its row:
+                a model of players who search (``field:dmc``'s cards fit it far better than any
+                other style's, ``docs/ladder.md``); its likelihood is the network's softmax over
+                the hand, its rollouts play the likeliest card. Not in :data:`DEFAULT_STYLES`
+                (the expert's ``styles`` option adds it)
 ``random``      any card; the cheapest row
 ============== =============================================================================
 
@@ -41,10 +46,11 @@ if TYPE_CHECKING:  # NumPy is loaded by the rollouts that use it, not by every c
 
     Ints = npt.NDArray[np.int64]
 
-STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "random")
-# The styles the expert's model weighs by default: all of them (docs/ladder.md, "A model of
-# Monte-Carlo players": with ``mc`` the expert leads three field:mc50 by more).
-DEFAULT_STYLES: tuple[str, ...] = STYLES
+STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "learned", "random")
+# The styles the expert's model weighs by default (docs/ladder.md, "A model of Monte-Carlo players": with
+# ``mc`` the expert leads three field:mc50 by more); ``learned`` is measured apart ("A model of players
+# who search").
+DEFAULT_STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "random")
 
 Seats = tuple[tuple[int, ...], tuple[int, ...]]  # card policy and row policy of each seat
 
@@ -57,7 +63,7 @@ def _policies() -> dict[str, tuple[int, int]]:
         "snug": (CardPolicy.SNUG, RowPolicy.FEWEST),
         "mc": (CardPolicy.MC, RowPolicy.FEWEST),
         "random": (CardPolicy.ORDER, RowPolicy.FEWEST),
-        # Not a style the model weighs (not in STYLES): how the expert may roll out its own cards.
+        # A style, and how the expert may roll out its own cards (``own="learned"``).
         "learned": (CardPolicy.NET, RowPolicy.HEURISTIC),
     }
 
@@ -92,6 +98,20 @@ def mc_chances(rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Seque
     return [w / total for w in weights]
 
 
+def learned_chances(
+    rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int
+) -> list[float]:
+    """The chance of each card of ``hand`` (in its order) in the ``learned`` style: the network's
+    softmax over the hand (:meth:`nimmt.bots.learned.Net.evaluate`). ``unseen`` may hold the hand's
+    cards too (as the other styles' kernels count them): they are taken out."""
+    from .learned import card_features, load
+
+    held = set(hand)
+    ordered = sorted(hand)
+    _, policy, _ = load().evaluate(card_features(rows, ordered, [c for c in unseen if c not in held], players))
+    return [float(policy[ordered.index(c)]) for c in hand]
+
+
 def style_chance(
     style: str, rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int, card: int
 ) -> float:
@@ -100,13 +120,16 @@ def style_chance(
         return 1.0 / len(hand)
     if style == "mc":
         return mc_chances(rows, hand, unseen, players)[list(hand).index(card)]
+    if style == "learned":
+        return learned_chances(rows, hand, unseen, players)[list(hand).index(card)]
     return 1.0 if style_choice(style, rows, hand, unseen, players) == card else 0.0
 
 
 def style_choice(
     style: str, rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int
 ) -> int | None:
-    """The card a player of ``style`` plays from ``hand`` (None for ``random`` and ``mc``: a drawn card)."""
+    """The card a player of ``style`` plays from ``hand`` (None for ``random``, ``mc`` and ``learned``:
+    their likelihood is a chance over the hand)."""
     if style == "heuristic":
         return choose(rows, hand, unseen, players)
     if style == "snug":
