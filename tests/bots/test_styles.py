@@ -186,3 +186,28 @@ def test_the_expert_can_weigh_what_the_others_take() -> None:
     assert any(b.mean < a.mean for a, b in zip(own, lead, strict=True))
     assert ExpertBot(random.Random(1), others=0.5).others == 0.5
     assert ExpertBot(random.Random(1)).others == 1.0  # a lead over the table, by default
+
+
+def test_the_learned_style_is_the_networks_softmax_and_its_seats_play_its_card() -> None:
+    """``learned``: the chance of a card is the network's policy over the hand (the learned bot's own
+    numbers, whatever order the hand comes in), its likeliest card the learned bot's; seats in it roll
+    out, and the expert's model may weigh it (it is not in the default family)."""
+    from nimmt.bots.learned import LearnedBot, load
+
+    v = start_view(8, 4)
+    unseen = sorted(v.unseen_cards())
+    hand = tuple(reversed(v.hand))
+    policy = {card: p for card, (_, p) in load().score_view(v).items()}
+    chances = [style_chance("learned", v.rows, hand, unseen, 4, c) for c in hand]
+    assert chances == pytest.approx([policy[c] for c in hand], abs=1e-9)
+    assert sum(chances) == pytest.approx(1.0)
+    assert hand[int(np.argmax(chances))] == LearnedBot(random.Random(1)).choose_card(v)
+    # The model passes the hand's cards among the unseen ones (as the kernels count them): the same numbers.
+    assert style_chance("learned", v.rows, hand, sorted({*unseen, *hand}), 4, hand[0]) == chances[0]
+    assert style_choice("learned", v.rows, hand, unseen, 4) is None
+    seats = seats_of(["heuristic"] + ["learned"] * 3)
+    learned = seat_card_penalties(v, list(v.hand), 40, np.random.default_rng(4), seats)
+    assert learned.shape == (10, 40) and (learned >= 0).all()
+    assert "learned" in STYLES and "learned" not in DEFAULT_STYLES
+    assert ExpertBot(random.Random(1), styles="heuristic,learned,random").opponents.styles == (
+        "heuristic", "learned", "random")
