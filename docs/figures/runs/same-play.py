@@ -1,0 +1,33 @@
+"""Does the default ``expert`` still play as the carried runs' code did? (docs/ladder.md, "At the default
+budget against ``field:dmc``".)
+
+Plays two seeded 4-player games of the default expert at a fixed 32 samples a decision (no clock, so
+every choice is reproducible) against ``field:mc50``, ``field:risk`` and ``heuristic`` (its model of
+the others at work), and prints a digest of the two records. The same digest as the carried runs'
+code (``68192d2``: ``052f042753ef2b25``) means the same play: the save files go on.
+
+    PYTHONPATH=. .venv/bin/python docs/figures/runs/same-play.py
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+from nimmt.bots import make_bot
+from nimmt.bots.expert import ExpertBot
+from nimmt.match import play_game
+
+
+def main() -> None:
+    records = []
+    for g in range(2):
+        bots = [ExpertBot(random.Random(g), samples=32, time_budget=100, clock="cpu")]
+        others = ["field:mc50", "field:risk", "heuristic"]
+        bots += [make_bot(name, random.Random(g * 10 + i)) for i, name in enumerate(others)]
+        records.append(repr(play_game(bots, random.Random(500 + g))))
+    print(hashlib.sha256("".join(records).encode()).hexdigest()[:16])
+
+
+if __name__ == "__main__":
+    main()
