@@ -4,16 +4,18 @@ The ``expert`` plays each sampled round out with a model of the other players. S
 (``docs/ladder.md``, "A field of styles"), and which one a rollout assumes matters: rollouts that
 expect care from random players overrate the danger of the rows and underrate the chaos, and the
 other way round. :class:`OpponentModel` keeps, for each other player, a posterior over the styles
-of :data:`nimmt.bots.styles.STYLES` (nimmt's ``heuristic``; ``snug``, the same expected cost
-with near ties to the snuggest fit, as ``field:risk`` and ``field:safe`` play; ``mc``, a noisy
-chooser like the Monte-Carlo bots; ``random``). After
+of its family, by default :data:`nimmt.bots.styles.DEFAULT_STYLES` (nimmt's ``heuristic``; ``snug``,
+the same expected cost with near ties to the snuggest fit, as ``field:risk`` and ``field:safe``
+play; ``mc``, a noisy chooser like the Monte-Carlo bots; ``random``; on request also ``learned``,
+the network's play, a model of players who search). After
 every turn it sees the card each other player revealed and asks how likely that
 card was in each style:
 
 * **random**: ``1 / hand size``;
 * **the others** choose one card from a hand, and the hand is unknown: the model samples hands
   that hold the revealed card plus cards this bot had not seen at that time, and averages the
-  style's chance of that card from such a hand (1 or 0 for a deterministic style). A player is
+  style's chance of that card from such a hand (1 or 0 for a deterministic style; a softmax's share
+  for ``mc`` and ``learned``). A player is
   allowed a slip (``SLIP``), so that one odd card does not rule a style out.
 
 The prior weighs ``heuristic`` 0.5 and each other style 0.25: normalised over the four styles,
