@@ -33,26 +33,17 @@ STYLES = ("heuristic", "snug", "mc", "learned", "random")
 def collect(players: int, games: int, budget: float) -> list[Record]:
     records: list[Record] = []
 
-    class Recorder(Bot):
-        name = "field:dmc"
-
-        def __init__(self, inner: Bot) -> None:
-            super().__init__(random.Random(0))
-            self.inner = inner
-
+    class Recorded(DeterminizedBot):  # field:dmc itself, its card choices written down
         def choose_card(self, view: View) -> int:
-            card = self.inner.choose_card(view)
+            card = super().choose_card(view)
             if len(view.hand) > 1:
-                records.append((tuple(map(tuple, view.rows)), tuple(view.hand), tuple(sorted(view.unseen_cards())),
-                                view.players, card))
+                rows = tuple(map(tuple, view.rows))
+                records.append((rows, tuple(view.hand), tuple(sorted(view.unseen_cards())), view.players, card))
             return card
-
-        def choose_row(self, view: View) -> int:
-            return self.inner.choose_row(view)
 
     for g in range(games):
         bots: list[Bot] = [make_bot("expert", random.Random(g))]
-        bots += [Recorder(DeterminizedBot(random.Random(100 * g + i), time_budget=budget)) for i in range(players - 1)]
+        bots += [Recorded(random.Random(100 * g + i), time_budget=budget) for i in range(players - 1)]
         play_game(bots, random.Random(7000 + g))
     return records
 
