@@ -23,11 +23,13 @@ from nimmt.bots import make_bot
 from nimmt.bots.base import Bot
 from nimmt.bots.determinized import DeterminizedBot
 from nimmt.bots.opponents import OpponentModel, chances
+from nimmt.bots.styles import learned_chances, mc_chances
 from nimmt.core import View
 from nimmt.match import play_game
 
 Record = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], int, int]
 STYLES = ("heuristic", "snug", "mc", "learned", "random")
+SOFTMAX = {"mc": mc_chances, "learned": learned_chances}  # every card's chance of a hand, in its order
 
 
 def collect(players: int, games: int, budget: float) -> list[Record]:
@@ -59,9 +61,9 @@ def main() -> None:
         played = chances(STYLES, rows, ordered, unseen, p)
         for style, chance in zip(STYLES, played, strict=True):
             loss[style] -= math.log(chance if style == "random" else (1 - slip) * chance + slip / len(hand))
-            if style in ("mc", "learned"):  # their likeliest card: every card's chance, compared
-                every = [chances([style], rows, (c, *(d for d in hand if d != c)), unseen, p)[0] for c in hand]
-                agree[style] += max(every) == chance
+            if style in SOFTMAX:  # their likeliest card: the whole hand's chances at once
+                every = SOFTMAX[style](rows, hand, unseen, p)
+                agree[style] += hand[every.index(max(every))] == card
             elif style != "random":
                 agree[style] += chance > 0.5
     n = len(records)
