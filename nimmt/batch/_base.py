@@ -177,6 +177,9 @@ class CardPolicy(enum.IntEnum):
     # The learned network's card (nimmt.bots.learned, policy mode): the card its policy head likes best,
     # from the features of _choices.net_features, which the learned bot computes with the same kernel.
     NET = 5
+    # The same network's card drawn from its softmax over the hand (Gumbel-max), not its likeliest: a model
+    # of players who search, whose card is the network's likeliest only about 64% of the time at 4 players.
+    NET_DRAWN = 6
 
 
 MC_COST = -0.56  # fitted to field:mc50's choices at 4 players (docs/ladder.md, "A model of Monte-Carlo players")

@@ -478,6 +478,33 @@ def net_card(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, ta
     return -1
 
 
+@_jit_inline
+def net_draw(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, targets, net, feats, x, h1, h2,  # type: ignore[no-untyped-def]
+             chances, state):
+    """(new state, index in ``hand`` of the card CardPolicy.NET_DRAWN plays): a Gumbel-max draw over the
+    network's logits, so card c comes with the chance the learned bot's policy gives it (its softmax over
+    the hand), where :func:`net_card` plays the likeliest. Arguments as there, ``state`` as
+    :func:`mc_pick`'s."""
+    n = net_features(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, targets, feats, chances)
+    mine = len(hand) + 9
+    pick = 0
+    if n > 1:
+        net_logits(feats, n, net, costs, x, h1, h2)
+        best = -np.inf
+        for i in range(n):
+            state, k = below(state, 1 << 30)
+            u = (k + 0.5) / float(1 << 30)
+            score = costs[i] - math.log(-math.log(u))
+            if score > best:
+                best = score
+                pick = i
+    card = work[mine + pick]
+    for i in range(len(hand)):
+        if hand[i] == card:
+            return state, i
+    return state, -1
+
+
 @_jit
 def net_choice(ends, counts, heads, hand, public, players, tie, net, feats):  # type: ignore[no-untyped-def]
     """:func:`net_card` from a position (``public``: 105 flags, as :func:`play_hand` keeps them),
@@ -495,6 +522,29 @@ def net_choice(ends, counts, heads, hand, public, players, tie, net, feats):  # 
     h2 = np.empty((size, int(net[1])), np.float32)
     return net_card(ends, counts, heads, hand, cnt, hb, players - 1, tie, work, costs, targets, net, feats, x, h1, h2,
                     np.empty(0))
+
+
+@_jit
+def net_draws(ends, counts, heads, hand, public, players, tie, net, feats, draws, state):  # type: ignore[no-untyped-def]
+    """How many times each card of ``hand`` (in its order) comes in ``draws`` draws of :func:`net_draw` from
+    a position given as to :func:`net_choice`; for the test that holds the draw to the learned bot's
+    policy."""
+    size = len(hand)
+    cnt = np.empty(106, np.int64)
+    hb = np.empty(106, np.int64)
+    unseen_prefix(public, cnt, hb)
+    work = np.empty(2 * size + HEURISTIC_ROOM, np.int64)
+    costs = np.empty(size)
+    targets = np.empty(size, np.int64)
+    x = np.empty_like(feats)
+    h1 = np.empty((size, int(net[1])), np.float32)
+    h2 = np.empty((size, int(net[1])), np.float32)
+    seen = np.zeros(size, np.int64)
+    for _ in range(draws):
+        state, i = net_draw(ends, counts, heads, hand, cnt, hb, players - 1, tie, work, costs, targets, net, feats, x,
+                            h1, h2, np.empty(0), state)
+        seen[i] += 1
+    return seen
 
 
 @_jit_inline

@@ -65,6 +65,8 @@ from ._choices import (
     mc_pick,
     net_card,
     net_choice,
+    net_draw,
+    net_draws,
 )
 from ._plain import deal_many, plain_dealt, plain_games, plain_hands, play_plain
 
@@ -72,7 +74,8 @@ __all__ = [
     "HAVE_NUMBA", "HEURISTIC_FEW", "HEURISTIC_LOOK", "HEURISTIC_ROOM", "MC_CARD", "MC_COST", "NET_CARD_FEATURES",
     "NET_TAKE_ROW", "PREFIX", "CardPolicy", "Policies", "Room", "RowPolicy", "Start", "Tally", "below",
     "deal_hand", "deal_many", "fewest", "games", "hands", "heuristic_card", "heuristic_row", "lay", "mc_card",
-    "net_choice", "place_fewest", "plain_games", "plain_hands", "plain_rows", "play_hand", "play_plain", "policies",
+    "net_choice", "net_draw", "net_draws", "place_fewest", "plain_games", "plain_hands", "plain_rows", "play_hand",
+    "play_plain", "policies",
     "rollouts", "room", "sample_state", "tally", "target", "unseen_prefix",
 ]
 
@@ -120,7 +123,8 @@ def _uses(cards, rows):  # type: ignore[no-untyped-def]
     marking = False
     for p in range(cards.shape[0]):
         cp = cards[p]
-        if cp == CardPolicy.HEURISTIC or cp == CardPolicy.SNUG or cp == CardPolicy.MC or cp == CardPolicy.NET:
+        if (cp == CardPolicy.HEURISTIC or cp == CardPolicy.SNUG or cp == CardPolicy.MC or cp == CardPolicy.NET
+                or cp == CardPolicy.NET_DRAWN):
             looking = True
         if cp != CardPolicy.ORDER:
             choosing = True
@@ -254,6 +258,9 @@ def play_hand(ends, counts, heads, public, orders, fixed, choices, seats, penalt
                     elif cp == CardPolicy.NET:
                         picks[p] = net_card(ends, counts, heads, orders[p, t:], cnt, hb, opponents, tie, work, costs,
                                             targets, net, feats, x, h1, h2, chances)
+                    elif cp == CardPolicy.NET_DRAWN:
+                        state, picks[p] = net_draw(ends, counts, heads, orders[p, t:], cnt, hb, opponents, tie, work,
+                                                   costs, targets, net, feats, x, h1, h2, chances, state)
             _move_picks(orders, t, picks)
         n = _reveal(orders, t, keys, public, marking)
         state, event = _place_turn(ends, counts, heads, public, orders, t, keys, n, choices, event, rows, later,

@@ -14,7 +14,8 @@ looks random, where every rollout is random play, about a microsecond each).
 Who it plays is guessed from the cards they reveal (:mod:`nimmt.bots.opponents`): a posterior for
 each other player over a few styles (nimmt's ``heuristic``, ``snug`` play like ``field:risk``,
 ``mc`` the noisy play of Monte-Carlo bots, ``random``; with the ``styles`` option also ``learned``, the
-network's play, a model of searching players); the rollouts give each player a style drawn
+network's play, a model of searching players, or ``learned-drawn``, its card drawn from the network's
+softmax); the rollouts give each player a style drawn
 from it (:mod:`nimmt.bots.styles`), or play everybody at random when every other player looks
 random. A card is worth its bullheads minus the mean of what each other player takes in the same
 rollouts (``others=1``): the search plays for a lead over the table, not only for a low score. Near

@@ -7,7 +7,8 @@ other way round. :class:`OpponentModel` keeps, for each other player, a posterio
 of its family, by default :data:`nimmt.bots.styles.DEFAULT_STYLES` (nimmt's ``heuristic``; ``snug``,
 the same expected cost with near ties to the snuggest fit, as ``field:risk`` and ``field:safe``
 play; ``mc``, a noisy chooser like the Monte-Carlo bots; ``random``; on request also ``learned``,
-the network's play, a model of players who search). After
+the network's play, a model of players who search, or ``learned-drawn``, its card drawn from the
+network's softmax). After
 every turn it sees the card each other player revealed and asks how likely that
 card was in each style:
 
@@ -44,7 +45,7 @@ from nimmt.core import View
 from nimmt.core.fast import target
 
 from .heuristic import choose, compiled
-from .styles import DEFAULT_STYLES, learned_chances, style_chance
+from .styles import DEFAULT_STYLES, LEARNED, learned_chances, style_chance
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -54,7 +55,8 @@ class OpponentModel:
     SLIP = 0.1  # chance that a player plays any card at all, whatever its style
     HANDS = 12  # sampled hands per player and turn
     CAP = 8.0  # how far below the best style's log-weight any style may fall
-    PRIOR: ClassVar[dict[str, float]] = {"heuristic": 0.5, "snug": 0.25, "mc": 0.25, "learned": 0.25, "random": 0.25}
+    PRIOR: ClassVar[dict[str, float]] = {"heuristic": 0.5, "snug": 0.25, "mc": 0.25, "learned": 0.25,
+                                          "learned-drawn": 0.25, "random": 0.25}
 
     def __init__(self, rng: random.Random, styles: tuple[str, ...] = DEFAULT_STYLES) -> None:
         self.rng = rng
@@ -187,7 +189,7 @@ def chances(
             top = max(scores)
             weights = [math.exp(u - top) for u in scores]
             found.append(weights[0] / sum(weights))
-        elif style == "learned":
+        elif style in LEARNED:
             found.append(learned_chances(rows, hand, unseen, players)[0])
         elif style == "heuristic" and players <= few:  # it looks ahead: the kernel's own
             found.append(1.0 if choose(rows, hand, unseen, players) == card else 0.0)

@@ -16,6 +16,9 @@ family the ``expert``'s opponent model (:mod:`nimmt.bots.opponents`) weighs for 
                 other style's, ``docs/ladder.md``); its likelihood is the network's softmax over
                 the hand, its rollouts play the likeliest card. Not in :data:`DEFAULT_STYLES`
                 (the expert's ``styles`` option adds it)
+``learned-drawn`` the same likelihood; its rollouts draw the card from the network's softmax (as
+                ``mc``'s draw theirs) instead of playing the likeliest one. Not in
+                :data:`DEFAULT_STYLES`
 ``random``      any card; the cheapest row
 ============== =============================================================================
 
@@ -46,7 +49,8 @@ if TYPE_CHECKING:  # NumPy is loaded by the rollouts that use it, not by every c
 
     Ints = npt.NDArray[np.int64]
 
-STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "learned", "random")
+STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "learned", "learned-drawn", "random")
+LEARNED: tuple[str, ...] = ("learned", "learned-drawn")  # the styles whose likelihood is the network's softmax
 # The styles the expert's model weighs by default (docs/ladder.md, "A model of Monte-Carlo players": with
 # ``mc`` the expert leads three field:mc50 by more); ``learned`` is measured apart ("A model of players
 # who search").
@@ -65,6 +69,7 @@ def _policies() -> dict[str, tuple[int, int]]:
         "random": (CardPolicy.ORDER, RowPolicy.FEWEST),
         # A style, and how the expert may roll out its own cards (``own="learned"``).
         "learned": (CardPolicy.NET, RowPolicy.HEURISTIC),
+        "learned-drawn": (CardPolicy.NET_DRAWN, RowPolicy.HEURISTIC),
     }
 
 
@@ -120,7 +125,7 @@ def style_chance(
         return 1.0 / len(hand)
     if style == "mc":
         return mc_chances(rows, hand, unseen, players)[list(hand).index(card)]
-    if style == "learned":
+    if style in LEARNED:
         return learned_chances(rows, hand, unseen, players)[list(hand).index(card)]
     return 1.0 if style_choice(style, rows, hand, unseen, players) == card else 0.0
 
@@ -128,8 +133,8 @@ def style_chance(
 def style_choice(
     style: str, rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int
 ) -> int | None:
-    """The card a player of ``style`` plays from ``hand`` (None for ``random``, ``mc`` and ``learned``:
-    their likelihood is a chance over the hand)."""
+    """The card a player of ``style`` plays from ``hand`` (None for ``random``, ``mc`` and the
+    :data:`LEARNED` styles: their likelihood is a chance over the hand)."""
     if style == "heuristic":
         return choose(rows, hand, unseen, players)
     if style == "snug":
@@ -144,14 +149,14 @@ def seats_of(styles: Sequence[str]) -> Seats:
 
 
 def policies_of(seats: Seats, net: Net | None) -> Policies:
-    """The compiled rollouts' policies for ``seats``; seats in the ``learned`` style play the network
+    """The compiled rollouts' policies for ``seats``; seats in the :data:`LEARNED` styles play the network
     ``net`` (default: the one shipped)."""
     from nimmt.batch import CardPolicy, seat_policies
 
     from .learned import load
 
     weights = None
-    if CardPolicy.NET in seats[0]:
+    if CardPolicy.NET in seats[0] or CardPolicy.NET_DRAWN in seats[0]:
         weights = (load() if net is None else net).flat
     return seat_policies(seats[0], seats[1], weights)
 

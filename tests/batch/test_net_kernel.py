@@ -92,6 +92,25 @@ def test_the_compiled_network_sees_the_same_features_and_plays_the_same_card(pla
     assert clear >= len(views) * 0.9
 
 
+def test_a_drawn_network_seat_plays_each_card_with_the_policys_chance() -> None:
+    """CardPolicy.NET_DRAWN: over many draws from one position, each card's share is within four standard
+    errors of the learned bot's policy for it (a fixed seed, so no flakes), whatever order the hand
+    comes in; the likeliest card is not always drawn."""
+    net = load()
+    view = next(v for v in positions(4, 1, 31) if len(v.hand) >= 7)
+    hand = list(view.hand)
+    random.Random(5).shuffle(hand)
+    ends, counts, heads = rows_of(view)
+    feats = np.zeros((len(hand), FEATURES), np.float32)
+    draws = 20_000
+    seen = K.net_draws(ends, counts, heads, np.array(hand, np.int64), _public(view), view.players, HEURISTIC_TIE,
+                       net.flat, feats, draws, np.uint64(2026))
+    policy = net.score_view(view)
+    expected = np.array([policy[c][1] for c in hand])
+    assert seen.sum() == draws and 0 < seen.max() < draws
+    np.testing.assert_array_less(np.abs(seen / draws - expected), 4 * np.sqrt(expected * (1 - expected) / draws) + 1e-4)
+
+
 def test_the_flat_weights_hold_every_array_in_order() -> None:
     net = load()
     flat = net.flat
