@@ -45,7 +45,7 @@ from nimmt.core import View
 from nimmt.core.fast import target
 
 from .heuristic import choose, compiled
-from .styles import DEFAULT_STYLES, LEARNED, learned_chances, style_chance
+from .styles import DEFAULT_STYLES, LEARNED, learned_chances, style_chance, temperature_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -190,7 +190,7 @@ def chances(
             weights = [math.exp(u - top) for u in scores]
             found.append(weights[0] / sum(weights))
         elif style in LEARNED:
-            found.append(learned_chances(rows, hand, unseen, players)[0])
+            found.append(learned_chances(rows, hand, unseen, players, temperature_of(style))[0])
         elif style == "heuristic" and players <= few:  # it looks ahead: the kernel's own
             found.append(1.0 if choose(rows, hand, unseen, players) == card else 0.0)
         elif style == "heuristic":  # no look ahead, near ties to the highest card

@@ -16,7 +16,8 @@ family the ``expert``'s opponent model (:mod:`nimmt.bots.opponents`) weighs for 
                 other style's, ``docs/ladder.md``); its likelihood is the network's softmax over
                 the hand, its rollouts play the likeliest card. Not in :data:`DEFAULT_STYLES`
                 (the expert's ``styles`` option adds it)
-``learned-drawn`` the same likelihood; its rollouts draw the card from the network's softmax (as
+``learned-drawn`` the network's softmax at the temperature :data:`DRAWN_TEMPERATURE` (sharper: it
+                fits ``field:dmc``'s cards better), its rollouts draw the card from it (as
                 ``mc``'s draw theirs) instead of playing the likeliest one. Not in
                 :data:`DEFAULT_STYLES`
 ``random``      any card; the cheapest row
@@ -48,9 +49,14 @@ if TYPE_CHECKING:  # NumPy is loaded by the rollouts that use it, not by every c
     from .learned import Net
 
     Ints = npt.NDArray[np.int64]
+    Floats = npt.NDArray[np.float32]
 
 STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "learned", "learned-drawn", "random")
 LEARNED: tuple[str, ...] = ("learned", "learned-drawn")  # the styles whose likelihood is the network's softmax
+# The temperature of ``learned-drawn``'s softmax: log-loss 0.967 per choice against 1.102 at 1 on 270 choices
+# of field:dmc at 4 players, 1.474 against 1.472 on 387 heads-up (docs/ladder.md, "A model of players who
+# search").
+DRAWN_TEMPERATURE = 0.5
 # The styles the expert's model weighs by default (docs/ladder.md, "A model of Monte-Carlo players": with
 # ``mc`` the expert leads three field:mc50 by more); ``learned`` is measured apart ("A model of players
 # who search").
@@ -104,17 +110,31 @@ def mc_chances(rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Seque
 
 
 def learned_chances(
-    rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int
+    rows: Sequence[Sequence[int]], hand: Sequence[int], unseen: Sequence[int], players: int,
+    temperature: float = 1.0,
 ) -> list[float]:
     """The chance of each card of ``hand`` (in its order) in the ``learned`` style: the network's
-    softmax over the hand (:meth:`nimmt.bots.learned.Net.evaluate`). ``unseen`` may hold the hand's
+    softmax over the hand (:meth:`nimmt.bots.learned.Net.evaluate`), its logits divided by
+    ``temperature`` (``learned-drawn``'s is :data:`DRAWN_TEMPERATURE`). ``unseen`` may hold the hand's
     cards too (as the other styles' kernels count them): they are taken out."""
     from .learned import card_features, load
 
     held = set(hand)
     ordered = sorted(hand)
-    _, policy, _ = load().evaluate(card_features(rows, ordered, [c for c in unseen if c not in held], players))
-    return [float(policy[ordered.index(c)]) for c in hand]
+    features = card_features(rows, ordered, [c for c in unseen if c not in held], players)
+    if temperature == 1.0:
+        _, policy, _ = load().evaluate(features)
+        return [float(policy[ordered.index(c)]) for c in hand]
+    _, logits = load().forward(features)
+    top = float(logits.max())
+    weights = [math.exp((float(u) - top) / temperature) for u in logits]
+    total = sum(weights)
+    return [weights[ordered.index(c)] / total for c in hand]
+
+
+def temperature_of(style: str) -> float:
+    """The softmax temperature of a :data:`LEARNED` style."""
+    return DRAWN_TEMPERATURE if style == "learned-drawn" else 1.0
 
 
 def style_chance(
@@ -126,7 +146,7 @@ def style_chance(
     if style == "mc":
         return mc_chances(rows, hand, unseen, players)[list(hand).index(card)]
     if style in LEARNED:
-        return learned_chances(rows, hand, unseen, players)[list(hand).index(card)]
+        return learned_chances(rows, hand, unseen, players, temperature_of(style))[list(hand).index(card)]
     return 1.0 if style_choice(style, rows, hand, unseen, players) == card else 0.0
 
 
@@ -156,9 +176,28 @@ def policies_of(seats: Seats, net: Net | None) -> Policies:
     from .learned import load
 
     weights = None
-    if CardPolicy.NET in seats[0] or CardPolicy.NET_DRAWN in seats[0]:
+    if CardPolicy.NET_DRAWN in seats[0]:  # the likeliest card of NET seats is the same at any temperature
+        weights = sharpened((load() if net is None else net).flat, DRAWN_TEMPERATURE)
+    elif CardPolicy.NET in seats[0]:
         weights = (load() if net is None else net).flat
     return seat_policies(seats[0], seats[1], weights)
+
+
+_SHARPENED: dict[tuple[int, float], tuple[Floats, Floats]] = {}
+
+
+def sharpened(flat: Floats, temperature: float) -> Floats:
+    """The flat weights (:attr:`nimmt.bots.learned.Net.flat`) with the policy logit divided by
+    ``temperature``: its output weights and bias, the last column of ``w3`` and ``b3[1]``, the last
+    numbers of the array. Made once for each array."""
+    key = (id(flat), temperature)
+    if key not in _SHARPENED or _SHARPENED[key][0] is not flat:
+        hidden = int(flat[1])
+        scaled = flat.copy()
+        scaled[-2 - 2 * hidden + 1 : -2 : 2] /= temperature  # w3 is (hidden, 2), row by row: its column 1
+        scaled[-1] /= temperature
+        _SHARPENED[key] = (flat, scaled)
+    return _SHARPENED[key][1]
 
 
 def seat_card_penalties(

@@ -15,6 +15,7 @@ from nimmt.batch import _kernels as K
 from nimmt.batch.rollout import _public
 from nimmt.bots import Bot, make_bot
 from nimmt.bots.learned import FEATURES, HIDDEN, LearnedBot, Net, card_features, load
+from nimmt.bots.styles import DRAWN_TEMPERATURE, learned_chances, sharpened
 from nimmt.core import BULLHEADS, View
 from nimmt.match import play_game
 
@@ -103,12 +104,17 @@ def test_a_drawn_network_seat_plays_each_card_with_the_policys_chance() -> None:
     ends, counts, heads = rows_of(view)
     feats = np.zeros((len(hand), FEATURES), np.float32)
     draws = 20_000
-    seen = K.net_draws(ends, counts, heads, np.array(hand, np.int64), _public(view), view.players, HEURISTIC_TIE,
-                       net.flat, feats, draws, np.uint64(2026))
     policy = net.score_view(view)
-    expected = np.array([policy[c][1] for c in hand])
-    assert seen.sum() == draws and 0 < seen.max() < draws
-    np.testing.assert_array_less(np.abs(seen / draws - expected), 4 * np.sqrt(expected * (1 - expected) / draws) + 1e-4)
+    sharp = learned_chances(view.rows, hand, sorted(view.unseen_cards()), view.players, DRAWN_TEMPERATURE)
+    # At the temperature of 1 (the flat weights as they are) and at learned-drawn's (the sharpened ones).
+    for flat, chances in ((net.flat, [policy[c][1] for c in hand]), (sharpened(net.flat, DRAWN_TEMPERATURE), sharp)):
+        seen = K.net_draws(ends, counts, heads, np.array(hand, np.int64), _public(view), view.players,
+                           HEURISTIC_TIE, flat, feats, draws, np.uint64(2026))
+        expected = np.array(chances)
+        assert seen.sum() == draws and 0 < seen.max() < draws
+        error = 4 * np.sqrt(expected * (1 - expected) / draws) + 1e-4
+        np.testing.assert_array_less(np.abs(seen / draws - expected), error)
+    assert max(sharp) > max(policy[c][1] for c in hand)
 
 
 def test_the_flat_weights_hold_every_array_in_order() -> None:

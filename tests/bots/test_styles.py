@@ -16,6 +16,7 @@ from nimmt.bots.opponents import OpponentModel
 from nimmt.bots.search import evaluate_batch
 from nimmt.bots.styles import (
     DEFAULT_STYLES,
+    DRAWN_TEMPERATURE,
     STYLES,
     mc_chances,
     seat_card_penalties,
@@ -99,7 +100,7 @@ def test_a_player_not_seen_yet_has_the_prior() -> None:
     [("field:risk", "snug"), ("field:safe", "snug"), ("heuristic", "heuristic"), ("field:mc50", "mc")],
 )
 def test_with_the_mc_style_the_model_still_tells_the_field_apart(opponent: str, style: str) -> None:
-    # Every style but learned-drawn, whose likelihood is learned's (the two would share its weight).
+    # Every style but learned-drawn, learned's sharper twin (the two would share its weight).
     post = posterior_after_a_game(opponent, 8, tuple(s for s in STYLES if s != "learned-drawn"))
     assert max(post, key=post.__getitem__) == style, post
     assert post[style] > 0.5, post
@@ -210,9 +211,12 @@ def test_the_learned_style_is_the_networks_softmax_and_its_seats_play_its_card()
     learned = seat_card_penalties(v, list(v.hand), 40, np.random.default_rng(4), seats)
     assert learned.shape == (10, 40) and (learned >= 0).all()
     assert "learned" in STYLES and "learned" not in DEFAULT_STYLES
-    # ``learned-drawn``: the same likelihood (in the model's own path too); its seats draw their cards.
-    assert [style_chance("learned-drawn", v.rows, hand, unseen, 4, c) for c in hand] == chances
-    assert opponents.chances(["learned", "learned-drawn"], v.rows, hand, unseen, 4) == [chances[0]] * 2
+    # ``learned-drawn``: the softmax at DRAWN_TEMPERATURE (in the model's own path too); its seats draw their cards.
+    sharp = np.array([policy[c] for c in hand]) ** (1 / DRAWN_TEMPERATURE)
+    drawn_chances = [style_chance("learned-drawn", v.rows, hand, unseen, 4, c) for c in hand]
+    assert drawn_chances == pytest.approx(list(sharp / sharp.sum()), abs=1e-6)
+    assert max(drawn_chances) > max(chances)
+    assert opponents.chances(["learned", "learned-drawn"], v.rows, hand, unseen, 4) == [chances[0], drawn_chances[0]]
     drawn_seats = seats_of(["heuristic"] + ["learned-drawn"] * 3)
     drawn = seat_card_penalties(v, list(v.hand), 40, np.random.default_rng(4), drawn_seats)
     assert drawn.shape == (10, 40) and (drawn >= 0).all() and not np.array_equal(drawn, learned)
