@@ -506,29 +506,11 @@ def net_draw(ends, counts, heads, hand, cnt, hb, opponents, tie, work, costs, ta
 
 
 @_jit
-def net_choice(ends, counts, heads, hand, public, players, tie, net, feats):  # type: ignore[no-untyped-def]
-    """:func:`net_card` from a position (``public``: 105 flags, as :func:`play_hand` keeps them),
-    with the features in ``feats`` (len(hand), F): for the tests that hold it to the learned bot, whose
-    network runs in NumPy."""
-    size = len(hand)
-    cnt = np.empty(106, np.int64)
-    hb = np.empty(106, np.int64)
-    unseen_prefix(public, cnt, hb)
-    work = np.empty(2 * size + HEURISTIC_ROOM, np.int64)
-    costs = np.empty(size)
-    targets = np.empty(size, np.int64)
-    x = np.empty_like(feats)
-    h1 = np.empty((size, int(net[1])), np.float32)
-    h2 = np.empty((size, int(net[1])), np.float32)
-    return net_card(ends, counts, heads, hand, cnt, hb, players - 1, tie, work, costs, targets, net, feats, x, h1, h2,
-                    np.empty(0))
-
-
-@_jit
-def net_draws(ends, counts, heads, hand, public, players, tie, net, feats, draws, state):  # type: ignore[no-untyped-def]
-    """How many times each card of ``hand`` (in its order) comes in ``draws`` draws of :func:`net_draw` from
-    a position given as to :func:`net_choice`; for the test that holds the draw to the learned bot's
-    policy."""
+def net_position(ends, counts, heads, hand, public, players, tie, net, feats, draws, state):  # type: ignore[no-untyped-def]
+    """(:func:`net_card`'s index, how many times each card of ``hand`` comes in ``draws`` draws of
+    :func:`net_draw`) from a position (``public``: 105 flags, as :func:`play_hand` keeps them), with the
+    features in ``feats`` (len(hand), F): for the tests that hold the rollouts' network to the learned
+    bot, whose network runs in NumPy."""
     size = len(hand)
     cnt = np.empty(106, np.int64)
     hb = np.empty(106, np.int64)
@@ -544,7 +526,20 @@ def net_draws(ends, counts, heads, hand, public, players, tie, net, feats, draws
         state, i = net_draw(ends, counts, heads, hand, cnt, hb, players - 1, tie, work, costs, targets, net, feats, x,
                             h1, h2, np.empty(0), state)
         seen[i] += 1
-    return seen
+    index = net_card(ends, counts, heads, hand, cnt, hb, players - 1, tie, work, costs, targets, net, feats, x, h1, h2,
+                     np.empty(0))
+    return index, seen
+
+
+def net_choice(ends, counts, heads, hand, public, players, tie, net, feats):  # type: ignore[no-untyped-def]
+    """:func:`net_card` from a position, as :func:`net_position` takes it."""
+    return net_position(ends, counts, heads, hand, public, players, tie, net, feats, 0, np.uint64(0))[0]
+
+
+def net_draws(ends, counts, heads, hand, public, players, tie, net, feats, draws, state):  # type: ignore[no-untyped-def]
+    """How many times each card of ``hand`` comes in ``draws`` draws of :func:`net_draw` (``state``: a
+    np.uint64 seed), from a position as :func:`net_position` takes it."""
+    return net_position(ends, counts, heads, hand, public, players, tie, net, feats, draws, state)[1]
 
 
 @_jit_inline
