@@ -29,6 +29,7 @@ from nimmt.match import play_game
 
 Record = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], int, int]
 STYLES = ("heuristic", "snug", "mc", "learned", "random")
+TEMPERATURES = (0.3, 0.4, 0.5, 0.7, 1.0, 1.5)
 SOFTMAX = {"mc": mc_chances, "learned": learned_chances}  # every card's chance of a hand, in its order
 
 
@@ -71,6 +72,12 @@ def main() -> None:
     for style in STYLES:
         share = "" if style == "random" else f"plays its card {agree[style] / n:.1%}, "
         print(f"  {style:10} {share}log-loss {loss[style] / n:.3f}")
+    # The network's softmax at other temperatures, without the slip (learned-drawn's DRAWN_TEMPERATURE).
+    for temperature in TEMPERATURES:
+        total = 0.0
+        for rows, hand, unseen, p, card in records:
+            total -= math.log(learned_chances(rows, hand, unseen, p, temperature)[hand.index(card)])
+        print(f"  the network at a temperature of {temperature}: log-loss {total / n:.3f}")
 
 
 if __name__ == "__main__":

@@ -54,8 +54,8 @@ if TYPE_CHECKING:  # NumPy is loaded by the rollouts that use it, not by every c
 STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "learned", "learned-drawn", "random")
 LEARNED: tuple[str, ...] = ("learned", "learned-drawn")  # the styles whose likelihood is the network's softmax
 # The temperature of ``learned-drawn``'s softmax: log-loss 0.967 per choice against 1.102 at 1 on 270 choices
-# of field:dmc at 4 players, 1.474 against 1.472 on 387 heads-up (docs/ladder.md, "A model of players who
-# search").
+# of field:dmc at 4 players, 1.474 against 1.472 on 387 heads-up (docs/ladder.md, "Two models of players
+# who search").
 DRAWN_TEMPERATURE = 0.5
 # The styles the expert's model weighs by default (docs/ladder.md, "A model of Monte-Carlo players": with
 # ``mc`` the expert leads three field:mc50 by more); ``learned`` is measured apart ("A model of players
