@@ -159,6 +159,19 @@ class Net:
         parts = [np.array([features, hidden], np.float32)] + [getattr(self, name).ravel() for name in self.ARRAYS]
         return np.ascontiguousarray(np.concatenate(parts), np.float32)
 
+    def flat_at(self, temperature: float) -> Floats:
+        """:attr:`flat` with the policy logit divided by ``temperature`` (:func:`sharpened`), made once
+        per temperature: the compiled rollouts of ``learned-drawn`` ask for it on every call."""
+        if temperature == 1.0:
+            return self.flat
+        if temperature not in self._sharpened:
+            self._sharpened[temperature] = sharpened(self.flat, temperature)
+        return self._sharpened[temperature]
+
+    @cached_property
+    def _sharpened(self) -> dict[float, Floats]:
+        return {}
+
     def save(self, path: str | Path) -> None:
         import numpy as np
 
@@ -177,6 +190,16 @@ class Net:
         if arrays["w1"].shape[0] != NET_FEATURES:
             raise BotError(f"these weights take {arrays['w1'].shape[0]} features, the encoding has {NET_FEATURES}")
         return cls(meta=meta, **arrays)
+
+
+def sharpened(flat: Floats, temperature: float) -> Floats:
+    """A copy of the flat weights (:attr:`Net.flat`) with the policy logit divided by ``temperature``:
+    its output weights and bias, the last column of ``w3`` and ``b3[1]``, the last numbers of the array."""
+    hidden = int(flat[1])
+    scaled = flat.copy()
+    scaled[-2 - 2 * hidden + 1 : -2 : 2] /= temperature  # w3 is (hidden, 2), row by row: its column 1
+    scaled[-1] /= temperature
+    return scaled
 
 
 @cache

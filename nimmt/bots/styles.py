@@ -49,7 +49,6 @@ if TYPE_CHECKING:  # NumPy is loaded by the rollouts that use it, not by every c
     from .learned import Net
 
     Ints = npt.NDArray[np.int64]
-    Floats = npt.NDArray[np.float32]
 
 STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "learned", "learned-drawn", "random")
 LEARNED: tuple[str, ...] = ("learned", "learned-drawn")  # the styles whose likelihood is the network's softmax
@@ -177,27 +176,10 @@ def policies_of(seats: Seats, net: Net | None) -> Policies:
 
     weights = None
     if CardPolicy.NET_DRAWN in seats[0]:  # the likeliest card of NET seats is the same at any temperature
-        weights = sharpened((load() if net is None else net).flat, DRAWN_TEMPERATURE)
+        weights = (load() if net is None else net).flat_at(DRAWN_TEMPERATURE)
     elif CardPolicy.NET in seats[0]:
         weights = (load() if net is None else net).flat
     return seat_policies(seats[0], seats[1], weights)
-
-
-_SHARPENED: dict[tuple[int, float], tuple[Floats, Floats]] = {}
-
-
-def sharpened(flat: Floats, temperature: float) -> Floats:
-    """The flat weights (:attr:`nimmt.bots.learned.Net.flat`) with the policy logit divided by
-    ``temperature``: its output weights and bias, the last column of ``w3`` and ``b3[1]``, the last
-    numbers of the array. Made once for each array."""
-    key = (id(flat), temperature)
-    if key not in _SHARPENED or _SHARPENED[key][0] is not flat:
-        hidden = int(flat[1])
-        scaled = flat.copy()
-        scaled[-2 - 2 * hidden + 1 : -2 : 2] /= temperature  # w3 is (hidden, 2), row by row: its column 1
-        scaled[-1] /= temperature
-        _SHARPENED[key] = (flat, scaled)
-    return _SHARPENED[key][1]
 
 
 def seat_card_penalties(
