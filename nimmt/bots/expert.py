@@ -122,12 +122,13 @@ class ExpertBot(Bot):
         # measured in docs/ladder.md). 0: its own bullheads only, as before.
         self.others = others
         # The styles its model of the other players weighs (comma-separated names of
-        # nimmt.bots.styles.STYLES); None: DEFAULT_STYLES.
+        # nimmt.bots.styles.STYLES), at every table size; None: the default for the table's size
+        # (nimmt.bots.styles.default_styles).
         family = DEFAULT_STYLES if styles is None else tuple(s.strip() for s in styles.split(","))
         unknown = [s for s in family if s not in STYLES]
         if unknown or "random" not in family:
             raise BotError(f"styles are among {', '.join(STYLES)} and include 'random', not {styles!r}")
-        self.opponents = OpponentModel(random.Random(self.rng.getrandbits(64)), family)
+        self.opponents = OpponentModel(random.Random(self.rng.getrandbits(64)), None if styles is None else family)
         # How the rollouts play its own later cards: like ``heuristic``, or like the learned network
         # (nimmt.bots.learned, compiled into the rollouts: stronger play, each rollout some 4 times
         # as costly; measured in docs/ladder.md).

@@ -6,9 +6,10 @@ expect care from random players overrate the danger of the rows and underrate th
 other way round. :class:`OpponentModel` keeps, for each other player, a posterior over the styles
 of its family, by default :data:`nimmt.bots.styles.DEFAULT_STYLES` (nimmt's ``heuristic``; ``snug``,
 the same expected cost with near ties to the snuggest fit, as ``field:risk`` and ``field:safe``
-play; ``mc``, a noisy chooser like the Monte-Carlo bots; ``random``; on request also ``learned``,
-the network's play, a model of players who search, or ``learned-drawn``, its card drawn from the
-network's softmax). After
+play; ``mc``, a noisy chooser like the Monte-Carlo bots; ``learned-drawn``, a model of players who
+search: its card drawn from the learned network's softmax; ``random``), at 3 to 6 players; at other
+sizes the same without ``learned-drawn`` (:func:`~nimmt.bots.styles.default_styles`); on request
+also ``learned``, the network's likeliest card. After
 every turn it sees the card each other player revealed and asks how likely that
 card was in each style:
 
@@ -19,8 +20,9 @@ card was in each style:
   for ``mc`` and ``learned``). A player is
   allowed a slip (``SLIP``), so that one odd card does not rule a style out.
 
-The prior weighs ``heuristic`` 0.5 and each other style 0.25: normalised over the four styles,
-0.4 and 0.2 each (``heuristic_share`` before any evidence is that 0.4). (Players who
+The prior weighs ``heuristic`` 0.5 and each other style 0.25: normalised over the five styles,
+1/3 and 1/6 each (``heuristic_share`` before any evidence is that 1/3; over the four of other sizes, 0.4).
+(Players who
 always play their lowest or their highest card were in the family too. With hands sampled as above
 a highest-card player is rarely told apart, since a middling card is seldom the highest of a random
 hand; bounding its hand by the cards it played before tells it apart, but then nimmt's
@@ -45,7 +47,7 @@ from nimmt.core import View
 from nimmt.core.fast import target
 
 from .heuristic import choose, compiled
-from .styles import DEFAULT_STYLES, LEARNED, learned_chances, style_chance, temperature_of
+from .styles import DEFAULT_STYLES, LEARNED, default_styles, learned_chances, style_chance, temperature_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -58,9 +60,12 @@ class OpponentModel:
     PRIOR: ClassVar[dict[str, float]] = {"heuristic": 0.5, "snug": 0.25, "mc": 0.25, "learned": 0.25,
                                           "learned-drawn": 0.25, "random": 0.25}
 
-    def __init__(self, rng: random.Random, styles: tuple[str, ...] = DEFAULT_STYLES) -> None:
+    def __init__(self, rng: random.Random, styles: tuple[str, ...] | None = None) -> None:
         self.rng = rng
-        self.styles = styles  # the family weighed, from nimmt.bots.styles.STYLES
+        # The family weighed, from nimmt.bots.styles.STYLES. None: the default for the table's size
+        # (default_styles), set by the first view observed; DEFAULT_STYLES until then.
+        self.styles = DEFAULT_STYLES if styles is None else styles
+        self._sized = styles is None
         self.log_weights: dict[int, list[float]] = {}  # seat -> log-weight of each style, in STYLES order
         self._last: View | None = None
         self._sums: dict[int, tuple[tuple[float, ...], list[float]]] = {}  # seat -> (its log-weights, draw's sums)
@@ -113,6 +118,10 @@ class OpponentModel:
 
     def observe(self, view: View) -> None:
         """Learn from the turn completed since the last card choice this bot saw (same round)."""
+        if self._sized:
+            self._sized = False
+            if not self.log_weights:
+                self.styles = default_styles(view.players)
         last, self._last = self._last, view
         if last is None or last.round != view.round or view.turn != last.turn + 1:
             return

@@ -18,8 +18,8 @@ family the ``expert``'s opponent model (:mod:`nimmt.bots.opponents`) weighs for 
                 (the expert's ``styles`` option adds it)
 ``learned-drawn`` the network's softmax at the temperature :data:`DRAWN_TEMPERATURE` (sharper: it
                 fits ``field:dmc``'s cards better), its rollouts draw the card from it (as
-                ``mc``'s draw theirs) instead of playing the likeliest one. Not in
-                :data:`DEFAULT_STYLES`
+                ``mc``'s draw theirs) instead of playing the likeliest one. In
+                :data:`DEFAULT_STYLES`, the default at 3 to 6 players (:func:`default_styles`)
 ``random``      any card; the cheapest row
 ============== =============================================================================
 
@@ -57,9 +57,20 @@ LEARNED: tuple[str, ...] = ("learned", "learned-drawn")  # the styles whose like
 # who search").
 DRAWN_TEMPERATURE = 0.5
 # The styles the expert's model weighs by default (docs/ladder.md, "A model of Monte-Carlo players": with
-# ``mc`` the expert leads three field:mc50 by more); ``learned`` is measured apart ("A model of players
-# who search").
-DEFAULT_STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "random")
+# ``mc`` the expert leads three field:mc50 by more; "Two models of players who search": with
+# ``learned-drawn`` it leads three field:dmc by more at 4 players, at no measurable cost against the
+# field's bots). ``learned-drawn`` only at DRAWN_PLAYERS: its temperature fits field:dmc's cards from 3
+# to 6 players, not at 8 or 10 (a searcher is noisier at a big table) nor heads-up, where it bought
+# nothing; elsewhere the family before it, BASE_STYLES. ``learned`` is measured apart and left out.
+DEFAULT_STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "learned-drawn", "random")
+BASE_STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "random")
+DRAWN_PLAYERS = range(3, 7)
+
+
+def default_styles(players: int) -> tuple[str, ...]:
+    """The family the expert's model weighs by default at a table of ``players``."""
+    return DEFAULT_STYLES if players in DRAWN_PLAYERS else BASE_STYLES
+
 
 Seats = tuple[tuple[int, ...], tuple[int, ...]]  # card policy and row policy of each seat
 

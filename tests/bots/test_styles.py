@@ -15,9 +15,11 @@ from nimmt.bots.expert import ExpertBot
 from nimmt.bots.opponents import OpponentModel
 from nimmt.bots.search import evaluate_batch
 from nimmt.bots.styles import (
+    BASE_STYLES,
     DEFAULT_STYLES,
     DRAWN_TEMPERATURE,
     STYLES,
+    default_styles,
     mc_chances,
     seat_card_penalties,
     seat_row_penalties,
@@ -92,7 +94,35 @@ def test_a_player_not_seen_yet_has_the_prior() -> None:
     model = OpponentModel(random.Random(1))
     total = sum(OpponentModel.PRIOR[s] for s in DEFAULT_STYLES)
     assert model.posterior(2) == pytest.approx({s: OpponentModel.PRIOR[s] / total for s in DEFAULT_STYLES})
-    assert model.heuristic_share == pytest.approx(0.4)  # the seat seen: heuristic 0.5 of 1.25
+    assert model.heuristic_share == pytest.approx(1 / 3)  # the seat seen: heuristic 0.5 of 1.5
+    assert OpponentModel(random.Random(1), BASE_STYLES).heuristic_share == pytest.approx(0.4)  # 0.5 of 1.25
+
+
+def test_the_default_family_weighs_the_network_from_three_to_six_players() -> None:
+    """At 3 to 6 players the default expert weighs ``learned-drawn`` too; heads-up and at bigger tables
+    it weighs the four styles before it and plays exactly as an expert told those four does. A family
+    given by name holds at every size."""
+    assert "learned-drawn" in DEFAULT_STYLES and "learned-drawn" not in BASE_STYLES
+    assert set(BASE_STYLES) < set(DEFAULT_STYLES)
+    assert [default_styles(n) == DEFAULT_STYLES for n in range(2, 11)] == [False] + [True] * 4 + [False] * 4
+
+    def family_seen(players: int, styles: str | None) -> tuple[str, ...]:
+        bot = ExpertBot(random.Random(1), samples=8, time_budget=100, clock="cpu", styles=styles)
+        play_game([bot] + [make_bot("field:risk", random.Random(i)) for i in range(1, players)],
+                  random.Random(2), Rules(rounds=1))
+        return bot.opponents.styles
+
+    assert family_seen(4, None) == DEFAULT_STYLES
+    assert family_seen(2, None) == BASE_STYLES
+    assert family_seen(7, None) == BASE_STYLES
+    assert family_seen(2, ",".join(DEFAULT_STYLES)) == DEFAULT_STYLES
+
+    def record(styles: str | None) -> str:
+        bots: list[Bot] = [ExpertBot(random.Random(5), samples=16, time_budget=100, clock="cpu", styles=styles),
+                           make_bot("field:mc50", random.Random(6))]
+        return repr(play_game(bots, random.Random(7), Rules(rounds=1)))
+
+    assert record(None) == record(",".join(BASE_STYLES))
 
 
 @pytest.mark.parametrize(
@@ -210,7 +240,7 @@ def test_the_learned_style_is_the_networks_softmax_and_its_seats_play_its_card()
     seats = seats_of(["heuristic"] + ["learned"] * 3)
     learned = seat_card_penalties(v, list(v.hand), 40, np.random.default_rng(4), seats)
     assert learned.shape == (10, 40) and (learned >= 0).all()
-    assert "learned" in STYLES and "learned" not in DEFAULT_STYLES
+    assert "learned" in STYLES and "learned" not in DEFAULT_STYLES and "learned-drawn" in DEFAULT_STYLES
     # ``learned-drawn``: the softmax at DRAWN_TEMPERATURE (in the model's own path too); its seats draw their cards.
     sharp = np.array([policy[c] for c in hand]) ** (1 / DRAWN_TEMPERATURE)
     drawn_chances = [style_chance("learned-drawn", v.rows, hand, unseen, 4, c) for c in hand]

@@ -131,7 +131,7 @@ def opponent_share(opponents: str, seed: int) -> float:
 
     bots: list[Bot] = [Watcher(random.Random(0))] + [make_bot(opponents, random.Random(i)) for i in (1, 2, 3)]
     play_game(bots, random.Random(seed), Rules(rounds=2))
-    assert seen[0] == 0.4  # the prior before any evidence: 0.5 of 1.25 over the four styles
+    assert seen[0] == pytest.approx(1 / 3)  # the prior before any evidence: 0.5 of 1.5 over the five styles
     assert OpponentModel(random.Random(0), ("heuristic", "random")).heuristic_share == 2 / 3
     return seen[-1]
 
