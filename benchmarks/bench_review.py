@@ -320,12 +320,12 @@ def ways(game: int, seed: int, expert_samples: int, samples: int) -> dict[str, A
 
     from nimmt.batch import review_penalties
     from nimmt.bots.opponents import OpponentModel
-    from nimmt.bots.styles import policies_of, seat_card_penalties, seat_row_penalties, seats_of
+    from nimmt.bots.styles import BASE_STYLES, policies_of, seat_card_penalties, seat_row_penalties, seats_of
     from nimmt.core import view
     from nimmt.review import CHUNK, _rng, moments
 
     record, order = play(game, seed, expert_samples, COST_BOTS)
-    models = {p: OpponentModel(_rng(0, "model", p)) for p in range(len(record.players))}
+    models = {p: OpponentModel(_rng(0, "model", p), BASE_STYLES) for p in range(len(record.players))}
     cpu = {"before": 0.0, "after": 0.0}
     rows: dict[str, list[tuple[float, float, bool, bool, int]]] = {"before": [], "after": []}
     for moment, _ in moments(record):

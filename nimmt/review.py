@@ -494,6 +494,7 @@ def review(
     error bars of every option as narrow as the budget gives, at about three times the cost); None:
     :data:`SETTLE`. See the module."""
     from nimmt.bots.opponents import OpponentModel
+    from nimmt.bots.styles import BASE_STYLES
 
     if samples < 2:
         raise ReviewError(f"a review needs at least 2 samples per option, not {samples}")
@@ -503,7 +504,9 @@ def review(
     except NimmtError as error:
         raise ReviewError(str(error)) from error
     seats = range(len(record.players)) if players is None else sorted(set(players))
-    models = {p: OpponentModel(_rng(seed, "model", p)) for p in seats}
+    # The family the review was measured with (docs/review.md), at every size: the expert's default adds
+    # learned-drawn at 3 to 6 players, whose rollouts cost some three times as much.
+    models = {p: OpponentModel(_rng(seed, "model", p), BASE_STYLES) for p in seats}
     decisions: list[Decision] = []
     pending: list[int] = []  # decisions of the turn under way: what they took is known at its end
     for moment, took in moments(record):
@@ -557,12 +560,13 @@ def review_steps(
     decisions of every step, given to :func:`finish`, are :func:`review`'s, number for number: each
     player's model watches the same views in the same order, and each decision draws from its own seed."""
     from nimmt.bots.opponents import OpponentModel
+    from nimmt.bots.styles import BASE_STYLES
 
     if samples < 2:
         raise ReviewError(f"a review needs at least 2 samples per option, not {samples}")
     ready()
     if models is None:
-        models = {p: OpponentModel(_rng(seed, "model", p)) for p in range(len(record.players))}
+        models = {p: OpponentModel(_rng(seed, "model", p), BASE_STYLES) for p in range(len(record.players))}
     listing = list(moments(record))
     ended = 0
     for i, (_, took) in enumerate(listing):

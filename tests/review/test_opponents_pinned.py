@@ -12,7 +12,7 @@ import pytest
 
 from nimmt.bots import heuristic, opponents, styles
 from nimmt.bots.opponents import OpponentModel, chances
-from nimmt.bots.styles import STYLES, style_chance
+from nimmt.bots.styles import BASE_STYLES, STYLES, style_chance
 from nimmt.core import view
 from nimmt.records import GameRecord, parse
 from nimmt.review import moments
@@ -37,7 +37,7 @@ def _records() -> list[GameRecord]:
 
 def _watch(record: GameRecord) -> tuple[int, str, dict[int, OpponentModel]]:
     """Every player's model watching the game as the review's do (seeded as nimmt.review seeds them)."""
-    models = {p: OpponentModel(random.Random(f"0:model:{p}")) for p in range(len(record.players))}
+    models = {p: OpponentModel(random.Random(f"0:model:{p}"), BASE_STYLES) for p in range(len(record.players))}
     trace = []
     for moment, _ in moments(record):
         if moment.kind == "card":
