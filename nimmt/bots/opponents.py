@@ -199,7 +199,7 @@ def chances(
             weights = [math.exp(u - top) for u in scores]
             found.append(weights[0] / sum(weights))
         elif style in LEARNED:
-            found.append(learned_chances(rows, hand, unseen, players, temperature_of(style))[0])
+            found.append(learned_chances(rows, hand, unseen, players, temperature_of(style, players))[0])
         elif style == "heuristic" and players <= few:  # it looks ahead: the kernel's own
             found.append(1.0 if choose(rows, hand, unseen, players) == card else 0.0)
         elif style == "heuristic":  # no look ahead, near ties to the highest card

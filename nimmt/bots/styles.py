@@ -16,8 +16,8 @@ family the ``expert``'s opponent model (:mod:`nimmt.bots.opponents`) weighs for 
                 other style's, ``docs/ladder.md``); its likelihood is the network's softmax over
                 the hand, its rollouts play the likeliest card. Not in :data:`DEFAULT_STYLES`
                 (the expert's ``styles`` option adds it)
-``learned-drawn`` the network's softmax at the temperature :data:`DRAWN_TEMPERATURE` (sharper: it
-                fits ``field:dmc``'s cards better), its rollouts draw the card from it (as
+``learned-drawn`` the network's softmax at the temperature :func:`drawn_temperature` (sharper at
+                small tables: it fits ``field:dmc``'s cards better), its rollouts draw the card from it (as
                 ``mc``'s draw theirs) instead of playing the likeliest one. In
                 :data:`DEFAULT_STYLES`, the default at 3 to 6 players (:func:`default_styles`)
 ``random``      any card; the cheapest row
@@ -52,16 +52,25 @@ if TYPE_CHECKING:  # NumPy is loaded by the rollouts that use it, not by every c
 
 STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "learned", "learned-drawn", "random")
 LEARNED: tuple[str, ...] = ("learned", "learned-drawn")  # the styles whose likelihood is the network's softmax
-# The temperature of ``learned-drawn``'s softmax: log-loss 0.967 per choice against 1.102 at 1 on 270 choices
-# of field:dmc at 4 players, 1.474 against 1.472 on 387 heads-up (docs/ladder.md, "Two models of players
-# who search").
-DRAWN_TEMPERATURE = 0.5
+# The temperature of ``learned-drawn``'s softmax by table size, fitted to field:dmc's cards (docs/ladder.md,
+# "Two models of players who search" and "The network's style in the default family"): best at 0.5 at 3
+# and 4 players (log-loss 1.009 against 1.129 at 1 on 297 choices at 4), 0.7 at 6 and 8, 1 at 10 (a search
+# of many unseen hands is noisier); heads-up the curve is flat and 0.5 is kept as screened.
+DRAWN_TEMPERATURES: dict[int, float] = {2: 0.5, 3: 0.5, 4: 0.5, 5: 0.5, 6: 0.7, 7: 0.7, 8: 0.7, 9: 1.0, 10: 1.0}
+
+
+def drawn_temperature(players: int) -> float:
+    """``learned-drawn``'s softmax temperature at a table of ``players``."""
+    return DRAWN_TEMPERATURES[players]
+
+
 # The styles the expert's model weighs by default (docs/ladder.md, "A model of Monte-Carlo players": with
 # ``mc`` the expert leads three field:mc50 by more; "Two models of players who search": with
 # ``learned-drawn`` it leads three field:dmc by more at 4 players, at no measurable cost against the
-# field's bots). ``learned-drawn`` only at DRAWN_PLAYERS: its temperature fits field:dmc's cards from 3
-# to 6 players, not at 8 or 10 (a searcher is noisier at a big table) nor heads-up, where it bought
-# nothing; elsewhere the family before it, BASE_STYLES. ``learned`` is measured apart and left out.
+# field's bots). ``learned-drawn`` only at DRAWN_PLAYERS, where a temperature of 0.5 fits field:dmc's cards
+# better than the network's own; at 8 and 10 players it fits worse (and at 10 it lost: -1.04 a round
+# against nine dmc at 0.1 s), heads-up it bought nothing: there the family before it, BASE_STYLES.
+# ``learned`` is measured apart and left out.
 DEFAULT_STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "learned-drawn", "random")
 BASE_STYLES: tuple[str, ...] = ("heuristic", "snug", "mc", "random")
 DRAWN_PLAYERS = range(3, 7)
@@ -125,7 +134,7 @@ def learned_chances(
 ) -> list[float]:
     """The chance of each card of ``hand`` (in its order) in the ``learned`` style: the network's
     softmax over the hand (:meth:`nimmt.bots.learned.Net.evaluate`), its logits divided by
-    ``temperature`` (``learned-drawn``'s is :data:`DRAWN_TEMPERATURE`). ``unseen`` may hold the hand's
+    ``temperature`` (``learned-drawn``'s is :func:`drawn_temperature`). ``unseen`` may hold the hand's
     cards too (as the other styles' kernels count them): they are taken out."""
     from .learned import card_features, load
 
@@ -142,9 +151,9 @@ def learned_chances(
     return [weights[ordered.index(c)] / total for c in hand]
 
 
-def temperature_of(style: str) -> float:
-    """The softmax temperature of a :data:`LEARNED` style."""
-    return DRAWN_TEMPERATURE if style == "learned-drawn" else 1.0
+def temperature_of(style: str, players: int) -> float:
+    """The softmax temperature of a :data:`LEARNED` style at a table of ``players``."""
+    return drawn_temperature(players) if style == "learned-drawn" else 1.0
 
 
 def style_chance(
@@ -156,7 +165,7 @@ def style_chance(
     if style == "mc":
         return mc_chances(rows, hand, unseen, players)[list(hand).index(card)]
     if style in LEARNED:
-        return learned_chances(rows, hand, unseen, players, temperature_of(style))[list(hand).index(card)]
+        return learned_chances(rows, hand, unseen, players, temperature_of(style, players))[list(hand).index(card)]
     return 1.0 if style_choice(style, rows, hand, unseen, players) == card else 0.0
 
 
@@ -187,7 +196,7 @@ def policies_of(seats: Seats, net: Net | None) -> Policies:
 
     weights = None
     if CardPolicy.NET_DRAWN in seats[0]:  # the likeliest card of NET seats is the same at any temperature
-        weights = (load() if net is None else net).flat_at(DRAWN_TEMPERATURE)
+        weights = (load() if net is None else net).flat_at(drawn_temperature(len(seats[0])))
     elif CardPolicy.NET in seats[0]:
         weights = (load() if net is None else net).flat
     return seat_policies(seats[0], seats[1], weights)

@@ -15,7 +15,7 @@ from nimmt.batch import _kernels as K
 from nimmt.batch.rollout import _public
 from nimmt.bots import Bot, make_bot
 from nimmt.bots.learned import FEATURES, HIDDEN, LearnedBot, Net, card_features, load
-from nimmt.bots.styles import DRAWN_TEMPERATURE, learned_chances
+from nimmt.bots.styles import drawn_temperature, learned_chances
 from nimmt.core import BULLHEADS, View
 from nimmt.match import play_game
 
@@ -105,9 +105,9 @@ def test_a_drawn_network_seat_plays_each_card_with_the_policys_chance() -> None:
     feats = np.zeros((len(hand), FEATURES), np.float32)
     draws = 20_000
     policy = net.score_view(view)
-    sharp = learned_chances(view.rows, hand, sorted(view.unseen_cards()), view.players, DRAWN_TEMPERATURE)
+    sharp = learned_chances(view.rows, hand, sorted(view.unseen_cards()), view.players, drawn_temperature(4))
     # At the temperature of 1 (the flat weights as they are) and at learned-drawn's (the sharpened ones).
-    for flat, chances in ((net.flat, [policy[c][1] for c in hand]), (net.flat_at(DRAWN_TEMPERATURE), sharp)):
+    for flat, chances in ((net.flat, [policy[c][1] for c in hand]), (net.flat_at(drawn_temperature(4)), sharp)):
         seen = K.net_draws(ends, counts, heads, np.array(hand, np.int64), _public(view), view.players,
                            HEURISTIC_TIE, flat, feats, draws, np.uint64(2026))
         expected = np.array(chances)

@@ -17,9 +17,9 @@ from nimmt.bots.search import evaluate_batch
 from nimmt.bots.styles import (
     BASE_STYLES,
     DEFAULT_STYLES,
-    DRAWN_TEMPERATURE,
     STYLES,
     default_styles,
+    drawn_temperature,
     mc_chances,
     seat_card_penalties,
     seat_row_penalties,
@@ -96,6 +96,23 @@ def test_a_player_not_seen_yet_has_the_prior() -> None:
     assert model.posterior(2) == pytest.approx({s: OpponentModel.PRIOR[s] / total for s in DEFAULT_STYLES})
     assert model.heuristic_share == pytest.approx(1 / 3)  # the seat seen: heuristic 0.5 of 1.5
     assert OpponentModel(random.Random(1), BASE_STYLES).heuristic_share == pytest.approx(0.4)  # 0.5 of 1.25
+
+
+def test_the_drawn_style_is_as_sharp_as_a_search_at_that_table_size() -> None:
+    """``learned-drawn``'s temperature follows the table's size (a search of nine unseen hands is noisier
+    than one of three): sharper than the network's own softmax at 4 players, the same at 10."""
+    assert [drawn_temperature(n) for n in (3, 4, 6, 8, 10)] == [0.5, 0.5, 0.7, 0.7, 1.0]
+    for players in (4, 10):
+        v = start_view(9, players)
+        unseen = sorted(v.unseen_cards())
+        own = [style_chance("learned", v.rows, v.hand, unseen, players, c) for c in v.hand]
+        drawn = [style_chance("learned-drawn", v.rows, v.hand, unseen, players, c) for c in v.hand]
+        assert sum(drawn) == pytest.approx(1.0)
+        if players == 10:
+            assert drawn == pytest.approx(own, abs=1e-9)
+        else:
+            assert max(drawn) > max(own)
+            assert opponents.chances(["learned-drawn"], v.rows, v.hand, unseen, players) == [drawn[0]]
 
 
 def test_the_default_family_weighs_the_network_from_three_to_six_players() -> None:
@@ -241,8 +258,8 @@ def test_the_learned_style_is_the_networks_softmax_and_its_seats_play_its_card()
     learned = seat_card_penalties(v, list(v.hand), 40, np.random.default_rng(4), seats)
     assert learned.shape == (10, 40) and (learned >= 0).all()
     assert "learned" in STYLES and "learned" not in DEFAULT_STYLES and "learned-drawn" in DEFAULT_STYLES
-    # ``learned-drawn``: the softmax at DRAWN_TEMPERATURE (in the model's own path too); its seats draw their cards.
-    sharp = np.array([policy[c] for c in hand]) ** (1 / DRAWN_TEMPERATURE)
+    # ``learned-drawn``: the softmax at its 4 players' temperature (in the model's own path too); its seats draw.
+    sharp = np.array([policy[c] for c in hand]) ** (1 / drawn_temperature(4))
     drawn_chances = [style_chance("learned-drawn", v.rows, hand, unseen, 4, c) for c in hand]
     assert drawn_chances == pytest.approx(list(sharp / sharp.sum()), abs=1e-6)
     assert max(drawn_chances) > max(chances)
