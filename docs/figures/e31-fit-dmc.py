@@ -72,7 +72,7 @@ def main() -> None:
     for style in STYLES:
         share = "" if style == "random" else f"plays its card {agree[style] / n:.1%}, "
         print(f"  {style:10} {share}log-loss {loss[style] / n:.3f}")
-    # The network's softmax at other temperatures, without the slip (learned-drawn's DRAWN_TEMPERATURE).
+    # The network's softmax at other temperatures, without the slip (learned-drawn's: styles.drawn_temperature).
     for temperature in TEMPERATURES:
         total = 0.0
         for rows, hand, unseen, p, card in records:

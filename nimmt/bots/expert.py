@@ -50,7 +50,7 @@ from .base import DEFAULT_TIME_BUDGET, Bot, BotError
 from .ending import NEAR, VERSUS, end_scorer, margin_scorer, near_end
 from .opponents import OpponentModel
 from .search import Estimate, batch_available, evaluate, evaluate_batch
-from .styles import DEFAULT_STYLES, STYLES, Seats, seats_of
+from .styles import STYLES, Seats, seats_of
 
 if TYPE_CHECKING:
     from .ending import Floats, Ints
@@ -124,11 +124,10 @@ class ExpertBot(Bot):
         # The styles its model of the other players weighs (comma-separated names of
         # nimmt.bots.styles.STYLES), at every table size; None: the default for the table's size
         # (nimmt.bots.styles.default_styles).
-        family = DEFAULT_STYLES if styles is None else tuple(s.strip() for s in styles.split(","))
-        unknown = [s for s in family if s not in STYLES]
-        if unknown or "random" not in family:
+        family = None if styles is None else tuple(s.strip() for s in styles.split(","))
+        if family is not None and (any(s not in STYLES for s in family) or "random" not in family):
             raise BotError(f"styles are among {', '.join(STYLES)} and include 'random', not {styles!r}")
-        self.opponents = OpponentModel(random.Random(self.rng.getrandbits(64)), None if styles is None else family)
+        self.opponents = OpponentModel(random.Random(self.rng.getrandbits(64)), family)
         # How the rollouts play its own later cards: like ``heuristic``, or like the learned network
         # (nimmt.bots.learned, compiled into the rollouts: stronger play, each rollout some 4 times
         # as costly; measured in docs/ladder.md).
