@@ -4,9 +4,10 @@
 Reads two save files (``--save``; the first bot of each file is the one compared) and prints, over the
 deal sets complete in both, each run's lead of its first bot (the others' mean bullheads a round minus
 its own, over the deal set's games) with a 95% interval, its share of wins, and the second run's lead
-minus the first's, paired by deal set, with its 95% interval (normal, over deal sets). Decision times,
-when a file has them (``decision_times``; the files of ``docs/figures/runs/screens`` are kept without
-them), give the first bot's median and mean time a decision (wall clock).
+minus the first's, paired by deal set, with its 95% interval (normal, over deal sets), and the same for
+the share of wins. Decision times, when a file has them (``decision_times``; the files of
+``docs/figures/runs/screens`` are kept without them), give the first bot's median and mean time a
+decision (wall clock).
 
     cd docs/figures/runs/screens && python ../../e31-paired.py 4p-default.jsonl 4p-learned.jsonl
 """
@@ -45,6 +46,11 @@ def lead(games: list[Game]) -> float:
     return (sum(g[1] for g in games) - sum(g[0] for g in games)) / sum(g[2] for g in games)
 
 
+def won(games: list[Game]) -> float:
+    """The share of a deal set's games the first bot won (a shared win counts as won)."""
+    return sum(g[3] for g in games) / len(games)
+
+
 def interval(values: list[float]) -> tuple[float, float]:
     """Mean and half-width of its 95% interval."""
     n = len(values)
@@ -69,6 +75,8 @@ def main() -> None:
     mean, half = interval([lead(b[k]) - lead(a[k]) for k in common])
     print(f"{len(common)} deal sets in both; the second minus the first: "
           f"{mean:+.2f} [{mean - half:.2f}, {mean + half:.2f}]")
+    mean, half = interval([100 * (won(b[k]) - won(a[k])) for k in common])
+    print(f"wins, the second minus the first: {mean:+.1f} points [{mean - half:.1f}, {mean + half:.1f}]")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,50 @@
+"""How far is a bot from a win share? (docs/ladder.md, "How much lead a win share takes at 10 players".)
+
+Reads a save file of ``nimmt tournament`` (``--save``; the first bot of its header is the one read)
+and prints the first bot's share of wins in those very games had it taken ``d`` bullheads fewer in
+each round it played, for ``d`` from 0 to 5 (a tie for the lowest total shares the win). The deals,
+the other seats' play and the number of rounds stay as they were, so it is a counterfactual, not a
+game: it says how many bullheads a round a win share lies away at that table, not how to get them.
+
+    python docs/figures/e31-shift.py docs/figures/runs/screens/s7-10p-dmc-expert.jsonl
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def shifted_wins(path: str, shifts: range = range(6)) -> dict[int, float]:
+    """shift (bullheads a round) -> the first bot's share of wins over the file's games."""
+    with open(path, encoding="utf-8") as file:
+        lines = file.read().splitlines()
+    first = json.loads(lines[0])["bots"][0]
+    games = [json.loads(line) for line in lines[1:]]
+    if not games:
+        raise SystemExit(f"{path}: no games")
+    shares = {}
+    for d in shifts:
+        won = 0.0
+        for game in games:
+            me = game["seats"].index(first)
+            rounds = game["rounds"]
+            totals = [sum(r[seat] for r in rounds) for seat in range(len(game["seats"]))]
+            totals[me] -= d * len(rounds)
+            lowest = min(totals)
+            if totals[me] == lowest:
+                won += 1 / totals.count(lowest)
+        shares[d] = won / len(games)
+    return shares
+
+
+def main(paths: list[str]) -> None:
+    if not paths:
+        raise SystemExit(__doc__)
+    for path in paths:
+        shares = shifted_wins(path)
+        print(path, " ".join(f"{d}: {100 * s:.1f}%" for d, s in shares.items()))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
