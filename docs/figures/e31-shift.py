@@ -23,17 +23,21 @@ def shifted_wins(path: str, shifts: range = range(6)) -> dict[int, float]:
     games = [json.loads(line) for line in lines[1:]]
     if not games:
         raise SystemExit(f"{path}: no games")
+    # Each game once: the first bot's seat, the number of rounds, every seat's total.
+    played = []
+    for game in games:
+        rounds = game["rounds"]
+        totals = [sum(r[seat] for r in rounds) for seat in range(len(game["seats"]))]
+        played.append((game["seats"].index(first), len(rounds), totals))
     shares = {}
     for d in shifts:
         won = 0.0
-        for game in games:
-            me = game["seats"].index(first)
-            rounds = game["rounds"]
-            totals = [sum(r[seat] for r in rounds) for seat in range(len(game["seats"]))]
-            totals[me] -= d * len(rounds)
-            lowest = min(totals)
-            if totals[me] == lowest:
-                won += 1 / totals.count(lowest)
+        for me, count, totals in played:
+            shifted = totals.copy()
+            shifted[me] -= d * count
+            lowest = min(shifted)
+            if shifted[me] == lowest:
+                won += 1 / shifted.count(lowest)
         shares[d] = won / len(games)
     return shares
 
