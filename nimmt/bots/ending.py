@@ -49,9 +49,10 @@ def near_end(view: View, near: int = NEAR) -> bool:
     return max(t + p for t, p in zip(view.totals, view.penalties, strict=True)) > view.rules.end_above - near
 
 
-def end_scorer(view: View) -> Callable[[Ints], Floats]:
+def end_scorer(view: View, tau: float = TAU) -> Callable[[Ints], Floats]:
     """A function from each player's bullheads in each rollout, ``(candidates, samples, players)``,
-    to the value of each rollout for ``view.player``: minus its chance to win (see the module)."""
+    to the value of each rollout for ``view.player``: minus its chance to win (see the module), a game
+    that goes on by the softmax over totals at ``tau`` bullheads to a factor e."""
     import numpy as np
 
     me = view.player
@@ -68,7 +69,7 @@ def end_scorer(view: View) -> Callable[[Ints], Floats]:
         if last:
             return -win
         ends = final.max(axis=-1) > threshold
-        weights = np.exp(-(final - lowest[..., None]) / TAU)
+        weights = np.exp(-(final - lowest[..., None]) / tau)
         later = weights[..., me] / weights.sum(axis=-1)
         return -np.where(ends, win, later)
 

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, ClassVar
 from nimmt.core import ROW_COUNT, View
 
 from .base import DEFAULT_TIME_BUDGET, Bot, BotError
-from .ending import NEAR, VERSUS, end_scorer, margin_scorer, near_end
+from .ending import NEAR, TAU, VERSUS, end_scorer, margin_scorer, near_end
 from .opponents import OpponentModel
 from .search import Estimate, batch_available, evaluate, evaluate_batch
 from .styles import STYLES, Seats, seats_of
@@ -102,6 +102,7 @@ class ExpertBot(Bot):
         end_gate: float | None = None,
         near: int = NEAR,
         leader_from: int = 5,
+        tau: float = TAU,
     ) -> None:
         super().__init__(rng)
         if clock not in self.CLOCKS:
@@ -154,6 +155,11 @@ class ExpertBot(Bot):
         # The margin objectives ("mean", "lowest") apply at tables of at least this many players; at
         # smaller ones the lead as elsewhere (at 4 players "lowest" did not help: docs/ladder.md).
         self.leader_from = leader_from
+        # The end play's stand-in for a game that goes on (objective "end"): a softmax over the totals,
+        # ``tau`` bullheads of total to a factor e (nimmt.bots.ending.end_scorer).
+        if not tau > 0:
+            raise BotError(f"tau is a number of bullheads above 0, not {tau!r}")
+        self.tau = tau
         _warm_up()
 
     def _prior(self, view: View) -> dict[int, float]:
@@ -200,7 +206,7 @@ class ExpertBot(Bot):
         if self.objective == "lead" or not near_end(view, self.near):
             return None
         if self.objective == "end":
-            return end_scorer(view)
+            return end_scorer(view, self.tau)
         if view.players < self.leader_from:
             return None
         return margin_scorer(view, self.objective, self.end_win, self.end_gate)

@@ -71,6 +71,11 @@ def test_a_rollout_is_worth_its_chance_to_win() -> None:
     later = -score(goes_on)[0, 0]
     weights = np.exp(-np.array([10.0, 20.0, 0.0]) / 8.0)
     assert abs(later - weights[0] / weights.sum()) < 1e-12 and later < 1 / 3
+    # A wider softmax (``tau``) says more of the game is still to play: the player behind keeps more chance.
+    wider = -end_scorer(classic, tau=16.0)(goes_on)[0, 0]
+    weights = np.exp(-np.array([10.0, 20.0, 0.0]) / 16.0)
+    assert abs(wider - weights[0] / weights.sum()) < 1e-12 and later < wider < 1 / 3
+    assert end_scorer(classic, tau=16.0)(ends).tolist() == [[-1.0]]  # an ended game is won or not, whatever tau
 
 
 def test_the_expert_plays_a_fixed_last_round_for_the_win() -> None:
@@ -131,6 +136,12 @@ def test_the_experts_objective_applies_near_the_end_only() -> None:
         ExpertBot(objective="win")
     with pytest.raises(BotError, match="end_gate"):
         ExpertBot(objective="lowest", end_gate=1.5)
+    with pytest.raises(BotError, match="tau"):
+        ExpertBot(objective="end", tau=0)
+    wide = ExpertBot(random.Random(1), samples=4, objective="end", tau=16.0, near=100)
+    later = replace(view(opening(3, 2), 0), totals=(10, 30, 0))
+    per_seat = np.array([[[0, 0, 0]]])
+    assert wide._scorer(later)(per_seat)[0, 0] == end_scorer(later, 16.0)(per_seat)[0, 0]
     others = [make_bot("field:risk", random.Random(2 + s)) for s in range(3)]
     record = play_game([bot, *others], random.Random(3), Rules(rounds=2))
     assert len(record.rounds) == 2
