@@ -18,30 +18,38 @@ import json
 import statistics
 import sys
 
+Round = list[int]  # every seat's bullheads in one round
+Game = tuple[int, list[Round]]  # the first bot's seat, the game's rounds
 
-def shifted_wins(path: str, shifts: range = range(6)) -> dict[int, float]:
-    """shift (bullheads a round) -> the first bot's share of wins over the file's games."""
+
+def read_games(path: str) -> list[Game]:
+    """The file's games, each with the seat of the first bot of its header."""
     with open(path, encoding="utf-8") as file:
         lines = file.read().splitlines()
     first = json.loads(lines[0])["bots"][0]
     games = [json.loads(line) for line in lines[1:]]
     if not games:
         raise SystemExit(f"{path}: no games")
-    # Each game once: the first bot's seat, the number of rounds, every seat's total.
-    played = []
-    for game in games:
-        rounds = game["rounds"]
-        totals = [sum(r[seat] for r in rounds) for seat in range(len(game["seats"]))]
-        played.append((game["seats"].index(first), len(rounds), totals))
+    return [(game["seats"].index(first), game["rounds"]) for game in games]
+
+
+def won_share(totals: list[float], me: int) -> float:
+    """``me``'s share of the win with these totals (a tie for the lowest shares it)."""
+    lowest = min(totals)
+    return 1 / totals.count(lowest) if totals[me] == lowest else 0.0
+
+
+def shifted_wins(path: str, shifts: range = range(6)) -> dict[int, float]:
+    """shift (bullheads a round) -> the first bot's share of wins over the file's games."""
+    games = read_games(path)
+    played = [(me, len(rounds), [float(sum(seat)) for seat in zip(*rounds, strict=True)]) for me, rounds in games]
     shares = {}
     for d in shifts:
         won = 0.0
         for me, count, totals in played:
             shifted = totals.copy()
             shifted[me] -= d * count
-            lowest = min(shifted)
-            if shifted[me] == lowest:
-                won += 1 / shifted.count(lowest)
+            won += won_share(shifted, me)
         shares[d] = won / len(games)
     return shares
 
@@ -51,31 +59,18 @@ def spread_wins(
 ) -> tuple[dict[float, float], float, float]:
     """scale -> the first bot's share of wins had its totals spread ``scale`` times as wide around its
     mean; with its standard deviation of bullheads a round and the other seats' (over every round)."""
-    with open(path, encoding="utf-8") as file:
-        lines = file.read().splitlines()
-    first = json.loads(lines[0])["bots"][0]
-    games = [json.loads(line) for line in lines[1:]]
-    if not games:
-        raise SystemExit(f"{path}: no games")
-    mine: list[int] = []
-    theirs: list[int] = []
-    played = []
-    for game in games:
-        me = game["seats"].index(first)
-        rounds = game["rounds"]
-        mine += [r[me] for r in rounds]
-        theirs += [x for r in rounds for seat, x in enumerate(r) if seat != me]
-        played.append((me, len(rounds), [sum(r[seat] for r in rounds) for seat in range(len(game["seats"]))]))
+    games = read_games(path)
+    mine = [r[me] for me, rounds in games for r in rounds]
+    theirs = [x for me, rounds in games for r in rounds for seat, x in enumerate(r) if seat != me]
     mean = statistics.fmean(mine)
     shares = {}
     for k in scales:
         won = 0.0
-        for me, count, totals in played:
-            spread = [float(t) for t in totals]
-            spread[me] = mean * count + k * (totals[me] - mean * count)
-            lowest = min(spread)
-            if spread[me] == lowest:
-                won += 1 / spread.count(lowest)
+        for me, rounds in games:
+            totals = [float(sum(seat)) for seat in zip(*rounds, strict=True)]
+            expected = mean * len(rounds)
+            totals[me] = expected + k * (totals[me] - expected)
+            won += won_share(totals, me)
         shares[k] = won / len(games)
     return shares, statistics.pstdev(mine), statistics.pstdev(theirs)
 
