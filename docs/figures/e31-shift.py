@@ -33,6 +33,11 @@ def read_games(path: str) -> list[Game]:
     return [(game["seats"].index(first), game["rounds"]) for game in games]
 
 
+def played_totals(games: list[Game]) -> list[tuple[int, int, list[float]]]:
+    """Each game once: the first bot's seat, the number of rounds, every seat's total."""
+    return [(me, len(rounds), [float(sum(seat)) for seat in zip(*rounds, strict=True)]) for me, rounds in games]
+
+
 def won_share(totals: list[float], me: int) -> float:
     """``me``'s share of the win with these totals (a tie for the lowest shares it)."""
     lowest = min(totals)
@@ -42,7 +47,7 @@ def won_share(totals: list[float], me: int) -> float:
 def shifted_wins(path: str, shifts: range = range(6)) -> dict[int, float]:
     """shift (bullheads a round) -> the first bot's share of wins over the file's games."""
     games = read_games(path)
-    played = [(me, len(rounds), [float(sum(seat)) for seat in zip(*rounds, strict=True)]) for me, rounds in games]
+    played = played_totals(games)
     shares = {}
     for d in shifts:
         won = 0.0
@@ -63,14 +68,14 @@ def spread_wins(
     mine = [r[me] for me, rounds in games for r in rounds]
     theirs = [x for me, rounds in games for r in rounds for seat, x in enumerate(r) if seat != me]
     mean = statistics.fmean(mine)
+    played = played_totals(games)
     shares = {}
     for k in scales:
         won = 0.0
-        for me, rounds in games:
-            totals = [float(sum(seat)) for seat in zip(*rounds, strict=True)]
-            expected = mean * len(rounds)
-            totals[me] = expected + k * (totals[me] - expected)
-            won += won_share(totals, me)
+        for me, count, totals in played:
+            spread = totals.copy()
+            spread[me] = mean * count + k * (totals[me] - mean * count)
+            won += won_share(spread, me)
         shares[k] = won / len(games)
     return shares, statistics.pstdev(mine), statistics.pstdev(theirs)
 
