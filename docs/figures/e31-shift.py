@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import statistics
 import sys
+from collections.abc import Callable
 
 Round = list[int]  # every seat's bullheads in one round
 Game = tuple[int, list[Round]]  # the first bot's seat, the game's rounds
@@ -44,19 +45,26 @@ def won_share(totals: list[float], me: int) -> float:
     return 1 / totals.count(lowest) if totals[me] == lowest else 0.0
 
 
+def share_if(played: list[tuple[int, int, list[float]]], mine: Callable[[int, float], float]) -> float:
+    """The first bot's share of wins over ``played`` (:func:`played_totals`) had its total been
+    ``mine(rounds, total)`` in each game."""
+    won = 0.0
+    for me, count, totals in played:
+        changed = totals.copy()
+        changed[me] = mine(count, totals[me])
+        won += won_share(changed, me)
+    return won / len(played)
+
+
 def shifted_wins(path: str, shifts: range = range(6)) -> dict[int, float]:
     """shift (bullheads a round) -> the first bot's share of wins over the file's games."""
     games = read_games(path)
+
+    def shifted(d: int) -> Callable[[int, float], float]:
+        return lambda count, total: total - d * count
+
     played = played_totals(games)
-    shares = {}
-    for d in shifts:
-        won = 0.0
-        for me, count, totals in played:
-            shifted = totals.copy()
-            shifted[me] -= d * count
-            won += won_share(shifted, me)
-        shares[d] = won / len(games)
-    return shares
+    return {d: share_if(played, shifted(d)) for d in shifts}
 
 
 def spread_wins(
@@ -68,15 +76,12 @@ def spread_wins(
     mine = [r[me] for me, rounds in games for r in rounds]
     theirs = [x for me, rounds in games for r in rounds for seat, x in enumerate(r) if seat != me]
     mean = statistics.fmean(mine)
+
+    def spread(k: float) -> Callable[[int, float], float]:
+        return lambda count, total: mean * count + k * (total - mean * count)
+
     played = played_totals(games)
-    shares = {}
-    for k in scales:
-        won = 0.0
-        for me, count, totals in played:
-            spread = totals.copy()
-            spread[me] = mean * count + k * (totals[me] - mean * count)
-            won += won_share(spread, me)
-        shares[k] = won / len(games)
+    shares = {k: share_if(played, spread(k)) for k in scales}
     return shares, statistics.pstdev(mine), statistics.pstdev(theirs)
 
 
