@@ -7,7 +7,8 @@ more than the heuristic's tie, "passed over" c: had it held c, a player of the `
 ``snug`` style would have played c. So a card passed over by a seat earlier in the round should be
 less often in that seat's hand now. This script plays whole games of ``--players`` copies of one bot
 and, from seat 0's side at every turn after the first, counts for each other seat and each card
-seat 0 has not seen how often that card was passed over by the seat, and whether the seat holds it.
+seat 0 has not seen how often that card was passed over by the seat, and whether the seat holds it;
+and how often each seat played the cheapest card of its hand by that cost (within the tie).
 
     PYTHONPATH=. python docs/figures/e31-hand-evidence.py --bot heuristic --games 10
     PYTHONPATH=. python docs/figures/e31-hand-evidence.py --bot field:risk --games 10
@@ -47,6 +48,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     held = collections.Counter[int]()  # times passed over (0, 1, 2 = two or more) -> cards held
+    cheapest = [0, 0]  # choices of the cheapest card of the hand (within the tie), choices
     seen = collections.Counter[int]()  # the same -> cards counted
     for _ in range(args.games):
         starts = turn_starts(args.bot, args.players, rng)
@@ -68,6 +70,9 @@ def main() -> None:
             cost = {c: card_costs(now.rows, [c], hidden, args.players, True)[c] for c in hidden}
             played = following.played[now.turn]
             for seat in range(1, args.players):
+                if len(now.hands[seat]) > 1:
+                    cheapest[0] += cost[played[seat]] <= min(cost[c] for c in now.hands[seat]) + HEURISTIC_TIE
+                    cheapest[1] += 1
                 for card in hidden:
                     if card != played[seat] and cost[card] + HEURISTIC_TIE < cost[played[seat]]:
                         passed[seat][card] += 1
@@ -76,6 +81,8 @@ def main() -> None:
     for times, label in enumerate(("never passed over", "passed over once", "passed over twice or more")):
         share = held[times] / seen[times] if seen[times] else float("nan")
         print(f"  {label:<26} {held[times]:>6} of {seen[times]:>6} = {share:.3f}")
+    print(f"  the cheapest card of its hand played (within the tie): {cheapest[0]} of {cheapest[1]} choices"
+          f" = {cheapest[0] / max(cheapest[1], 1):.3f}")
 
 
 if __name__ == "__main__":
