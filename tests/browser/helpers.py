@@ -9,14 +9,29 @@ the table's refusal of it).
 from __future__ import annotations
 
 import contextlib
+import json
 import time
-from typing import TypedDict
+from typing import Any, Literal, TypedDict
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 # Generous for a loaded 2-core machine: each wait below ends as soon as its state is reached.
 WAIT_MS = 30_000
+
+
+def advice_messages(page: Page, way: Literal["framesent", "framereceived"]) -> list[dict[str, Any]]:
+    """Every advice message on the page's WebSocket, in order: the questions it sends the coach
+    (``framesent``) or the answers it receives (``framereceived``)."""
+    messages: list[dict[str, Any]] = []
+
+    def keep(payload: str | bytes) -> None:
+        message = json.loads(payload)
+        if message.get("type") == "advice":
+            messages.append(message)
+
+    page.on("websocket", lambda socket: socket.on(way, keep))
+    return messages
 
 
 class Decision(TypedDict):

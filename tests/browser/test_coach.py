@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Iterator
@@ -14,7 +13,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.helpers import act, decision, next_decision, open_options
+from tests.browser.helpers import act, advice_messages, decision, next_decision, open_options
 from tests.server.live import LiveServer
 
 SEED = 6
@@ -46,19 +45,6 @@ def _create(page: Page, server: LiveServer, *, coach: bool) -> None:
 
 def _version(page: Page) -> int:
     return int(page.evaluate("() => Number(document.body.dataset.version)"))
-
-
-def _keep_advice(page: Page) -> list[dict[str, Any]]:
-    """Every advice message the page receives from the server, in order."""
-    answers: list[dict[str, Any]] = []
-
-    def keep(payload: str | bytes) -> None:
-        message = json.loads(payload)
-        if message.get("type") == "advice":
-            answers.append(message)
-
-    page.on("websocket", lambda socket: socket.on("framereceived", keep))
-    return answers
 
 
 def _shown(page: Page) -> list[dict[str, str]]:
@@ -108,7 +94,7 @@ def test_ask_the_coach_then_play(browser: Browser, own_server: LiveServer, scree
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
-        answers = _keep_advice(page)
+        answers = advice_messages(page, "framereceived")
         _create(page, own_server, coach=True)
         expect(page.locator("#coach-option")).to_have_text(re.compile("The coach is on at this table"))
         hand = page.locator("#hand button.card").evaluate_all("els => els.map(e => Number(e.dataset.card))")
@@ -225,7 +211,7 @@ def test_the_card_advice_reads_on_a_small_phone(browser: Browser, server: LiveSe
     context = browser.new_context(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True)
     try:
         page = context.new_page()
-        answers = _keep_advice(page)
+        answers = advice_messages(page, "framereceived")
         created = httpx.post(f"{server.url}/api/tables", json={
             "name": "Ana", "seats": 4, "bots": ["heuristic"] * 3, "options": {"rounds": 1}, "start": True,
             "language": language}).json()

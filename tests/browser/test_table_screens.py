@@ -5,7 +5,6 @@ nothing moving with reduced motion, the standings after the last card, the end e
 from __future__ import annotations
 
 import itertools
-import json
 import re
 import time
 from collections.abc import Iterator
@@ -16,7 +15,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.helpers import WAIT_MS, act, decision, next_decision, skip_reveal, still
+from tests.browser.helpers import WAIT_MS, act, advice_messages, decision, next_decision, skip_reveal, still
 from tests.server.live import LiveServer
 
 SIZES = {
@@ -227,19 +226,6 @@ requestAnimationFrame(lookAtSkip);
 """
 
 
-def _coach_questions(page: Page) -> list[str]:
-    """The questions the page sends the coach, as they go out on its WebSocket."""
-    asked: list[str] = []
-
-    def sent(payload: str | bytes) -> None:
-        text = payload.decode() if isinstance(payload, bytes) else payload
-        if json.loads(text).get("type") == "advice":
-            asked.append(text)
-
-    page.on("websocket", lambda socket: socket.on("framesent", sent))
-    return asked
-
-
 def _double_tap(context: BrowserContext, page: Page, x: float, y: float, gap: float = 0.15) -> None:
     """Two taps ``gap`` seconds apart, as the finger made them. Each touch carries the time it began
     (a phone's touch events do), so a busy machine that delivers the second one late still shows
@@ -248,8 +234,7 @@ def _double_tap(context: BrowserContext, page: Page, x: float, y: float, gap: fl
     try:
         began = time.time()
         for when in (began, began + gap):
-            while time.time() < when:
-                time.sleep(0.01)
+            time.sleep(max(0.0, when - time.time()))
             cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}],
                                                   "timestamp": when})
             cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": [], "timestamp": when + 0.03})
@@ -263,7 +248,7 @@ def test_a_tap_on_the_reveal_its_button_or_a_key_skips_it(browser: Browser, serv
         page = context.new_page()
         _speed(page, "slow")
         page.add_init_script(_SKIP_BOXES)
-        asked = _coach_questions(page)
+        asked = advice_messages(page, "framesent")
         _play_now(server, page, 4, rounds=None)
         ways = ["button", "tap", "key"]
         while ways:
