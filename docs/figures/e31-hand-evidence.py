@@ -48,8 +48,8 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     held = collections.Counter[int]()  # times passed over (0, 1, 2 = two or more) -> cards held
-    cheapest = [0, 0]  # choices of the cheapest card of the hand (within the tie), choices
     seen = collections.Counter[int]()  # the same -> cards counted
+    cheapest = [0, 0]  # choices of the cheapest card of the hand (within the tie), choices
     for _ in range(args.games):
         starts = turn_starts(args.bot, args.players, rng)
         for now, following in zip(starts, [*starts[1:], None], strict=True):
