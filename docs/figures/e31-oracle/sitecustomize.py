@@ -44,9 +44,10 @@ if os.environ.get("NIMMT_ORACLE") == "1":
             raise RuntimeError("oracle: the state is not the view's")
         base = View.unseen_cards(view)
         order = [card for p in range(view.players) if p != me for card in state.hands[p]]
-        rest = [card for card in base if card not in set(order)]
+        held = set(order)
+        rest = [card for card in base if card not in held]
         dealt = sum(size for p, size in enumerate(view.hand_sizes) if p != me)
-        if set(order) | set(rest) != set(base) or len(order) != dealt:
+        if not held <= set(base) or len(order) != dealt:
             raise RuntimeError("oracle: the hands do not fit the view")
         new = OracleView(**{f.name: getattr(view, f.name) for f in fields(View)})
         object.__setattr__(new, "pool_order", tuple(order + rest))
